@@ -1,0 +1,35 @@
+# PushAttach. `make test` and `make demo` set everything up on a fresh Debian machine.
+SHELL := /bin/bash
+SWIFT ?= swift
+DEBS := libturbojpeg0-dev libpng-dev libwebp-dev libcurl4-openssl-dev pkg-config
+CONFIG ?= debug
+
+.PHONY: all deps build release test demo bench compare format clean
+
+all: build
+
+# Install the Debian packages that are missing: apt-get as root, sudo otherwise.
+deps:
+	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	echo "make: installing missing Debian packages:$$missing"; \
+	if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else echo "make: cannot install$$missing: not root and no password-less sudo."; \
+	     echo "      Run: sudo apt-get install$$missing   then run make again."; exit 1; fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+release: deps
+	$(SWIFT) build -c release
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+format:
+	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Benchmarks
+
+clean:
+	rm -rf .build

@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+// PushAttach: turns rich-push media URLs into attachment files iOS accepts.
+// No package dependencies: the toolchain plus Debian's C codecs and libcurl.
+import PackageDescription
+
+let package = Package(
+    name: "PushAttach",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "pushattach", targets: ["pushattach"]),
+        .executable(name: "pushattach-bench", targets: ["PushAttachBench"]),
+        .library(name: "PushAttachKit", targets: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "Pipeline"]),
+    ],
+    targets: [
+        // C libraries from Debian, seen only by the codec and fetch layers.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+
+        // Stages, in the direction data flows.
+        .target(name: "MediaTypes"),
+        .target(name: "ImageCodecs", dependencies: ["MediaTypes", "CTurboJPEG", "CPNG", "CWebP"]),
+        .target(name: "ImageEngine", dependencies: ["MediaTypes", "ImageCodecs"]),
+        .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs"]),
+        .target(name: "Fetch", dependencies: ["MediaTypes", "CCurlShim"]),
+        .target(name: "Pipeline", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch"]),
+        .executableTarget(name: "pushattach", dependencies: ["MediaTypes", "Verification", "ImageEngine", "Pipeline"]),
+        .executableTarget(
+            name: "PushAttachBench", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"],
+            path: "Benchmarks/pushattach-bench"),
+
+        // Tests.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "MediaTypesTests", dependencies: ["MediaTypes", "TestSupport"]),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "MediaTypes", "TestSupport"]),
+        .testTarget(name: "ImageEngineTests", dependencies: ["ImageEngine", "ImageCodecs", "MediaTypes", "TestSupport"]),
+        .testTarget(name: "VerificationTests", dependencies: ["Verification", "MediaTypes", "TestSupport"]),
+        .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["pushattach", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

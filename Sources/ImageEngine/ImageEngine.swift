@@ -1,0 +1,1 @@
+// ImageEngine: placeholder until its stage lands.

@@ -1,0 +1,1 @@
+// MediaTypes: placeholder until its stage lands.

@@ -1,0 +1,1 @@
+// Pipeline: placeholder until its stage lands.

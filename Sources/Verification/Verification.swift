@@ -1,0 +1,1 @@
+// Verification: placeholder until its stage lands.
