@@ -1,0 +1,70 @@
+/// Decoded pixels: 8 bits per channel, rows top to bottom, each `stride` bytes apart.
+///
+///     var image = PixelBuffer(width: 2, height: 1, layout: .rgba)
+///     image[0, 0, 0] = 255  // red channel of the top-left pixel
+///
+/// A value type over one contiguous array: copies are cheap until written (copy on write).
+/// Unsafe pointer access is `package` so only the codec and engine layers use it.
+public struct PixelBuffer: Sendable, Hashable {
+    public enum Layout: Int, Sendable, Hashable {
+        case gray = 1
+        case rgb = 3
+        case rgba = 4
+        /// Bytes per pixel.
+        public var channels: Int { rawValue }
+        public var hasAlpha: Bool { self == .rgba }
+    }
+
+    public let width: Int
+    public let height: Int
+    public let layout: Layout
+    /// Bytes from one row to the next; at least `width * layout.channels`.
+    public let stride: Int
+    /// `stride * height` bytes.
+    public package(set) var bytes: [UInt8]
+
+    /// A zero-filled buffer. Traps on negative sizes (a programmer error: sizes are checked
+    /// against the pixel budget before anything is allocated).
+    public init(width: Int, height: Int, layout: Layout, stride: Int? = nil) {
+        precondition(width >= 0 && height >= 0, "negative image size")
+        let rowBytes = width * layout.channels
+        let stride = stride ?? rowBytes
+        precondition(stride >= rowBytes, "stride shorter than a row")
+        self.width = width
+        self.height = height
+        self.layout = layout
+        self.stride = stride
+        self.bytes = [UInt8](repeating: 0, count: stride * height)
+    }
+
+    /// Wraps existing bytes; `bytes.count` must be at least `stride * height`.
+    public init(width: Int, height: Int, layout: Layout, stride: Int? = nil, bytes: [UInt8]) {
+        let rowBytes = width * layout.channels
+        let stride = stride ?? rowBytes
+        precondition(width >= 0 && height >= 0 && stride >= rowBytes && bytes.count >= stride * height,
+                     "pixel bytes do not match the size")
+        self.width = width
+        self.height = height
+        self.layout = layout
+        self.stride = stride
+        self.bytes = bytes
+    }
+
+    public var pixelCount: Int { width * height }
+
+    /// Channel `c` of the pixel at column `x`, row `y`. Bounds-checked; for tests and slow paths.
+    public subscript(x: Int, y: Int, c: Int) -> UInt8 {
+        get { bytes[y * stride + x * layout.channels + c] }
+        set { bytes[y * stride + x * layout.channels + c] = newValue }
+    }
+
+    /// Read access to the raw bytes, for codecs and inner loops.
+    package func withUnsafeBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBufferPointer(body)
+    }
+
+    /// Write access to the raw bytes, for codecs and inner loops.
+    package mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try bytes.withUnsafeMutableBufferPointer(body)
+    }
+}

@@ -1,1 +1,0 @@
-// MediaTypes: placeholder until its stage lands.
