@@ -65,6 +65,6 @@ public struct PixelBuffer: Sendable, Hashable {
 
     /// Write access to the raw bytes, for codecs and inner loops.
     package mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try bytes.withUnsafeMutableBufferPointer(body)
+        try bytes.withUnsafeMutableBufferPointer { buffer in try body(buffer) }
     }
 }
