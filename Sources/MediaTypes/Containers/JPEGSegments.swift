@@ -1,0 +1,70 @@
+/// The marker segments of a JPEG up to the first scan, walked without decoding anything.
+/// Shared by the sniffer (SOF dimensions), the codec layer (APP2 ICC profile chunks) and the
+/// engine (APP1 Exif orientation), so there is one bounds-checked walker.
+///
+///     for segment in try JPEGSegments.read(bytes) where segment.marker == 0xE1 { ... }
+public struct JPEGSegment: Sendable, Hashable {
+    /// The marker byte after 0xFF, e.g. 0xE1 for APP1, 0xC0 for SOF0.
+    public let marker: UInt8
+    /// Offset of the first payload byte (after the two length bytes) in the file.
+    public let payloadOffset: Int
+    /// Payload length, excluding the two length bytes.
+    public let payloadLength: Int
+
+    public var payloadRange: Range<Int> { payloadOffset..<(payloadOffset + payloadLength) }
+
+    /// Start-of-frame markers: SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).
+    public var isStartOfFrame: Bool {
+        (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
+    }
+}
+
+public enum JPEGSegments {
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        case notJPEG
+        case truncated(at: Int)
+        case badMarker(offset: Int, byte: UInt8)
+        case badLength(offset: Int, length: Int)
+
+        public var description: String {
+            switch self {
+            case .notJPEG: "no JPEG start-of-image marker (FF D8)"
+            case .truncated(let at): "JPEG header truncated at byte \(at)"
+            case .badMarker(let offset, let byte): "expected a JPEG marker at byte \(offset), found 0x\(String(byte, radix: 16))"
+            case .badLength(let offset, let length): "JPEG segment at byte \(offset) has impossible length \(length)"
+            }
+        }
+    }
+
+    /// Segments from SOI up to and including SOS (or EOI). Stops early once `stopAfter`
+    /// returns true for a segment, so callers read only what they need.
+    public static func read(_ bytes: [UInt8], stopAfter: (JPEGSegment) -> Bool = { _ in false }) throws(Failure) -> [JPEGSegment] {
+        guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw .notJPEG }
+        var segments: [JPEGSegment] = []
+        var i = 2
+        while true {
+            // Skip fill bytes (any number of 0xFF before a marker is legal).
+            guard i < bytes.count else { throw .truncated(at: i) }
+            guard bytes[i] == 0xFF else { throw .badMarker(offset: i, byte: bytes[i]) }
+            while i < bytes.count, bytes[i] == 0xFF { i += 1 }
+            guard i < bytes.count else { throw .truncated(at: i) }
+            let marker = bytes[i]
+            i += 1
+            if marker == 0x00 { throw .badMarker(offset: i - 1, byte: 0) }
+            // Standalone markers carry no length.
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }
+            if marker == 0xD9 {
+                segments.append(JPEGSegment(marker: marker, payloadOffset: i, payloadLength: 0))
+                return segments
+            }
+            guard i + 2 <= bytes.count else { throw .truncated(at: i) }
+            let length = Int(bytes[i]) << 8 | Int(bytes[i + 1])
+            guard length >= 2 else { throw .badLength(offset: i, length: length) }
+            guard i + length <= bytes.count else { throw .truncated(at: i) }
+            let segment = JPEGSegment(marker: marker, payloadOffset: i + 2, payloadLength: length - 2)
+            segments.append(segment)
+            i += length
+            if marker == 0xDA || stopAfter(segment) { return segments }
+        }
+    }
+}
