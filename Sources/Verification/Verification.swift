@@ -1,1 +1,0 @@
-// Verification: placeholder until its stage lands.

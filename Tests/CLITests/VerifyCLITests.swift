@@ -1,0 +1,96 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// End-to-end: the built `pushattach` binary, its output and exit statuses.
+@Suite("pushattach CLI")
+struct VerifyCLITests {
+    static let jsonKeys: Set<String> = [
+        "path", "verdict", "format", "uti", "category", "bytes", "width", "height", "frames", "error_code", "reason",
+        "warnings",
+    ]
+
+    func fixture(_ name: String) -> String { Corpus.testImages.appendingPathComponent(name).path }
+
+    func jsonLines(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func rootHelpAnswers() throws {
+        let result = try ProcessRunner.run("pushattach", ["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: pushattach <subcommand>"))
+        #expect(result.stdout.contains("verify"))
+    }
+
+    @Test func verifyHelpAnswers() throws {
+        let result = try ProcessRunner.run("pushattach", ["verify", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: pushattach verify"))
+        #expect(result.stdout.contains("--json"))
+        #expect(result.stdout.contains("EXIT STATUS"))
+    }
+
+    @Test(arguments: [
+        ([String](), "USAGE"),
+        (["frobnicate"], "unknown subcommand 'frobnicate'"),
+        (["verify"], "no PATH given"),
+        (["verify", "--jsno", "x"], "unknown option '--jsno' (did you mean --json?)"),
+        (["verify", "/no/such/file.jpg"], "no such file or folder: /no/such/file.jpg"),
+        (["verify", "--pixel-budget", "lots", "x"], "--pixel-budget must be a number"),
+    ])
+    func usageErrorsExit64(arguments: [String], message: String) throws {
+        let result = try ProcessRunner.run("pushattach", arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func acceptedFileExitsZeroWithExactJSONKeys() throws {
+        let result = try ProcessRunner.run("pushattach", ["verify", "--json", fixture("small-320x240.jpg")])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = try jsonLines(result.stdout)
+        #expect(lines.count == 1)
+        let object = try #require(lines.first)
+        #expect(Set(object.keys) == Self.jsonKeys)
+        #expect(object["verdict"] as? String == "accepted")
+        #expect(object["format"] as? String == "jpeg")
+        #expect(object["uti"] as? String == "public.jpeg")
+        #expect(object["category"] as? String == "image")
+        #expect(object["width"] as? Int == 320)
+        #expect(object["height"] as? Int == 240)
+        #expect(object["error_code"] is NSNull)
+        #expect(object["reason"] is NSNull)
+    }
+
+    @Test func mixedFolderExitsOneWithAVerdictPerFile() throws {
+        let result = try ProcessRunner.run("pushattach", ["verify", "--json", Corpus.testImages.path])
+        #expect(result.status == 1)
+        let lines = try jsonLines(result.stdout)
+        let byName = Dictionary(uniqueKeysWithValues: lines.map {
+            (URL(fileURLWithPath: $0["path"] as! String).lastPathComponent, $0)
+        })
+        #expect(byName["small-320x240.jpg"]?["verdict"] as? String == "accepted")
+        #expect(byName["lossy-320x240.webp"]?["verdict"] as? String == "transcode")
+        #expect(byName["alpha-lossless-256x256.webp"]?["verdict"] as? String == "transcode")
+        #expect(byName["jpeg-named.png"]?["verdict"] as? String == "rejected")
+        #expect(byName["jpeg-named.png"]?["error_code"] as? Int == 101)
+        #expect(byName["truncated.jpg"]?["error_code"] as? Int == 105)
+        #expect(byName["not-media.txt"]?["error_code"] as? Int == 101)
+        #expect(byName["animated-120x90.gif"]?["frames"] as? Int == 3)
+        #expect(byName["tone-1s.wav"]?["category"] as? String == "audio")
+        for line in lines { #expect(Set(line.keys) == Self.jsonKeys) }
+    }
+
+    @Test func humanOutputHasOneLinePerFileAndASummary() throws {
+        let result = try ProcessRunner.run(
+            "pushattach", ["verify", fixture("small-320x240.jpg"), fixture("lossy-320x240.webp")])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("accepted  jpeg"))
+        #expect(result.stdout.contains("transcode webp"))
+        #expect(result.stdout.contains("2 files: 1 accepted, 1 transcode, 0 rejected"))
+    }
+}

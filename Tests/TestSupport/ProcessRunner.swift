@@ -1,0 +1,86 @@
+import Foundation
+
+/// Runs a built product of this package (e.g. `pushattach`) as a child process and collects
+/// its exit status and output, for end-to-end tests.
+///
+///     let result = try ProcessRunner.run("pushattach", ["verify", "--json", path])
+///     #expect(result.status == 0)
+public enum ProcessRunner {
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+        /// Peak resident set size of the child, in bytes (from wait4's rusage).
+        public let peakRSS: Int
+    }
+
+    /// The folder holding the built products: beside the running test bundle.
+    public static var productsDirectory: URL {
+        let candidates = [
+            Bundle.main.executableURL?.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Corpus.packageRoot.appendingPathComponent(".build/debug"),
+        ].compactMap { $0 }
+        for dir in candidates where FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("pushattach").path) {
+            return dir
+        }
+        return candidates.last!
+    }
+
+    public static func product(_ name: String) -> URL { productsDirectory.appendingPathComponent(name) }
+
+    /// Runs `product` with `arguments`; `stdin` is written to its standard input.
+    public static func run(
+        _ product: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
+        currentDirectory: URL? = nil
+    ) throws -> Result {
+        try runExecutable(self.product(product), arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory)
+    }
+
+    public static func runExecutable(
+        _ executable: URL, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
+        currentDirectory: URL? = nil
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try? input.fileHandleForWriting.close()
+        // Drain both pipes concurrently so a chatty child cannot block on a full pipe.
+        let errBox = DataBox()
+        let errThread = Thread { errBox.data = err.fileHandleForReading.readDataToEndOfFile() }
+        errThread.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errBox.done { usleep(1000) }
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errBox.data, as: UTF8.self), peakRSS: childrenPeakRSS())
+    }
+
+    /// Peak RSS of all waited-for children so far, in bytes (RUSAGE_CHILDREN; Linux reports kB).
+    public static func childrenPeakRSS() -> Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
+}
+
+private final class DataBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _data = Data()
+    private var _done = false
+    var data: Data {
+        get { lock.withLock { _data } }
+        set { lock.withLock { _data = newValue; _done = true } }
+    }
+    var done: Bool { lock.withLock { _done } }
+}

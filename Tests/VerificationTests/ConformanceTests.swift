@@ -1,0 +1,147 @@
+import Foundation
+import MediaTypes
+import TestSupport
+import Testing
+import Verification
+
+/// The foundation's acceptance points, over the shared public corpus.
+@Suite("verify conformance")
+struct ConformanceTests {
+    let verifier = Verifier()
+
+    static let pngSuite = Corpus.files(in: "pngsuite", extensions: ["png"]).filter { !$0.path.contains("/extra/") }
+    static let validPNGs = pngSuite.filter { !$0.lastPathComponent.hasPrefix("x") }
+    static let invalidPNGs = pngSuite.filter { $0.lastPathComponent.hasPrefix("x") }
+
+    @Test(arguments: validPNGs)
+    func validPngSuiteFilesAreAccepted(file: URL) {
+        let report = verifier.verify(fileAt: file)
+        #expect(report.verdict == "accepted", "\(file.lastPathComponent): \(report.reason ?? "")")
+        #expect(report.format == .png)
+    }
+
+    @Test(arguments: invalidPNGs)
+    func brokenPngSuiteFilesAreCorrupt(file: URL) {
+        let report = verifier.verify(fileAt: file)
+        #expect(report.verdict == "rejected", "\(file.lastPathComponent)")
+        #expect(report.errorCode == 105, "\(file.lastPathComponent): \(report.errorCode.map(String.init) ?? "nil") \(report.reason ?? "")")
+    }
+
+    /// WebP files libwebp's own dwebp decodes (VERIFY.tsv) come out `transcode`.
+    static let decodableWebP: [URL] = {
+        guard let tsv = try? String(contentsOf: Corpus.url("VERIFY.tsv"), encoding: .utf8) else { return [] }
+        return tsv.split(separator: "\n").compactMap { line -> URL? in
+            let cols = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard cols.count > 9, cols[0].hasPrefix("webp/"), cols[8] == "dwebp" || cols[8] == "webpinfo",
+                  cols[9].hasPrefix("OK") else { return nil }
+            return Corpus.url(String(cols[0]))
+        }
+    }()
+
+    @Test func corpusListsWebP() { #expect(Self.decodableWebP.count > 100) }
+
+    @Test(arguments: decodableWebP)
+    func decodableWebPIsTranscode(file: URL) {
+        let report = verifier.verify(fileAt: file)
+        #expect(report.verdict == "transcode", "\(file.lastPathComponent): \(report.reason ?? "")")
+    }
+
+    /// 12-bit, lossless and other variants TurboJPEG cannot decode: a clear reason, never a crash.
+    @Test(arguments: [
+        "jpeg/jpegsuite/extended_huffman__32x32x12_grayscale.jpg",
+        "jpeg/jpegsuite/extended_huffman__32x32x12_ycbcr_interleaved.jpg",
+        "jpeg/jpegsuite/lossless_huffman__32x32x8_grayscale_predictor7.jpg",
+        "jpeg/jpegsuite/lossless_huffman__32x32x16_grayscale.jpg",
+        "jpeg/libjpeg-turbo/testorig12.jpg",
+        "jpeg/misc/sharp_testimgl_lossless_sof3.jpg",
+        "jpeg/jpegsuite/extended_arithmetic__32x32x12_ycbcr_interleaved.jpg",
+    ])
+    func undecodableJPEGVariantsAreRejectedClearly(path: String) {
+        let report = verifier.verify(fileAt: Corpus.url(path))
+        #expect(report.verdict == "rejected", "\(path)")
+        #expect(report.errorCode != nil)
+        let reason = report.reason ?? ""
+        #expect(!reason.isEmpty)
+    }
+
+    @Test(arguments: Corpus.files(in: "jpeg"))
+    func everyCorpusJPEGGetsAVerdict(file: URL) {
+        let report = verifier.verify(fileAt: file)
+        #expect(["accepted", "transcode", "rejected"].contains(report.verdict))
+        if report.verdict == "rejected" { #expect(report.reason != nil) }
+    }
+
+    @Test(arguments: Corpus.files(in: "broken"))
+    func brokenFilesGetAVerdictWithoutCrashing(file: URL) {
+        let report = verifier.verify(fileAt: file)
+        #expect(["accepted", "transcode", "rejected"].contains(report.verdict))
+    }
+
+    /// Photos and PngSuite cut at 10%, 50% and 99% of their length: corrupt, every time.
+    static let truncationInputs: [URL] = Corpus.files(in: "photos") + validPNGs
+
+    @Test(arguments: truncationInputs)
+    func truncatedFilesAreCorrupt(file: URL) throws {
+        let data = try Data(contentsOf: file)
+        for fraction in [0.10, 0.50, 0.99] {
+            let cut = data.prefix(max(1, Int(Double(data.count) * fraction)))
+            let report = verifier.verify(data: cut, path: file.lastPathComponent, fileExtension: file.pathExtension)
+            #expect(report.verdict == "rejected", "\(file.lastPathComponent) at \(fraction)")
+            #expect(report.errorCode == 105, "\(file.lastPathComponent) at \(fraction): \(report.reason ?? "")")
+        }
+    }
+
+    @Test func pngJustOverTheCapIsRejectedWith102AndJustUnderIsAccepted() throws {
+        let base = try Data(contentsOf: Corpus.testImages.appendingPathComponent("opaque-300x200.png"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pa-cap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let over = dir.appendingPathComponent("over.png"), under = dir.appendingPathComponent("under.png")
+        try PNGPadding.padded(base, toExactly: 10_000_001).write(to: over)
+        try PNGPadding.padded(base, toExactly: 9_999_999).write(to: under)
+        let overReport = verifier.verify(fileAt: over), underReport = verifier.verify(fileAt: under)
+        #expect(overReport.bytes == 10_000_001)
+        #expect(overReport.verdict == "rejected")
+        #expect(overReport.errorCode == 102)
+        #expect(underReport.verdict == "accepted", "\(underReport.reason ?? "")")
+    }
+
+    @Test func jpegNamedPngIsFlagged() {
+        let report = verifier.verify(fileAt: Corpus.testImages.appendingPathComponent("jpeg-named.png"))
+        #expect(report.format == .jpeg)
+        #expect(report.verdict == "rejected")
+        #expect(report.errorCode == 101)
+        #expect(report.reason?.contains(".jpg") == true)
+    }
+
+    @Test func largePhotoWarnsAboutTheMemoryBudget() {
+        let report = verifier.verify(fileAt: Corpus.url("photos/mei_issue266_22mp.jpg"))
+        #expect(report.verdict == "accepted")
+        #expect(report.warnings.contains { $0.contains("memory") })
+    }
+
+    @Test func fastModeSkipsTheDecode() throws {
+        let data = try Data(contentsOf: Corpus.testImages.appendingPathComponent("truncated.jpg"))
+        let fast = Verifier(options: VerifyOptions(decode: false))
+        // The header is intact, so only a decode can tell it is cut short.
+        let report = fast.verify(data: data, path: "truncated.jpg", fileExtension: "jpg")
+        #expect(report.width == 1600)
+        #expect(Verifier().verify(data: data, path: "truncated.jpg", fileExtension: "jpg").errorCode == 105)
+    }
+}
+
+/// Pixel bombs are refused on their header: the child process never grows a big buffer.
+@Suite("pixel bombs", .serialized)
+struct PixelBombTests {
+    @Test(arguments: ["pngsuite/extra/65536-uint32-limit.png", "jpeg/misc/sharp_giant-image_20000x14000.jpg"])
+    func bombsAreRefusedBeforeDecoding(path: String) throws {
+        let result = try ProcessRunner.run("pushattach", ["verify", "--json", Corpus.url(path).path])
+        #expect(result.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["verdict"] as? String == "rejected")
+        #expect((object["reason"] as? String)?.contains("pixel budget") == true)
+        // A decode would need 840 MB (the JPEG) or 17 GB (the PNG). RUSAGE_CHILDREN is the
+        // peak over every child so far, an upper bound for this one.
+        #expect(result.peakRSS < 150_000_000, "peak RSS \(result.peakRSS)")
+    }
+}
