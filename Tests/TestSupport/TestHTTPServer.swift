@@ -18,7 +18,7 @@ import Foundation
 /// - `/ok`: 200 text/plain "hello, world\n"
 /// - `/bytes?size=N&type=T`: N patterned bytes with Content-Type T (`type=none` sends none)
 /// - `/status/N`: status N with a short text body
-/// - `/redirect/N/REST`: 302 to `/redirect/N-1/REST`; at 0 to `/REST`
+/// - `/redirect/N/REST`: N redirects in a row, then `/REST` (`/ok` when empty)
 /// - `/redirect-to?url=U`: 302 to U (percent-encode U)
 /// - `/drip?bytes=N&ms=X`: Content-Length N, one byte every X ms
 /// - `/endless`: no Content-Length, bytes until the client goes away
@@ -309,7 +309,7 @@ public final class TestHTTPServer: @unchecked Sendable {
         case "redirect" where components.count > 1:
             let hops = Int(components[1]) ?? 0
             let rest = components.dropFirst(2).joined(separator: "/")
-            if hops <= 0 { return .redirect(to: "/" + (rest.isEmpty ? "ok" : rest)) }
+            if hops <= 1 { return .redirect(to: "/" + (rest.isEmpty ? "ok" : rest)) }
             return .redirect(to: "/redirect/\(hops - 1)/" + rest)
         case "redirect-to":
             return .redirect(to: request.query["url"] ?? "/ok")

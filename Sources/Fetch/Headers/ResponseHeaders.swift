@@ -10,14 +10,15 @@ struct ResponseHeaders: Sendable {
     /// Takes one raw header line. A status line starts a new response (after a 100 Continue
     /// or a redirect), so the fields seen before it are dropped.
     mutating func consume(line: String) {
-        let line = line.trimmingCharacters(in: [" ", "\t", "\r", "\n"])
+        // Unicode scalars, not Characters: "\r\n" is one grapheme.
+        let line = String(String.UnicodeScalarView(line.unicodeScalars.trimmed(where: { " \t\r\n".unicodeScalars.contains($0) })))
         if line.hasPrefix("HTTP/") {
             fields.removeAll()
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].trimmingCharacters(in: [" ", "\t"]).lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: [" ", "\t"])
+        let name = String(line[..<colon]).trimmingBlanks().lowercased()
+        let value = String(line[line.index(after: colon)...]).trimmingBlanks()
         fields.append((name, value))
     }
 
@@ -39,16 +40,16 @@ extension Character {
 }
 
 extension String {
-    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
-        Substring(self).trimmingCharacters(in: set)
+    fileprivate func trimmingBlanks() -> String {
+        String(String.UnicodeScalarView(unicodeScalars.trimmed(where: { $0 == " " || $0 == "\t" })))
     }
 }
 
-extension Substring {
-    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
+extension String.UnicodeScalarView {
+    fileprivate func trimmed(where isBlank: (Unicode.Scalar) -> Bool) -> Substring.UnicodeScalarView {
         var view = self[...]
-        while let first = view.first, set.contains(first) { view = view.dropFirst() }
-        while let last = view.last, set.contains(last) { view = view.dropLast() }
-        return String(view)
+        while let first = view.first, isBlank(first) { view = view.dropFirst() }
+        while let last = view.last, isBlank(last) { view = view.dropLast() }
+        return view
     }
 }
