@@ -100,6 +100,32 @@ struct HTTPClientTests {
         #expect(server.hits("/drip") == 1)
     }
 
+    @Test func lowSpeedTransferIsAborted() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { policy in
+            policy.deadline = .seconds(30)
+            policy.lowSpeedLimit = 1000
+            policy.lowSpeedTime = .seconds(1)
+        })
+        let error = await fetchError(client, server.url("/drip?bytes=1000&ms=100"))
+        guard case .timedOut(_, let what)? = error else {
+            Issue.record("expected timedOut, got \(String(describing: error))")
+            return
+        }
+        #expect(what.lowercased().contains("slow"), "\(what)")
+    }
+
+    @Test func sequentialFetchesReuseTheConnection() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy(), maxConcurrent: 1)
+        for size in [10, 20, 30, 40, 50] {
+            #expect(try await client.fetch(server.url("/bytes?size=\(size)")).body.count == size)
+        }
+        #expect(server.connectionsAccepted == 1)
+    }
+
     @Test func endlessBodyStopsAtTheCap() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }

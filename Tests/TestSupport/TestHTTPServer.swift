@@ -101,6 +101,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     private var hitCounts: [String: Int] = [:]
     private var clients: Set<Int32> = []
     private var stopped = false
+    private var accepted = 0
     private let group = DispatchGroup()
 
     /// Binds `host` (an IPv4 or IPv6 loopback literal) on an ephemeral port and starts accepting.
@@ -130,6 +131,9 @@ public final class TestHTTPServer: @unchecked Sendable {
     public func route(_ path: String, _ handler: @escaping Handler) {
         lock.withLock { routes[path] = handler }
     }
+
+    /// TCP connections accepted so far (fewer than requests when clients keep them alive).
+    public var connectionsAccepted: Int { lock.withLock { accepted } }
 
     /// Requests seen for `path` so far.
     public func hits(_ path: String) -> Int { lock.withLock { hitCounts[path, default: 0] } }
@@ -221,6 +225,7 @@ public final class TestHTTPServer: @unchecked Sendable {
             let admitted: Bool = lock.withLock {
                 guard !stopped else { return false }
                 clients.insert(client)
+                accepted += 1
                 return true
             }
             guard admitted else {
