@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Fetch
 
@@ -75,7 +75,9 @@ struct HTTPClientTests {
         defer { server.stop() }
         server.route("/bad") { _ in TestHTTPServer.Response(status: 302) }
         let client = HTTPClient(policy: loopbackPolicy())
-        #expect(await fetchError(client, server.url("/bad")) == .badRedirect(url: server.url("/bad"), status: 302, location: nil))
+        #expect(
+            await fetchError(client, server.url("/bad"))
+                == .badRedirect(url: server.url("/bad"), status: 302, location: nil))
     }
 
     @Test func contentDispositionFilenameIsReturnedRaw() async throws {
@@ -103,11 +105,12 @@ struct HTTPClientTests {
     @Test func lowSpeedTransferIsAborted() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let client = HTTPClient(policy: loopbackPolicy { policy in
-            policy.deadline = .seconds(30)
-            policy.lowSpeedLimit = 1000
-            policy.lowSpeedTime = .seconds(1)
-        })
+        let client = HTTPClient(
+            policy: loopbackPolicy { policy in
+                policy.deadline = .seconds(30)
+                policy.lowSpeedLimit = 1000
+                policy.lowSpeedTime = .seconds(1)
+            })
         let error = await fetchError(client, server.url("/drip?bytes=1000&ms=100"))
         guard case .timedOut(_, let what)? = error else {
             Issue.record("expected timedOut, got \(String(describing: error))")
@@ -178,9 +181,10 @@ struct HTTPClientTests {
     @Test func tightenedCapAppliesOnceTheTypeIsKnown() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let client = HTTPClient(policy: loopbackPolicy { policy in
-            policy.tightenCap = { first in first.count >= 64 && first.first == 1 ? 100 : nil }
-        })
+        let client = HTTPClient(
+            policy: loopbackPolicy { policy in
+                policy.tightenCap = { first in first.count >= 64 && first.first == 1 ? 100 : nil }
+            })
         let url = server.url("/bytes?size=5000")
         #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 100, declared: nil))
         // Under the tighter cap passes.
@@ -191,9 +195,10 @@ struct HTTPClientTests {
     @Test func tightenedCapSeesAllOfAShortBody() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let client = HTTPClient(policy: loopbackPolicy { policy in
-            policy.tightenCap = { first in first.count == 50 ? 10 : nil }
-        })
+        let client = HTTPClient(
+            policy: loopbackPolicy { policy in
+                policy.tightenCap = { first in first.count == 50 ? 10 : nil }
+            })
         let url = server.url("/bytes?size=50")
         #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 10, declared: nil))
     }
@@ -256,7 +261,9 @@ struct HTTPClientTests {
         #expect(server.hits("/retry-after/b") == 1)
     }
 
-    @Test(arguments: ["ftp://example.com/a.jpg", "file:///etc/passwd", "gopher://example.com/", "data:image/png;base64,AA=="])
+    @Test(arguments: [
+        "ftp://example.com/a.jpg", "file:///etc/passwd", "gopher://example.com/", "data:image/png;base64,AA==",
+    ])
     func onlyHTTPSchemes(url: String) async {
         let client = HTTPClient(policy: loopbackPolicy(), maxConcurrent: 1)
         let error = await fetchError(client, url)
@@ -284,7 +291,8 @@ struct HTTPClientTests {
         let server = try TestHTTPServer()
         defer { server.stop() }
         let denied = HTTPClient(policy: loopbackPolicy { $0.allowedHosts = ["*.example.com"] })
-        #expect(await fetchError(denied, server.url("/ok")) == .hostNotAllowed(url: server.url("/ok"), host: "127.0.0.1"))
+        #expect(
+            await fetchError(denied, server.url("/ok")) == .hostNotAllowed(url: server.url("/ok"), host: "127.0.0.1"))
         #expect(server.hits("/ok") == 0)
 
         let client = HTTPClient(policy: loopbackPolicy { $0.allowedHosts = ["127.0.0.1"] })

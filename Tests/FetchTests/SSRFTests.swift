@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Fetch
 
@@ -65,7 +65,8 @@ struct SSRFTests {
             server.stop()
             other.stop()
         }
-        let client = HTTPClient(policy: guardedPolicy { $0.allowedPrivateAddressesForTesting = ["127.0.0.1:\(server.port)"] })
+        let client = HTTPClient(
+            policy: guardedPolicy { $0.allowedPrivateAddressesForTesting = ["127.0.0.1:\(server.port)"] })
         // The exemption itself works.
         #expect(try await client.fetch(server.url("/ok")).status == 200)
 
@@ -78,19 +79,22 @@ struct SSRFTests {
     @Test func exemptFirstHopCannotRedirectToCloudMetadata() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let client = HTTPClient(policy: guardedPolicy { $0.allowedPrivateAddressesForTesting = ["127.0.0.1:\(server.port)"] })
+        let client = HTTPClient(
+            policy: guardedPolicy { $0.allowedPrivateAddressesForTesting = ["127.0.0.1:\(server.port)"] })
         let target = "http://169.254.169.254/latest/meta-data/iam/security-credentials/"
         let error = await fetchError(client, server.url("/redirect-to?url=\(target)"))
         #expect(
-            error == .addressRefused(
-                url: target, address: "169.254.169.254", rule: "link-local (cloud metadata), 169.254.169.254/32"))
+            error
+                == .addressRefused(
+                    url: target, address: "169.254.169.254", rule: "link-local (cloud metadata), 169.254.169.254/32"))
         #expect(server.hits("/redirect-to") == 1)
     }
 
     @Test func exemptFirstHopCannotRedirectToIPv6Loopback() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let client = HTTPClient(policy: guardedPolicy { $0.allowedPrivateAddressesForTesting = ["127.0.0.1:\(server.port)"] })
+        let client = HTTPClient(
+            policy: guardedPolicy { $0.allowedPrivateAddressesForTesting = ["127.0.0.1:\(server.port)"] })
         let target = "http://[::1]:\(server.port)/ok"
         let error = await fetchError(client, server.url("/redirect-to?url=\(target)"))
         #expect(error == .addressRefused(url: target, address: "::1", rule: "loopback, ::1/128"))

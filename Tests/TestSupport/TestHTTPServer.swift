@@ -68,9 +68,10 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
 
         /// 200 with `data` and a Content-Type (none when nil).
-        public static func bytes(_ data: Data, contentType: String? = "application/octet-stream",
-                                 status: Int = 200) -> Response
-        {
+        public static func bytes(
+            _ data: Data, contentType: String? = "application/octet-stream",
+            status: Int = 200
+        ) -> Response {
             Response(status: status, headers: contentType.map { [("Content-Type", $0)] } ?? [], body: .bytes(data))
         }
 
@@ -285,7 +286,8 @@ public final class TestHTTPServer: @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         let hit = lock.withLock {
             hitCounts[path, default: 0] += 1

@@ -9,7 +9,14 @@ import Foundation
 ///
 /// Transfers run on `maxConcurrent` threads of its own, never on Swift's cooperative pool;
 /// more concurrent `fetch` calls than that wait in a queue. Cancelling the calling task aborts
-/// the transfer.
+/// the transfer (the progress callback returns non-zero).
+///
+/// - Connections: each thread keeps one easy handle for its life and resets it between
+///   transfers, so its connection cache reuses keep-alive connections (no CURLSH share).
+/// - Redirects: followed here, not by libcurl; each hop's scheme and host are re-checked and
+///   every new connection's address goes through the SSRF guard.
+/// - Retries: a retryable failure at any hop restarts the chain from `url`, after a jittered
+///   exponential backoff or the server's Retry-After, whichever is longer.
 public final class HTTPClient: Sendable {
     public let policy: FetchPolicy
     private let threads: TransferThreads
@@ -70,7 +77,8 @@ public final class HTTPClient: Sendable {
             let disposition = hop.headers["content-disposition"]
             return FetchResponse(
                 url: url, finalURL: finalURL, status: hop.status, contentType: hop.headers["content-type"],
-                contentDisposition: disposition, suggestedFilename: disposition.flatMap(ContentDisposition.filename(from:)),
+                contentDisposition: disposition,
+                suggestedFilename: disposition.flatMap(ContentDisposition.filename(from:)),
                 body: Data(hop.body), redirects: redirects, attempts: attempts, elapsed: elapsed)
         }
     }
@@ -84,7 +92,8 @@ public final class HTTPClient: Sendable {
             if let error = check(current) { return .failure(AttemptFailure(error: error)) }
             let remaining = policy.deadline - (ContinuousClock.now - start)
             guard remaining > .zero else {
-                return .failure(AttemptFailure(error: .timedOut(url: current, what: "deadline of \(policy.deadline) passed")))
+                return .failure(
+                    AttemptFailure(error: .timedOut(url: current, what: "deadline of \(policy.deadline) passed")))
             }
             let hop: Transfer.Response
             switch await run(Transfer(url: current, policy: policy, timeout: remaining)) {
@@ -98,8 +107,9 @@ public final class HTTPClient: Sendable {
                 guard let location = hop.headers["location"], !location.isEmpty,
                     let next = URL(string: location, relativeTo: URL(string: current))?.absoluteURL.absoluteString
                 else {
-                    return .failure(AttemptFailure(
-                        error: .badRedirect(url: current, status: hop.status, location: hop.headers["location"])))
+                    return .failure(
+                        AttemptFailure(
+                            error: .badRedirect(url: current, status: hop.status, location: hop.headers["location"])))
                 }
                 guard redirects.count < policy.maxRedirects else {
                     return .failure(AttemptFailure(error: .tooManyRedirects(url: current, limit: policy.maxRedirects)))
@@ -108,7 +118,8 @@ public final class HTTPClient: Sendable {
                 current = next
             default:
                 let retryAfter = hop.headers["retry-after"].flatMap { RetryAfter.delay(from: $0) }
-                return .failure(AttemptFailure(error: .httpStatus(url: current, status: hop.status), retryAfter: retryAfter))
+                return .failure(
+                    AttemptFailure(error: .httpStatus(url: current, status: hop.status), retryAfter: retryAfter))
             }
         }
     }
@@ -133,11 +144,14 @@ public final class HTTPClient: Sendable {
     private func run(_ transfer: Transfer) async -> Result<Transfer.Response, FetchError> {
         let context = TransferContext(url: transfer.url, policy: policy, cap: policy.byteCap)
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Transfer.Response, FetchError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<Transfer.Response, FetchError>, Never>) in
                 threads.submit { handle in
                     guard let handle else {
-                        continuation.resume(returning: .failure(
-                            .transferFailed(url: transfer.url, code: 2, message: "libcurl could not start a transfer")))
+                        continuation.resume(
+                            returning: .failure(
+                                .transferFailed(
+                                    url: transfer.url, code: 2, message: "libcurl could not start a transfer")))
                         return
                     }
                     continuation.resume(returning: transfer.perform(on: handle, context: context))

@@ -45,9 +45,10 @@ struct Transfer: Sendable {
         return .failure(error(for: code, message: message, context: context))
     }
 
-    private func configure(_ curl: UnsafeMutableRawPointer, userdata: UnsafeMutableRawPointer,
-                           errors: UnsafeMutablePointer<CChar>) -> CURLcode
-    {
+    private func configure(
+        _ curl: UnsafeMutableRawPointer, userdata: UnsafeMutableRawPointer,
+        errors: UnsafeMutablePointer<CChar>
+    ) -> CURLcode {
         let longs: [(CURLoption, Int)] = [
             (CURLOPT_NOSIGNAL, 1),
             (CURLOPT_FOLLOWLOCATION, 0),

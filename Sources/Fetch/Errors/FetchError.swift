@@ -68,7 +68,8 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooManyRedirects(let url, let limit):
             return "too many redirects (more than \(limit)) at \(url); the server may be looping"
         case .badRedirect(let url, let status, let location):
-            return "redirect \(status) from \(url) has \(location.map { "an unusable Location \(quoted($0))" } ?? "no Location")"
+            return
+                "redirect \(status) from \(url) has \(location.map { "an unusable Location \(quoted($0))" } ?? "no Location")"
         case .httpStatus(let url, let status):
             return "HTTP \(status) from \(url); only 2xx is accepted"
         case .tooLarge(let url, let cap, let declared):

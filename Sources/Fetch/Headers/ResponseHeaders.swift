@@ -11,7 +11,8 @@ struct ResponseHeaders: Sendable {
     /// or a redirect), so the fields seen before it are dropped.
     mutating func consume(line: String) {
         // Unicode scalars, not Characters: "\r\n" is one grapheme.
-        let line = String(String.UnicodeScalarView(line.unicodeScalars.trimmed(where: { " \t\r\n".unicodeScalars.contains($0) })))
+        let line = String(
+            String.UnicodeScalarView(line.unicodeScalars.trimmed(where: { " \t\r\n".unicodeScalars.contains($0) })))
         if line.hasPrefix("HTTP/") {
             fields.removeAll()
             return
