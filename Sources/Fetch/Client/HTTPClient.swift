@@ -1,0 +1,164 @@
+import Foundation
+
+/// The hardened downloader: libcurl on dedicated threads, redirects followed by hand with
+/// every hop re-checked, a byte cap while streaming, retries with backoff, and a connect-time
+/// SSRF guard.
+///
+///     let client = HTTPClient(policy: FetchPolicy())
+///     let response = try await client.fetch("https://cdn.example.com/cat.jpg")
+///
+/// Transfers run on `maxConcurrent` threads of its own, never on Swift's cooperative pool;
+/// more concurrent `fetch` calls than that wait in a queue. Cancelling the calling task aborts
+/// the transfer (the progress callback returns non-zero).
+///
+/// - Connections: each thread keeps one easy handle for its life and resets it between
+///   transfers, so its connection cache reuses keep-alive connections (no CURLSH share).
+/// - Redirects: followed here, not by libcurl; each hop's scheme and host are re-checked and
+///   every new connection's address goes through the SSRF guard.
+/// - Retries: a retryable failure at any hop restarts the chain from `url`, after a jittered
+///   exponential backoff or the server's Retry-After, whichever is longer.
+public final class HTTPClient: Sendable {
+    public let policy: FetchPolicy
+    private let threads: TransferThreads
+
+    public init(policy: FetchPolicy, maxConcurrent: Int = 16) {
+        self.policy = policy
+        self.threads = TransferThreads(count: maxConcurrent)
+    }
+
+    deinit { threads.shutdown() }
+
+    /// Downloads `url`, following redirects and retrying as the policy says.
+    public func fetch(_ url: String) async throws(FetchError) -> FetchResponse {
+        let start = ContinuousClock.now
+        var attempt = 0
+        while true {
+            attempt += 1
+            if Task.isCancelled { throw .cancelled(url: url) }
+            let failure: AttemptFailure
+            switch await followRedirects(from: url) {
+            case .success(let chain):
+                return chain.response(url: url, attempts: attempt, elapsed: ContinuousClock.now - start)
+            case .failure(let error):
+                failure = error
+            }
+            guard failure.error.isRetryable, attempt <= policy.maxRetries else { throw failure.error }
+            var wait = backoff(retry: attempt)
+            if let retryAfter = failure.retryAfter {
+                guard retryAfter <= policy.retryAfterLimit else { throw failure.error }
+                wait = max(wait, retryAfter)
+            }
+            do {
+                try await Task.sleep(for: wait)
+            } catch {
+                throw .cancelled(url: url)
+            }
+        }
+    }
+
+    /// Full-jitter exponential backoff: a random wait in [0, base * 2^(retry-1)], at least 10 ms.
+    private func backoff(retry: Int) -> Duration {
+        let ceiling = policy.retryBaseDelay * (1 << min(retry - 1, 10))
+        let millis = max(10, ceiling.milliseconds)
+        return .milliseconds(Int64.random(in: 10...millis))
+    }
+
+    struct AttemptFailure: Error {
+        var error: FetchError
+        var retryAfter: Duration?
+    }
+
+    struct Chain {
+        var finalURL: String
+        var hop: Transfer.Response
+        var redirects: [String]
+
+        func response(url: String, attempts: Int, elapsed: Duration) -> FetchResponse {
+            let disposition = hop.headers["content-disposition"]
+            return FetchResponse(
+                url: url, finalURL: finalURL, status: hop.status, contentType: hop.headers["content-type"],
+                contentDisposition: disposition,
+                suggestedFilename: disposition.flatMap(ContentDisposition.filename(from:)),
+                body: Data(hop.body), redirects: redirects, attempts: attempts, elapsed: elapsed)
+        }
+    }
+
+    /// One attempt: the redirect chain from `url`, within one deadline.
+    private func followRedirects(from url: String) async -> Result<Chain, AttemptFailure> {
+        let start = ContinuousClock.now
+        var current = url
+        var redirects: [String] = []
+        while true {
+            if let error = check(current) { return .failure(AttemptFailure(error: error)) }
+            let remaining = policy.deadline - (ContinuousClock.now - start)
+            guard remaining > .zero else {
+                return .failure(
+                    AttemptFailure(error: .timedOut(url: current, what: "deadline of \(policy.deadline) passed")))
+            }
+            let hop: Transfer.Response
+            switch await run(Transfer(url: current, policy: policy, timeout: remaining)) {
+            case .success(let response): hop = response
+            case .failure(let error): return .failure(AttemptFailure(error: error))
+            }
+            switch hop.status {
+            case 200...299:
+                return .success(Chain(finalURL: current, hop: hop, redirects: redirects))
+            case 301, 302, 303, 307, 308:
+                guard let location = hop.headers["location"], !location.isEmpty,
+                    let next = URL(string: location, relativeTo: URL(string: current))?.absoluteURL.absoluteString
+                else {
+                    return .failure(
+                        AttemptFailure(
+                            error: .badRedirect(url: current, status: hop.status, location: hop.headers["location"])))
+                }
+                guard redirects.count < policy.maxRedirects else {
+                    return .failure(AttemptFailure(error: .tooManyRedirects(url: current, limit: policy.maxRedirects)))
+                }
+                redirects.append(next)
+                current = next
+            default:
+                let retryAfter = hop.headers["retry-after"].flatMap { RetryAfter.delay(from: $0) }
+                return .failure(
+                    AttemptFailure(error: .httpStatus(url: current, status: hop.status), retryAfter: retryAfter))
+            }
+        }
+    }
+
+    /// The scheme and host rules, checked before every hop.
+    private func check(_ url: String) -> FetchError? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            var host = components.host, !host.isEmpty
+        else {
+            if let scheme = URLComponents(string: url)?.scheme, !["http", "https"].contains(scheme.lowercased()) {
+                return .unsupportedScheme(url: url, scheme: scheme)
+            }
+            return .invalidURL(url: url)
+        }
+        guard scheme == "http" || scheme == "https" else { return .unsupportedScheme(url: url, scheme: scheme) }
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard policy.allows(host: host) else { return .hostNotAllowed(url: url, host: host) }
+        return nil
+    }
+
+    /// Runs one transfer on a worker thread; task cancellation aborts it.
+    private func run(_ transfer: Transfer) async -> Result<Transfer.Response, FetchError> {
+        let context = TransferContext(url: transfer.url, policy: policy, cap: policy.byteCap)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<Transfer.Response, FetchError>, Never>) in
+                threads.submit { handle in
+                    guard let handle else {
+                        continuation.resume(
+                            returning: .failure(
+                                .transferFailed(
+                                    url: transfer.url, code: 2, message: "libcurl could not start a transfer")))
+                        return
+                    }
+                    continuation.resume(returning: transfer.perform(on: handle, context: context))
+                }
+            }
+        } onCancel: {
+            context.cancel()
+        }
+    }
+}

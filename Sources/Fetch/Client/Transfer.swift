@@ -1,0 +1,123 @@
+internal import CCurlShim
+
+/// One HTTP GET of one URL, no redirect following: what a worker thread runs.
+///
+///     let hop = Transfer(url: url, policy: policy, timeout: .seconds(20))
+///     let result = hop.perform(on: handle, context: context)
+struct Transfer: Sendable {
+    let url: String
+    let policy: FetchPolicy
+    /// What is left of the attempt's deadline.
+    let timeout: Duration
+
+    /// The response of a hop libcurl completed (any status).
+    struct Response: Sendable {
+        var status: Int
+        var headers: ResponseHeaders
+        var body: [UInt8]
+    }
+
+    func perform(on handle: EasyHandle, context: TransferContext) -> Result<Response, FetchError> {
+        let curl = handle.raw
+        curl_easy_reset(curl)
+        let userdata = Unmanaged.passUnretained(context).toOpaque()
+        var guardian = pa_socket_guard(decide: TransferCallbacks.decide, userdata: userdata)
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+
+        let code: CURLcode = withUnsafeMutablePointer(to: &guardian) { guardPointer in
+            errorBuffer.withUnsafeMutableBufferPointer { errors in
+                var rc = configure(curl, userdata: userdata, errors: errors.baseAddress!)
+                if rc == CURLE_OK { rc = pa_easy_set_socket_guard(curl, guardPointer) }
+                if rc == CURLE_OK { rc = curl_easy_perform(curl) }
+                // Nothing may keep pointers into this frame once perform returns.
+                _ = pa_easy_setopt_pointer(curl, CURLOPT_ERRORBUFFER, nil)
+                return rc
+            }
+        }
+        let message = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+
+        if code == CURLE_OK {
+            if context.isSuccessStatus, !context.tightenCap() {
+                return .failure(context.failure ?? .tooLarge(url: url, cap: context.cap, declared: nil))
+            }
+            return .success(Response(status: context.status, headers: context.headers, body: context.takeBody()))
+        }
+        return .failure(error(for: code, message: message, context: context))
+    }
+
+    private func configure(
+        _ curl: UnsafeMutableRawPointer, userdata: UnsafeMutableRawPointer,
+        errors: UnsafeMutablePointer<CChar>
+    ) -> CURLcode {
+        let longs: [(CURLoption, Int)] = [
+            (CURLOPT_NOSIGNAL, 1),
+            (CURLOPT_FOLLOWLOCATION, 0),
+            (CURLOPT_HTTPGET, 1),
+            (CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(policy.connectTimeout.milliseconds))),
+            (CURLOPT_TIMEOUT_MS, max(1, Int(timeout.milliseconds))),
+            (CURLOPT_LOW_SPEED_LIMIT, max(0, policy.lowSpeedLimit)),
+            (CURLOPT_LOW_SPEED_TIME, max(1, Int((policy.lowSpeedTime.milliseconds + 999) / 1000))),
+            (CURLOPT_SSL_VERIFYPEER, 1),
+            (CURLOPT_SSL_VERIFYHOST, 2),
+            (CURLOPT_TCP_KEEPALIVE, 1),
+        ]
+        for (option, value) in longs {
+            let rc = pa_easy_setopt_long(curl, option, value)
+            guard rc == CURLE_OK else { return rc }
+        }
+        let strings: [(CURLoption, String)] = [
+            (CURLOPT_URL, url),
+            (CURLOPT_PROTOCOLS_STR, "http,https"),
+            (CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
+            (CURLOPT_USERAGENT, policy.userAgent),
+            // No proxy from the environment: the guard must see the real destination.
+            (CURLOPT_PROXY, ""),
+            // Identity only: no decompression bombs behind the byte cap.
+            (CURLOPT_ACCEPT_ENCODING, "identity"),
+        ]
+        for (option, value) in strings {
+            let rc = pa_easy_setopt_string(curl, option, value)
+            guard rc == CURLE_OK else { return rc }
+        }
+        var rc = pa_easy_setopt_pointer(curl, CURLOPT_ERRORBUFFER, errors)
+        if rc == CURLE_OK { rc = pa_easy_set_write_callback(curl, TransferCallbacks.write, userdata) }
+        if rc == CURLE_OK { rc = pa_easy_set_header_callback(curl, TransferCallbacks.header, userdata) }
+        if rc == CURLE_OK { rc = pa_easy_set_xferinfo_callback(curl, TransferCallbacks.progress, userdata) }
+        return rc
+    }
+
+    private func error(for code: CURLcode, message: String, context: TransferContext) -> FetchError {
+        if let failure = context.failure { return failure }
+        let message = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+        switch code {
+        case CURLE_ABORTED_BY_CALLBACK:
+            return .cancelled(url: url)
+        case CURLE_COULDNT_CONNECT where context.refusal != nil:
+            let refusal = context.refusal!
+            return .addressRefused(url: url, address: refusal.address, rule: refusal.rule.description)
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timedOut(url: url, what: message)
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .unsupportedScheme(url: url, scheme: String(url.prefix { $0 != ":" }))
+        case CURLE_URL_MALFORMAT:
+            return .invalidURL(url: url)
+        case CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE,
+            CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3, CURLE_COULDNT_RESOLVE_PROXY:
+            return .connectionFailed(url: url, message: message)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            CURLE_SSL_INVALIDCERTSTATUS:
+            return .tlsFailed(url: url, message: message)
+        default:
+            return .transferFailed(url: url, code: Int(code.rawValue), message: message)
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded down.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

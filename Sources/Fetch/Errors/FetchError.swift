@@ -1,0 +1,94 @@
+/// Why a URL could not be fetched. Every case carries the URL it happened at (for a
+/// redirect, the hop that failed).
+///
+///     do { _ = try await client.fetch(url) } catch {
+///         print(error)   // "refused to connect to 127.0.0.1 (loopback, 127.0.0.0/8): …"
+///         if error.isRetryable { … }
+///     }
+public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The text is not an absolute URL with a host.
+    case invalidURL(url: String)
+    /// Only http and https are fetched.
+    case unsupportedScheme(url: String, scheme: String)
+    /// The host does not match `FetchPolicy.allowedHosts`.
+    case hostNotAllowed(url: String, host: String)
+    /// The connect-time guard refused the address the host resolved to.
+    case addressRefused(url: String, address: String, rule: String)
+    /// More redirects than `FetchPolicy.maxRedirects`.
+    case tooManyRedirects(url: String, limit: Int)
+    /// A 3xx without a usable Location header.
+    case badRedirect(url: String, status: Int, location: String?)
+    /// A final status outside 2xx.
+    case httpStatus(url: String, status: Int)
+    /// The body passed the cap (`declared` is the Content-Length when that alone gave it away).
+    case tooLarge(url: String, cap: Int, declared: Int?)
+    /// The connect timeout, the deadline or the low-speed limit fired; `what` says which.
+    case timedOut(url: String, what: String)
+    /// The connection could not be made or broke mid-transfer.
+    case connectionFailed(url: String, message: String)
+    /// TLS handshake or certificate verification failed.
+    case tlsFailed(url: String, message: String)
+    /// The task was cancelled and the transfer aborted.
+    case cancelled(url: String)
+    /// libcurl failed in a way not listed above; `code` is its CURLcode.
+    case transferFailed(url: String, code: Int, message: String)
+
+    /// The URL the failure happened at.
+    public var url: String {
+        switch self {
+        case .invalidURL(let url), .unsupportedScheme(let url, _), .hostNotAllowed(let url, _),
+            .addressRefused(let url, _, _), .tooManyRedirects(let url, _), .badRedirect(let url, _, _),
+            .httpStatus(let url, _), .tooLarge(let url, _, _), .timedOut(let url, _),
+            .connectionFailed(let url, _), .tlsFailed(let url, _), .cancelled(let url),
+            .transferFailed(let url, _, _):
+            return url
+        }
+    }
+
+    /// Whether trying again may help: broken connections, 429 and 5xx.
+    public var isRetryable: Bool {
+        switch self {
+        case .connectionFailed: return true
+        case .httpStatus(_, let status): return status == 429 || status == 408 || (500...599).contains(status)
+        default: return false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url):
+            return "invalid URL \(quoted(url)): expected an absolute http or https URL with a host"
+        case .unsupportedScheme(let url, let scheme):
+            return "unsupported scheme \(quoted(scheme)) in \(url): only http and https are fetched"
+        case .hostNotAllowed(let url, let host):
+            return "host \(host) of \(url) is not in the allowed hosts; add it with --allow-host"
+        case .addressRefused(let url, let address, let rule):
+            return "refused to connect to \(address) (\(rule)): private networks are not allowed; "
+                + "pass --allow-private-networks to permit (fetching \(url))"
+        case .tooManyRedirects(let url, let limit):
+            return "too many redirects (more than \(limit)) at \(url); the server may be looping"
+        case .badRedirect(let url, let status, let location):
+            return
+                "redirect \(status) from \(url) has \(location.map { "an unusable Location \(quoted($0))" } ?? "no Location")"
+        case .httpStatus(let url, let status):
+            return "HTTP \(status) from \(url); only 2xx is accepted"
+        case .tooLarge(let url, let cap, let declared):
+            if let declared {
+                return "\(url) declares \(declared) bytes, over the \(cap)-byte cap; the download was refused"
+            }
+            return "\(url) sent more than the \(cap)-byte cap; the download was aborted"
+        case .timedOut(let url, let what):
+            return "\(url) timed out: \(what)"
+        case .connectionFailed(let url, let message):
+            return "connection to \(url) failed: \(message)"
+        case .tlsFailed(let url, let message):
+            return "TLS with \(url) failed: \(message); check the server's certificate"
+        case .cancelled(let url):
+            return "fetching \(url) was cancelled"
+        case .transferFailed(let url, let code, let message):
+            return "fetching \(url) failed (curl error \(code)): \(message)"
+        }
+    }
+
+    private func quoted(_ text: String) -> String { "\"\(text)\"" }
+}

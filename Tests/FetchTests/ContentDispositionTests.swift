@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import Fetch
+
+@Suite("Content-Disposition and Retry-After")
+struct ContentDispositionTests {
+    @Test(arguments: [
+        (#"attachment; filename="cat.jpg""#, "cat.jpg"),
+        ("attachment; filename=cat.jpg", "cat.jpg"),
+        ("attachment;filename=cat.jpg;size=12", "cat.jpg"),
+        (#"attachment; filename="../../etc/passwd""#, "../../etc/passwd"),
+        (#"inline; filename="a \"quoted\" name.png""#, #"a "quoted" name.png"#),
+        (#"attachment; filename="semi;colon.gif"; x=1"#, "semi;colon.gif"),
+        ("attachment; filename*=UTF-8''%E7%8C%AB.jpg", "猫.jpg"),
+        (#"attachment; filename="fallback.jpg"; filename*=UTF-8''%E2%82%AC%20rates.jpg"#, "€ rates.jpg"),
+        (#"attachment; filename*=utf-8'en'na%C3%AFve.png; filename="naive.png""#, "naïve.png"),
+        ("attachment; filename*=ISO-8859-1''caf%E9.jpg", "café.jpg"),
+        ("ATTACHMENT; FILENAME=Upper.JPG", "Upper.JPG"),
+        (#"attachment; filename*=UTF-8''%2E%2E%2Fx; filename="y""#, "../x"),
+        // A broken extended value falls back to the plain one.
+        (#"attachment; filename*=UTF-8''%ZZ; filename="plain.jpg""#, "plain.jpg"),
+        (#"attachment; filename*=BOGUS''x.jpg; filename="plain.jpg""#, "plain.jpg"),
+        (#"attachment; filename*=UTF-8''%FF%FE; filename="plain.jpg""#, "plain.jpg"),
+    ])
+    func filename(header: String, expected: String) {
+        #expect(ContentDisposition.filename(from: header) == expected)
+    }
+
+    @Test(arguments: [
+        "attachment", "inline", "", ";;;", "attachment; filename=", #"attachment; filename="""#,
+        "attachment; filename*=UTF-8''", "attachment; name=x",
+    ])
+    func noFilename(header: String) {
+        #expect(ContentDisposition.filename(from: header) == nil)
+    }
+
+    @Test func unterminatedQuoteKeepsItsContent() {
+        #expect(ContentDisposition.filename(from: #"attachment; filename="unterminated"#) == "unterminated")
+    }
+
+    @Test func dispositionType() {
+        #expect(ContentDisposition.type(of: "Attachment; filename=x") == "attachment")
+        #expect(ContentDisposition.type(of: "") == nil)
+    }
+
+    @Test func hostileInputDoesNotTrap() {
+        let junk = [
+            "\"", "\\", "=;=;=", "a; filename*=''%", "a; filename*=UTF-8''%F", "a; filename=\"\\",
+            String(repeating: "; x=\"\\", count: 500),
+        ]
+        for header in junk { _ = ContentDisposition.filename(from: header) }
+    }
+
+    @Test func retryAfterForms() throws {
+        #expect(RetryAfter.delay(from: "1") == .seconds(1))
+        #expect(RetryAfter.delay(from: " 120 ") == .seconds(120))
+        #expect(RetryAfter.delay(from: "soon") == nil)
+        let now = try #require(ISO8601DateFormatter().date(from: "2015-10-21T07:27:58Z"))
+        #expect(RetryAfter.delay(from: "Wed, 21 Oct 2015 07:28:00 GMT", now: now) == .seconds(2))
+        #expect(RetryAfter.delay(from: "Wed, 21 Oct 2015 07:00:00 GMT", now: now) == .zero)
+    }
+}

@@ -1,0 +1,349 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Fetch
+
+@Suite("HTTP client against the loopback server")
+struct HTTPClientTests {
+    @Test func okBodyAndHeaders() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy())
+        let url = server.url("/ok")
+        let response = try await client.fetch(url)
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == "hello, world\n")
+        #expect(response.contentType == "text/plain; charset=utf-8")
+        #expect(response.url == url)
+        #expect(response.finalURL == url)
+        #expect(response.redirects.isEmpty)
+        #expect(response.attempts == 1)
+        #expect(response.suggestedFilename == nil)
+    }
+
+    @Test func sendsTheUserAgent() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/ua") { request in .text(request.headers["user-agent"] ?? "none") }
+        let client = HTTPClient(policy: loopbackPolicy())
+        let response = try await client.fetch(server.url("/ua"))
+        #expect(String(decoding: response.body, as: UTF8.self) == FetchPolicy().userAgent)
+    }
+
+    @Test func wrongContentTypePassesThroughReported() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + TestHTTPServer.pattern(200)
+        server.route("/image") { _ in .bytes(png, contentType: "text/html") }
+        server.route("/noext") { _ in .bytes(png, contentType: nil) }
+        let client = HTTPClient(policy: loopbackPolicy())
+        let wrong = try await client.fetch(server.url("/image"))
+        #expect(wrong.contentType == "text/html")
+        #expect(wrong.body == png)
+        let none = try await client.fetch(server.url("/noext"))
+        #expect(none.contentType == nil)
+        #expect(none.body == png)
+    }
+
+    @Test func redirectChainUnderTheLimit() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.maxRedirects = 5 })
+        let response = try await client.fetch(server.url("/redirect/5/ok"))
+        #expect(response.redirects.count == 5)
+        #expect(response.redirects.last == server.url("/ok"))
+        #expect(response.finalURL == server.url("/ok"))
+        #expect(String(decoding: response.body, as: UTF8.self) == "hello, world\n")
+    }
+
+    @Test func redirectChainOverTheLimit() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.maxRedirects = 5 })
+        let error = await fetchError(client, server.url("/redirect/6/ok"))
+        guard case .tooManyRedirects(_, let limit)? = error else {
+            Issue.record("expected tooManyRedirects, got \(String(describing: error))")
+            return
+        }
+        #expect(limit == 5)
+        #expect(server.hits("/ok") == 0)
+    }
+
+    @Test func redirectWithoutLocationFails() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/bad") { _ in TestHTTPServer.Response(status: 302) }
+        let client = HTTPClient(policy: loopbackPolicy())
+        #expect(
+            await fetchError(client, server.url("/bad"))
+                == .badRedirect(url: server.url("/bad"), status: 302, location: nil))
+    }
+
+    @Test func contentDispositionFilenameIsReturnedRaw() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy())
+        let response = try await client.fetch(server.url("/disposition"))
+        #expect(response.suggestedFilename == "../../etc/passwd")
+        #expect(response.contentDisposition == #"attachment; filename="../../etc/passwd""#)
+    }
+
+    @Test func slowDripPastTheDeadlineTimesOut() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.deadline = .seconds(1) })
+        let error = await fetchError(client, server.url("/drip?bytes=200&ms=100"))
+        guard case .timedOut? = error else {
+            Issue.record("expected timedOut, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.isRetryable == false)
+        #expect(server.hits("/drip") == 1)
+    }
+
+    @Test func lowSpeedTransferIsAborted() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(
+            policy: loopbackPolicy { policy in
+                policy.deadline = .seconds(30)
+                policy.lowSpeedLimit = 1000
+                policy.lowSpeedTime = .seconds(1)
+            })
+        let error = await fetchError(client, server.url("/drip?bytes=1000&ms=100"))
+        guard case .timedOut(_, let what)? = error else {
+            Issue.record("expected timedOut, got \(String(describing: error))")
+            return
+        }
+        #expect(what.lowercased().contains("slow"), "\(what)")
+    }
+
+    @Test func sequentialFetchesReuseTheConnection() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy(), maxConcurrent: 1)
+        for size in [10, 20, 30, 40, 50] {
+            #expect(try await client.fetch(server.url("/bytes?size=\(size)")).body.count == size)
+        }
+        #expect(server.connectionsAccepted == 1)
+    }
+
+    @Test func endlessBodyStopsAtTheCap() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.byteCap = 1_000_000 })
+        let url = server.url("/endless")
+        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 1_000_000, declared: nil))
+        #expect(server.hits("/endless") == 1)
+    }
+
+    @Test func declaredLengthOverTheCapIsRefusedEarly() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.byteCap = 1_000_000 })
+        let url = server.url("/bytes?size=2000000")
+        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 1_000_000, declared: 2_000_000))
+    }
+
+    @Test func lyingShortContentLengthNeverDeliversMoreThanDeclared() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.byteCap = 1_000 })
+        let response = try await client.fetch(server.url("/lying?declared=10&actual=100000"))
+        #expect(response.body == TestHTTPServer.pattern(10))
+    }
+
+    @Test func lyingShortContentLengthOverTheCapStillAborts() async throws {
+        // Declares less than the cap, then an error page streams past it: the count still catches it.
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/liar") { _ in
+            TestHTTPServer.Response(status: 200, headers: [("Content-Type", "image/jpeg")], body: .endless)
+        }
+        let client = HTTPClient(policy: loopbackPolicy { $0.byteCap = 100_000 })
+        let url = server.url("/liar")
+        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 100_000, declared: nil))
+    }
+
+    @Test func lyingLongContentLengthIsATruncation() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy())
+        let error = await fetchError(client, server.url("/lying?declared=1000&actual=100"))
+        guard case .connectionFailed? = error else {
+            Issue.record("expected connectionFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(server.hits("/lying") == 3)
+    }
+
+    @Test func tightenedCapAppliesOnceTheTypeIsKnown() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(
+            policy: loopbackPolicy { policy in
+                policy.tightenCap = { first in first.count >= 64 && first.first == 1 ? 100 : nil }
+            })
+        let url = server.url("/bytes?size=5000")
+        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 100, declared: nil))
+        // Under the tighter cap passes.
+        let small = try await client.fetch(server.url("/bytes?size=90"))
+        #expect(small.body.count == 90)
+    }
+
+    @Test func tightenedCapSeesAllOfAShortBody() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(
+            policy: loopbackPolicy { policy in
+                policy.tightenCap = { first in first.count == 50 ? 10 : nil }
+            })
+        let url = server.url("/bytes?size=50")
+        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 10, declared: nil))
+    }
+
+    @Test func connectionResetIsRetriedThenFails() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.maxRetries = 2 })
+        let error = await fetchError(client, server.url("/reset?bytes=5000"))
+        guard case .connectionFailed? = error else {
+            Issue.record("expected connectionFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.isRetryable == true)
+        #expect(server.hits("/reset") == 3)
+    }
+
+    @Test func notFoundIsNotRetried() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy())
+        let url = server.url("/status/404")
+        #expect(await fetchError(client, url) == .httpStatus(url: url, status: 404))
+        #expect(server.hits("/status/404") == 1)
+    }
+
+    @Test func serverErrorThenSuccessTakesTwoAttempts() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy())
+        let response = try await client.fetch(server.url("/flaky/a?fail=1&status=500"))
+        #expect(response.attempts == 2)
+        #expect(server.hits("/flaky/a") == 2)
+    }
+
+    @Test func persistentServerErrorGivesUpAfterTheRetries() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.maxRetries = 2 })
+        let url = server.url("/flaky/b?fail=10&status=503")
+        #expect(await fetchError(client, url) == .httpStatus(url: url, status: 503))
+        #expect(server.hits("/flaky/b") == 3)
+    }
+
+    @Test func tooManyRequestsHonoursRetryAfter() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy())
+        let response = try await client.fetch(server.url("/retry-after/a?seconds=1"))
+        #expect(response.attempts == 2)
+        #expect(server.hits("/retry-after/a") == 2)
+    }
+
+    @Test func retryAfterOverTheLimitIsNotWaitedFor() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.retryAfterLimit = .seconds(2) })
+        let url = server.url("/retry-after/b?seconds=3600")
+        #expect(await fetchError(client, url) == .httpStatus(url: url, status: 429))
+        #expect(server.hits("/retry-after/b") == 1)
+    }
+
+    @Test(arguments: [
+        "ftp://example.com/a.jpg", "file:///etc/passwd", "gopher://example.com/", "data:image/png;base64,AA==",
+    ])
+    func onlyHTTPSchemes(url: String) async {
+        let client = HTTPClient(policy: loopbackPolicy(), maxConcurrent: 1)
+        let error = await fetchError(client, url)
+        guard case .unsupportedScheme? = error else {
+            Issue.record("expected unsupportedScheme, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test(arguments: ["not a url", "http://", "http:///path", ""])
+    func invalidURLs(url: String) async {
+        let client = HTTPClient(policy: loopbackPolicy(), maxConcurrent: 1)
+        #expect(await fetchError(client, url) == .invalidURL(url: url))
+    }
+
+    @Test func redirectToAnotherSchemeIsRefused() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy())
+        let error = await fetchError(client, server.url("/redirect-to?url=file:///etc/passwd"))
+        #expect(error == .unsupportedScheme(url: "file:///etc/passwd", scheme: "file"))
+    }
+
+    @Test func allowedHostsAreCheckedOnEveryHop() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let denied = HTTPClient(policy: loopbackPolicy { $0.allowedHosts = ["*.example.com"] })
+        #expect(
+            await fetchError(denied, server.url("/ok")) == .hostNotAllowed(url: server.url("/ok"), host: "127.0.0.1"))
+        #expect(server.hits("/ok") == 0)
+
+        let client = HTTPClient(policy: loopbackPolicy { $0.allowedHosts = ["127.0.0.1"] })
+        let target = "http://localhost:\(server.port)/ok"
+        let error = await fetchError(client, server.url("/redirect-to?url=\(target)"))
+        #expect(error == .hostNotAllowed(url: target, host: "localhost"))
+    }
+
+    @Test func cancellationAbortsTheTransfer() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.deadline = .seconds(60) })
+        let url = server.url("/drip?bytes=10000&ms=50")
+        let task = Task { await fetchError(client, url) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        #expect(await task.value == .cancelled(url: url))
+    }
+
+    @Test func manyConcurrentFetchesShareFewThreads() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy(), maxConcurrent: 3)
+        let sizes = Array(1...24).map { $0 * 1000 }
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for size in sizes {
+                group.addTask { try await client.fetch(server.url("/bytes?size=\(size)")).body.count }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(counts.sorted() == sizes)
+    }
+
+    @Test func servesAndFetchesOverIPv6WhenAvailable() async throws {
+        guard let server = try? TestHTTPServer(host: "::1") else { return }  // no IPv6 loopback here
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy())
+        let response = try await client.fetch(server.url("/ok"))
+        #expect(response.finalURL.hasPrefix("http://[::1]:"))
+        #expect(response.body.count == 13)
+    }
+
+    @Test func serverStopsCleanlyMidDrip() async throws {
+        let server = try TestHTTPServer()
+        let client = HTTPClient(policy: loopbackPolicy { $0.maxRetries = 0 })
+        let url = server.url("/drip?bytes=100000&ms=20")
+        let task = Task { await fetchError(client, url) }
+        try await Task.sleep(for: .milliseconds(200))
+        server.stop()
+        let error = await task.value
+        #expect(error != nil)
+        #expect(server.hits("/drip") == 1)
+    }
+}

@@ -1,0 +1,445 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An in-process HTTP/1.1 server on POSIX sockets, for tests: loopback only, an ephemeral
+/// port, one thread per connection, keep-alive for plain responses.
+///
+///     let server = try TestHTTPServer()
+///     defer { server.stop() }
+///     server.route("/cat.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+///     let url = server.url("/redirect/3/cat.jpg")
+///
+/// Built-in routes (a `route` with the same path wins):
+/// - `/ok`: 200 text/plain "hello, world\n"
+/// - `/bytes?size=N&type=T`: N patterned bytes with Content-Type T (`type=none` sends none)
+/// - `/status/N`: status N with a short text body
+/// - `/redirect/N/REST`: N redirects in a row, then `/REST` (`/ok` when empty)
+/// - `/redirect-to?url=U`: 302 to U (percent-encode U)
+/// - `/drip?bytes=N&ms=X`: Content-Length N, one byte every X ms
+/// - `/endless`: no Content-Length, bytes until the client goes away
+/// - `/lying/short?declared=N&actual=M`: Content-Length N, M > N bytes sent
+/// - `/lying/long?declared=N&actual=M`: Content-Length N, M < N bytes sent, then close
+/// - `/reset?bytes=N`: declares 2N, sends N, then resets the connection (SO_LINGER 0)
+/// - `/flaky/KEY?fail=K&status=S`: status S (default 500) for the first K hits, then 200
+/// - `/retry-after/KEY?seconds=S`: 429 with Retry-After S on the first hit, then 200
+/// - `/disposition?name=NAME&type=T`: 200 with `Content-Disposition: attachment; filename="NAME"`
+///   (default `../../etc/passwd`)
+public final class TestHTTPServer: @unchecked Sendable {
+    /// A parsed request.
+    public struct Request: Sendable {
+        public var method: String
+        /// The path without the query, percent-decoding not applied.
+        public var path: String
+        public var query: [String: String]
+        /// Lowercased names.
+        public var headers: [String: String]
+        /// How many times this path was hit, this request included.
+        public var hit: Int
+    }
+
+    /// What to send back.
+    public struct Response: Sendable {
+        public enum Body: Sendable {
+            /// Content-Length and the bytes.
+            case bytes(Data)
+            /// Content-Length, then one byte per interval.
+            case drip(Data, every: Duration)
+            /// No Content-Length; chunks of zeros until the client or the server stops.
+            case endless
+            /// Content-Length `declared`, then `actual` (longer or shorter), then close.
+            case declaredLength(Int, actual: Data)
+            /// Content-Length twice the prefix, the prefix, then an RST.
+            case resetAfter(Data)
+        }
+
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: Body
+
+        public init(status: Int, headers: [(String, String)] = [], body: Body = .bytes(Data())) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        /// 200 with `data` and a Content-Type (none when nil).
+        public static func bytes(
+            _ data: Data, contentType: String? = "application/octet-stream",
+            status: Int = 200
+        ) -> Response {
+            Response(status: status, headers: contentType.map { [("Content-Type", $0)] } ?? [], body: .bytes(data))
+        }
+
+        /// 200 with a file's bytes (a 404 when unreadable).
+        public static func file(_ url: URL, contentType: String?) -> Response {
+            guard let data = try? Data(contentsOf: url) else { return .text("no such file", status: 404) }
+            return .bytes(data, contentType: contentType)
+        }
+
+        public static func text(_ text: String, status: Int = 200) -> Response {
+            .bytes(Data(text.utf8), contentType: "text/plain; charset=utf-8", status: status)
+        }
+
+        public static func redirect(to location: String, status: Int = 302) -> Response {
+            Response(status: status, headers: [("Location", location)], body: .bytes(Data("redirect\n".utf8)))
+        }
+    }
+
+    public typealias Handler = @Sendable (Request) -> Response
+
+    /// The bound address, `127.0.0.1` or `::1`.
+    public let host: String
+    public let port: Int
+
+    private let listener: Int32
+    private let lock = NSLock()
+    private var routes: [String: Handler] = [:]
+    private var hitCounts: [String: Int] = [:]
+    private var clients: Set<Int32> = []
+    private var stopped = false
+    private var accepted = 0
+    private let group = DispatchGroup()
+
+    /// Binds `host` (an IPv4 or IPv6 loopback literal) on an ephemeral port and starts accepting.
+    public init(host: String = "127.0.0.1") throws {
+        self.host = host
+        let (fd, port) = try Self.listen(on: host)
+        self.listener = fd
+        self.port = port
+        group.enter()
+        let thread = Thread { [self] in
+            acceptLoop()
+            group.leave()
+        }
+        thread.name = "TestHTTPServer.accept"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// `http://HOST:PORT` + `path`.
+    public func url(_ path: String) -> String {
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return "http://\(authority)\(path.hasPrefix("/") ? path : "/" + path)"
+    }
+
+    /// Serves `path` (exact, no query) with `handler`.
+    public func route(_ path: String, _ handler: @escaping Handler) {
+        lock.withLock { routes[path] = handler }
+    }
+
+    /// TCP connections accepted so far (fewer than requests when clients keep them alive).
+    public var connectionsAccepted: Int { lock.withLock { accepted } }
+
+    /// Requests seen for `path` so far.
+    public func hits(_ path: String) -> Int { lock.withLock { hitCounts[path, default: 0] } }
+
+    /// Stops accepting, breaks every open connection (even one mid-drip) and waits for the
+    /// connection threads to finish. Safe to call more than once.
+    public func stop() {
+        let open: Set<Int32>? = lock.withLock {
+            guard !stopped else { return nil }
+            stopped = true
+            return clients
+        }
+        guard let open else { return }
+        _ = Glibc.shutdown(listener, Int32(SHUT_RDWR))
+        lock.withLock { for fd in clients { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) } }
+        _ = open
+        _ = group.wait(timeout: .now() + 5)
+        close(listener)
+    }
+
+    var isStopped: Bool { lock.withLock { stopped } }
+
+    // MARK: Sockets
+
+    private static func listen(on host: String) throws -> (Int32, Int) {
+        let isV6 = host.contains(":")
+        let fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ServerError.system("socket", errno) }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var bound: Int32
+        if isV6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = 0
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
+                close(fd)
+                throw ServerError.badHost(host)
+            }
+            bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = 0
+            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+                close(fd)
+                throw ServerError.badHost(host)
+            }
+            bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+        guard bound == 0 else {
+            let code = errno
+            close(fd)
+            throw ServerError.system("bind \(host)", code)
+        }
+        guard Glibc.listen(fd, 64) == 0 else {
+            let code = errno
+            close(fd)
+            throw ServerError.system("listen", code)
+        }
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        let port: UInt16 = withUnsafePointer(to: &storage) { pointer in
+            isV6
+                ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
+                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
+        }
+        return (fd, Int(UInt16(bigEndian: port)))
+    }
+
+    private func acceptLoop() {
+        while !isStopped {
+            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 100)
+            guard ready > 0 else { continue }
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { continue }
+            let admitted: Bool = lock.withLock {
+                guard !stopped else { return false }
+                clients.insert(client)
+                accepted += 1
+                return true
+            }
+            guard admitted else {
+                close(client)
+                break
+            }
+            group.enter()
+            let thread = Thread { [self] in
+                serve(client)
+                lock.withLock { _ = clients.remove(client) }
+                close(client)
+                group.leave()
+            }
+            thread.name = "TestHTTPServer.connection"
+            thread.start()
+        }
+    }
+
+    // MARK: HTTP
+
+    private func serve(_ fd: Int32) {
+        var buffer: [UInt8] = []
+        while !isStopped {
+            guard let request = readRequest(fd, buffer: &buffer) else { return }
+            let response = respond(to: request)
+            guard write(response, to: fd) else { return }
+            if request.headers["connection"]?.lowercased() == "close" { return }
+        }
+    }
+
+    private func readRequest(_ fd: Int32, buffer: inout [UInt8]) -> Request? {
+        let terminator: [UInt8] = Array("\r\n\r\n".utf8)
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let end = buffer.firstRange(of: terminator) {
+                let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+                buffer.removeSubrange(..<end.upperBound)
+                return parse(head)
+            }
+            guard buffer.count < 65536 else { return nil }
+            let count = recv(fd, &chunk, chunk.count, 0)
+            guard count > 0 else { return nil }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    private func parse(_ head: String) -> Request? {
+        let lines = head.components(separatedBy: "\r\n")
+        let parts = lines.first?.split(separator: " ") ?? []
+        guard parts.count >= 2 else { return nil }
+        let target = String(parts[1])
+        let path = String(target.prefix { $0 != "?" })
+        var query: [String: String] = [:]
+        if let items = URLComponents(string: "http://x" + target)?.queryItems {
+            for item in items { query[item.name] = item.value ?? "" }
+        }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        let hit = lock.withLock {
+            hitCounts[path, default: 0] += 1
+            return hitCounts[path]!
+        }
+        return Request(method: String(parts[0]), path: path, query: query, headers: headers, hit: hit)
+    }
+
+    private func respond(to request: Request) -> Response {
+        if let handler = lock.withLock({ routes[request.path] }) { return handler(request) }
+        return Self.builtIn(request)
+    }
+
+    private static func builtIn(_ request: Request) -> Response {
+        let components = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        func int(_ name: String, _ fallback: Int) -> Int { request.query[name].flatMap { Int($0) } ?? fallback }
+        switch components.first {
+        case "ok":
+            return .text("hello, world\n")
+        case "bytes":
+            let type = request.query["type"] ?? "application/octet-stream"
+            return .bytes(pattern(int("size", 1024)), contentType: type == "none" ? nil : type)
+        case "status":
+            let status = components.count > 1 ? Int(components[1]) ?? 500 : 500
+            return .text("status \(status)\n", status: status)
+        case "redirect" where components.count > 1:
+            let hops = Int(components[1]) ?? 0
+            let rest = components.dropFirst(2).joined(separator: "/")
+            if hops <= 1 { return .redirect(to: "/" + (rest.isEmpty ? "ok" : rest)) }
+            return .redirect(to: "/redirect/\(hops - 1)/" + rest)
+        case "redirect-to":
+            return .redirect(to: request.query["url"] ?? "/ok")
+        case "drip":
+            return Response(
+                status: 200, headers: [("Content-Type", "application/octet-stream")],
+                body: .drip(pattern(int("bytes", 100)), every: .milliseconds(int("ms", 100))))
+        case "endless":
+            return Response(status: 200, headers: [("Content-Type", "application/octet-stream")], body: .endless)
+        case "lying":
+            return Response(
+                status: 200, headers: [("Content-Type", "application/octet-stream")],
+                body: .declaredLength(int("declared", 10), actual: pattern(int("actual", 100))))
+        case "reset":
+            return Response(
+                status: 200, headers: [("Content-Type", "application/octet-stream")],
+                body: .resetAfter(pattern(int("bytes", 1000))))
+        case "flaky":
+            if request.hit <= int("fail", 1) { return .text("flaky failure\n", status: int("status", 500)) }
+            return .text("ok after \(request.hit) hits\n")
+        case "retry-after":
+            if request.hit == 1 {
+                var response = Response.text("slow down\n", status: 429)
+                response.headers.append(("Retry-After", request.query["seconds"] ?? "1"))
+                return response
+            }
+            return .text("ok after waiting\n")
+        case "disposition":
+            var response = Response.bytes(pattern(int("size", 256)), contentType: request.query["type"] ?? "image/jpeg")
+            let name = request.query["name"] ?? "../../etc/passwd"
+            response.headers.append(("Content-Disposition", "attachment; filename=\"\(name)\""))
+            return response
+        default:
+            return .text("not found: \(request.path)\n", status: 404)
+        }
+    }
+
+    /// Deterministic non-zero bytes.
+    public static func pattern(_ count: Int) -> Data {
+        Data((0..<max(0, count)).map { UInt8(truncatingIfNeeded: $0 % 251 + 1) })
+    }
+
+    /// Sends the response; false when the connection must close afterwards.
+    private func write(_ response: Response, to fd: Int32) -> Bool {
+        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        switch response.body {
+        case .bytes(let data):
+            head += "Content-Length: \(data.count)\r\n\r\n"
+            return send(fd, Data(head.utf8) + data)
+        case .drip(let data, let interval):
+            head += "Content-Length: \(data.count)\r\nConnection: close\r\n\r\n"
+            guard send(fd, Data(head.utf8)) else { return false }
+            for byte in data {
+                guard sleep(interval), send(fd, Data([byte])) else { return false }
+            }
+            return false
+        case .endless:
+            head += "Connection: close\r\n\r\n"
+            guard send(fd, Data(head.utf8)) else { return false }
+            let chunk = Data(repeating: 0x5a, count: 64 * 1024)
+            while !isStopped, send(fd, chunk) {}
+            return false
+        case .declaredLength(let declared, let actual):
+            head += "Content-Length: \(declared)\r\nConnection: close\r\n\r\n"
+            _ = send(fd, Data(head.utf8) + actual)
+            return false
+        case .resetAfter(let prefix):
+            head += "Content-Length: \(prefix.count * 2)\r\nConnection: close\r\n\r\n"
+            _ = send(fd, Data(head.utf8) + prefix)
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            return false
+        }
+    }
+
+    /// Sleeps in short steps so `stop()` is not held up; false once stopped.
+    private func sleep(_ duration: Duration) -> Bool {
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end {
+            if isStopped { return false }
+            let step = min(.milliseconds(20), end - ContinuousClock.now)
+            Thread.sleep(forTimeInterval: Double(step.components.attoseconds) / 1e18 + Double(step.components.seconds))
+        }
+        return !isStopped
+    }
+
+    private func send(_ fd: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let sent = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if sent < 0 && errno == EINTR { continue }
+                guard sent > 0 else { return false }
+                offset += sent
+            }
+            return true
+        }
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 404: "Not Found"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+
+    /// Why the server could not start.
+    public enum ServerError: Error, CustomStringConvertible {
+        case system(String, Int32)
+        case badHost(String)
+
+        public var description: String {
+            switch self {
+            case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+            case .badHost(let host): "\(host) is not an IP literal; use 127.0.0.1 or ::1"
+            }
+        }
+    }
+}
