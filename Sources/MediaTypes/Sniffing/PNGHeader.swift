@@ -3,7 +3,7 @@
 ///     try PNGHeader.sniff(bytes).frames  // 20 for an APNG with num_frames 20
 ///
 /// Chunks are walked by their lengths only (CRCs are the decoder's business); the walk stops at
-/// IDAT, so the image data is never read.
+/// the first IDAT (checking only that it fits in the file), so the image data is never read.
 enum PNGHeader {
     static let maxDimension = Int(Int32.max)
 
@@ -36,11 +36,11 @@ enum PNGHeader {
             guard length <= Int32.max else {
                 throw .invalidHeader(format: .png, detail: "chunk '\(type)' at byte \(i) claims \(length) bytes")
             }
-            if type == "IDAT" || type == "IEND" { break }
             let end = i + 12 + Int(length)
             guard end <= bytes.count else {
                 throw .truncated(format: .png, detail: "chunk '\(type)' at byte \(i) claims \(length) bytes, past the end")
             }
+            if type == "IDAT" || type == "IEND" { break }
             switch type {
             case "tRNS": hasAlpha = true
             case "acTL":
