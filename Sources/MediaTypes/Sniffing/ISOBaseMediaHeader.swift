@@ -1,5 +1,5 @@
-/// ISO base media facts: the `ftyp` brand as detail, and whether the brands name a sequence
-/// (AVIF/HEIF image sequences are animated images).
+/// ISO base media facts: the `ftyp` brand as detail, whether the brands name a sequence
+/// (AVIF/HEIF image sequences are animated images), and for images the `ispe` size.
 ///
 ///     try ISOBaseMediaHeader.sniff(bytes, as: .avif).detail  // "avis"
 enum ISOBaseMediaHeader {
@@ -26,7 +26,10 @@ enum ISOBaseMediaHeader {
             throw .truncated(format: format, detail: "the ftyp box is cut short")
         }
         let isSequence = format.category == .image && ISOBaseMediaBrands.sequences.contains(brands.major)
-        return SniffedType(format: format, isAnimated: isSequence, detail: brands.major.trimmingSpaces)
+        let extent = format.category == .image ? HEIFImageSize.read(bytes) : nil
+        return SniffedType(
+            format: format, width: extent?.width, height: extent?.height, frames: isSequence ? nil : (extent == nil ? nil : 1),
+            isAnimated: isSequence, detail: brands.major.trimmingSpaces)
     }
 }
 

@@ -33,7 +33,7 @@ public enum Sniffer {
         case .bmp: return try BMPHeader.sniff(bytes)
         case .ico: return try ICOHeader.sniff(bytes)
         case .heic, .heif, .avif, .mp4, .m4a, .m4v, .mov: return try ISOBaseMediaHeader.sniff(bytes, as: format)
-        case .tiff: return SniffedType(format: .tiff, detail: bytes.first == 0x49 ? "little-endian" : "big-endian")
+        case .tiff: return try TIFFHeader.sniff(bytes)
         case .mp3: return SniffedType(format: .mp3, detail: ID3Tag.end(of: bytes) != nil ? "ID3v2" : nil)
         case .aiff: return SniffedType(format: .aiff, detail: bytes.count >= 12 && bytes[11] == 0x43 ? "AIFC" : "AIFF")
         case .mpeg: return SniffedType(format: .mpeg, detail: bytes.count >= 4 && bytes[3] == 0xB3 ? "elementary video" : "program stream")
