@@ -34,7 +34,9 @@ public struct TypeHint: Sendable, Hashable {
         }
         if value.contains("/") {
             let essence = String(value.prefix { $0 != ";" }).trimmingWhitespace
-            return TypeHintTable.mime(essence).map { TypeHint(raw: raw, form: .mime, category: $0.category, formats: $0.formats) }
+            return TypeHintTable.mime(essence).map {
+                TypeHint(raw: raw, form: .mime, category: $0.category, formats: $0.formats)
+            }
         }
         if value.hasPrefix(".") {
             return TypeHintTable.fileExtension(String(value.dropFirst())).map {
@@ -42,7 +44,9 @@ public struct TypeHint: Sendable, Hashable {
             }
         }
         if value.contains(".") {
-            return TypeHintTable.uti(value).map { TypeHint(raw: raw, form: .uti, category: $0.category, formats: $0.formats) }
+            return TypeHintTable.uti(value).map {
+                TypeHint(raw: raw, form: .uti, category: $0.category, formats: $0.formats)
+            }
         }
         return TypeHintTable.fileExtension(value).map {
             TypeHint(raw: raw, form: .fileExtension, category: $0.category, formats: $0.formats)

@@ -26,7 +26,8 @@ public struct TypeClaim: Sendable, Hashable {
     /// Values that carry no claim at all: empty, or the generic binary types.
     var isEmptyClaim: Bool {
         let essence = String(value.trimmingWhitespace.lowercased().prefix { $0 != ";" }).trimmingWhitespace
-        return essence.isEmpty || essence == "." || ["application/octet-stream", "binary/octet-stream", "application/unknown"].contains(essence)
+        return essence.isEmpty || essence == "."
+            || ["application/octet-stream", "binary/octet-stream", "application/unknown"].contains(essence)
     }
 
     /// The claim read as a hint; extensions are always read as extensions.

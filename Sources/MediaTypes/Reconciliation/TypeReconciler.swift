@@ -24,12 +24,15 @@ public struct Reconciliation: Sendable, Hashable {
 /// cannot read is a warning, not a mismatch.
 public enum TypeReconciler {
     /// - Throws: the first `TypeMismatch` when `strict` is true.
-    public static func reconcile(_ sniffed: MediaFormat, claims: [TypeClaim], strict: Bool) throws(TypeMismatch) -> Reconciliation {
+    public static func reconcile(_ sniffed: MediaFormat, claims: [TypeClaim], strict: Bool) throws(TypeMismatch)
+        -> Reconciliation
+    {
         var warnings: [String] = []
         var mismatches: [TypeMismatch] = []
         for claim in claims where !claim.isEmptyClaim {
             guard let hint = claim.hint else {
-                warnings.append("unrecognised \(claim.source.rawValue) '\(claim.value)'; going by the bytes (\(sniffed.rawValue))")
+                warnings.append(
+                    "unrecognised \(claim.source.rawValue) '\(claim.value)'; going by the bytes (\(sniffed.rawValue))")
                 continue
             }
             if hint.admits(sniffed) { continue }

@@ -18,7 +18,9 @@ public struct AppleRules: Sendable, Hashable {
 
     /// The formats UNNotificationAttachment accepts, with the UTI iOS knows each by. `mpeg`
     /// covers both public.mpeg (.mpg) and public.mpeg-2-video (.m2v).
-    public static let acceptedFormats: Set<MediaFormat> = [.jpeg, .gif, .png, .aiff, .wav, .mp3, .m4a, .mpeg, .mp4, .avi]
+    public static let acceptedFormats: Set<MediaFormat> = [
+        .jpeg, .gif, .png, .aiff, .wav, .mp3, .m4a, .mpeg, .mp4, .avi,
+    ]
 
     /// Formats iOS refuses that we can decode and re-encode: only WebP (libwebp is here).
     public static let transcodableFormats: Set<MediaFormat> = [.webp]
@@ -51,18 +53,23 @@ public struct AppleRules: Sendable, Hashable {
         var warnings = memoryWarnings(sniffed)
         guard let category = format.category, format != .unknown else {
             return Assessment(
-                verdict: .rejected(.unrecognizedType, reason: "the bytes are not a media format iOS knows; send \(Self.acceptedList)"),
+                verdict: .rejected(
+                    .unrecognizedType, reason: "the bytes are not a media format iOS knows; send \(Self.acceptedList)"),
                 warnings: warnings)
         }
         if !isAccepted(format) {
             if let target = transcodeTarget(for: format, hasAlpha: sniffed.hasAlpha ?? false) {
                 if sniffed.isAnimated {
-                    warnings.append("animated \(format.displayName) (\(sniffed.frames ?? 0) frames): only the first frame survives transcoding to \(target.displayName)")
+                    warnings.append(
+                        "animated \(format.displayName) (\(sniffed.frames ?? 0) frames): only the first frame survives transcoding to \(target.displayName)"
+                    )
                 }
-                let reason = "\(format.displayName) is not accepted by iOS; prepare will transcode it to \(target.displayName)"
+                let reason =
+                    "\(format.displayName) is not accepted by iOS; prepare will transcode it to \(target.displayName)"
                 return Assessment(verdict: .transcode(to: target), reason: reason, warnings: warnings)
             }
-            return Assessment(verdict: .rejected(.unrecognizedType, reason: Self.notAcceptedReason(format)), warnings: warnings)
+            return Assessment(
+                verdict: .rejected(.unrecognizedType, reason: Self.notAcceptedReason(format)), warnings: warnings)
         }
         let cap = byteCap(for: category)
         if byteCount > cap {
@@ -74,7 +81,8 @@ public struct AppleRules: Sendable, Hashable {
             var ext = fileExtension.trimmingWhitespace.lowercased()
             if ext.hasPrefix(".") { ext.removeFirst() }
             if ext.isEmpty {
-                let reason = "the file has no extension and iOS decides the type by extension; rename it to .\(format.fileExtension)"
+                let reason =
+                    "the file has no extension and iOS decides the type by extension; rename it to .\(format.fileExtension)"
                 return Assessment(verdict: .rejected(.unrecognizedType, reason: reason), warnings: warnings)
             }
             if !format.allExtensions.contains(ext) {

@@ -6,7 +6,9 @@ enum BMPHeader {
 
     /// The weak "BM" signature plus a known DIB header size (or too few bytes to tell).
     static func plausible(_ bytes: [UInt8]) -> Bool {
-        guard let size = try? ByteReader(bytes).uint32(at: 14, .little) else { return bytes.count < 18 && bytes.count >= 2 }
+        guard let size = try? ByteReader(bytes).uint32(at: 14, .little) else {
+            return bytes.count < 18 && bytes.count >= 2
+        }
         return dibSizes.contains(size)
     }
 

@@ -16,7 +16,9 @@ enum GIFHeader {
         var hasAlpha = false
         walk: while true {
             guard let introducer = try? reader.uint8(at: i) else {
-                throw .truncated(format: .gif, detail: "the block stream ends at byte \(i) without a trailer, after \(frames) frame(s)")
+                throw .truncated(
+                    format: .gif,
+                    detail: "the block stream ends at byte \(i) without a trailer, after \(frames) frame(s)")
             }
             switch introducer {
             case 0x3B:

@@ -15,8 +15,12 @@ enum HEIFImageSize {
         var guardCount = 0
         while i + 8 <= ipco.end, guardCount < 4096 {
             guardCount += 1
-            guard let size = try? reader.uint32(at: i, .big), size >= 8, let type = try? reader.ascii(at: i + 4, count: 4) else { break }
-            if type == "ispe", let w = try? reader.uint32(at: i + 12, .big), let h = try? reader.uint32(at: i + 16, .big) {
+            guard let size = try? reader.uint32(at: i, .big), size >= 8,
+                let type = try? reader.ascii(at: i + 4, count: 4)
+            else { break }
+            if type == "ispe", let w = try? reader.uint32(at: i + 12, .big),
+                let h = try? reader.uint32(at: i + 16, .big)
+            {
                 if Int(w) * Int(h) > (best.map { $0.width * $0.height } ?? -1) { best = (Int(w), Int(h)) }
             }
             i += Int(size)
@@ -25,12 +29,16 @@ enum HEIFImageSize {
     }
 
     /// The first box of `type` among the sibling boxes in `start..<end`.
-    private static func box(_ type: String, in reader: ByteReader, from start: Int, to end: Int) -> (body: Int, end: Int)? {
+    private static func box(_ type: String, in reader: ByteReader, from start: Int, to end: Int) -> (
+        body: Int, end: Int
+    )? {
         var i = start
         var guardCount = 0
         while i + 8 <= min(end, reader.count), guardCount < 1024 {
             guardCount += 1
-            guard let size32 = try? reader.uint32(at: i, .big), let name = try? reader.ascii(at: i + 4, count: 4) else { return nil }
+            guard let size32 = try? reader.uint32(at: i, .big), let name = try? reader.ascii(at: i + 4, count: 4) else {
+                return nil
+            }
             var header = 8
             var size = Int(size32)
             if size32 == 1 {

@@ -56,7 +56,8 @@ enum ISOBaseMediaBrands {
     /// Major and compatible brands from an `ftyp` box at `offset`, read as far as `bytes` allow.
     static func brands(in bytes: [UInt8], boxAt offset: Int) -> (major: String, compatible: [String])? {
         let reader = ByteReader(bytes)
-        guard let size = try? reader.uint32(at: offset, .big), let major = try? reader.ascii(at: offset + 8, count: 4) else {
+        guard let size = try? reader.uint32(at: offset, .big), let major = try? reader.ascii(at: offset + 8, count: 4)
+        else {
             return nil
         }
         let end = min(bytes.count, size >= 16 ? offset + Int(size) : bytes.count)

@@ -28,7 +28,8 @@ enum ISOBaseMediaHeader {
         let isSequence = format.category == .image && ISOBaseMediaBrands.sequences.contains(brands.major)
         let extent = format.category == .image ? HEIFImageSize.read(bytes) : nil
         return SniffedType(
-            format: format, width: extent?.width, height: extent?.height, frames: isSequence ? nil : (extent == nil ? nil : 1),
+            format: format, width: extent?.width, height: extent?.height,
+            frames: isSequence ? nil : (extent == nil ? nil : 1),
             isAnimated: isSequence, detail: brands.major.trimmingSpaces)
     }
 }

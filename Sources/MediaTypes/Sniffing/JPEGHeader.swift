@@ -8,7 +8,8 @@ enum JPEGHeader {
             segments = try JPEGSegments.read(bytes) { $0.isStartOfFrame }
         } catch {
             switch error {
-            case .truncated(let at): throw .truncated(format: .jpeg, detail: "a marker segment runs past the end at byte \(at)")
+            case .truncated(let at):
+                throw .truncated(format: .jpeg, detail: "a marker segment runs past the end at byte \(at)")
             case .notJPEG: throw .invalidHeader(format: .jpeg, detail: "no start-of-image marker")
             default: throw .invalidHeader(format: .jpeg, detail: error.description)
             }
@@ -23,7 +24,8 @@ enum JPEGHeader {
             let width = try? reader.uint16(at: sof.payloadOffset + 3, .big),
             let components = try? reader.uint8(at: sof.payloadOffset + 5)
         else {
-            throw .invalidHeader(format: .jpeg, detail: "start-of-frame segment is \(sof.payloadLength) bytes, too short")
+            throw .invalidHeader(
+                format: .jpeg, detail: "start-of-frame segment is \(sof.payloadLength) bytes, too short")
         }
         guard width > 0, height > 0 else {
             throw .invalidDimensions(format: .jpeg, width: Int(width), height: Int(height))

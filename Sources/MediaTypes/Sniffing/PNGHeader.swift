@@ -9,11 +9,13 @@ enum PNGHeader {
 
     static func sniff(_ bytes: [UInt8]) throws(SniffError) -> SniffedType {
         let reader = ByteReader(bytes)
-        guard let ihdrLength = try? reader.uint32(at: 8, .big), let ihdrType = try? reader.ascii(at: 12, count: 4) else {
+        guard let ihdrLength = try? reader.uint32(at: 8, .big), let ihdrType = try? reader.ascii(at: 12, count: 4)
+        else {
             throw .truncated(format: .png, detail: "the file ends before the IHDR chunk")
         }
         guard ihdrType == "IHDR", ihdrLength == 13 else {
-            throw .invalidHeader(format: .png, detail: "first chunk is '\(ihdrType)' of \(ihdrLength) bytes, expected a 13-byte IHDR")
+            throw .invalidHeader(
+                format: .png, detail: "first chunk is '\(ihdrType)' of \(ihdrLength) bytes, expected a 13-byte IHDR")
         }
         guard let w = try? reader.uint32(at: 16, .big), let h = try? reader.uint32(at: 20, .big),
             let depth = try? reader.uint8(at: 24), let colorType = try? reader.uint8(at: 25)
@@ -21,7 +23,9 @@ enum PNGHeader {
         guard w > 0, h > 0, w <= maxDimension, h <= maxDimension else {
             throw .invalidDimensions(format: .png, width: Int(w), height: Int(h))
         }
-        let allowedDepths: [UInt8: [UInt8]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+        let allowedDepths: [UInt8: [UInt8]] = [
+            0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16],
+        ]
         guard let depths = allowedDepths[colorType], depths.contains(depth) else {
             throw .invalidHeader(format: .png, detail: "colour type \(colorType) with bit depth \(depth)")
         }
@@ -38,7 +42,8 @@ enum PNGHeader {
             }
             let end = i + 12 + Int(length)
             guard end <= bytes.count else {
-                throw .truncated(format: .png, detail: "chunk '\(type)' at byte \(i) claims \(length) bytes, past the end")
+                throw .truncated(
+                    format: .png, detail: "chunk '\(type)' at byte \(i) claims \(length) bytes, past the end")
             }
             if type == "IDAT" || type == "IEND" { break }
             switch type {

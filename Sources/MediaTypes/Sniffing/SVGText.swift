@@ -30,7 +30,8 @@ enum SVGText {
                 }
             } else {
                 return has("<svg", text, i) && i + 4 < text.count
-                    && [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: ":")].contains(text[i + 4])
+                    && [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: ":")].contains(
+                        text[i + 4])
             }
         }
     }

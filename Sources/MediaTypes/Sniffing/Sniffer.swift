@@ -36,7 +36,9 @@ public enum Sniffer {
         case .tiff: return try TIFFHeader.sniff(bytes)
         case .mp3: return SniffedType(format: .mp3, detail: ID3Tag.end(of: bytes) != nil ? "ID3v2" : nil)
         case .aiff: return SniffedType(format: .aiff, detail: bytes.count >= 12 && bytes[11] == 0x43 ? "AIFC" : "AIFF")
-        case .mpeg: return SniffedType(format: .mpeg, detail: bytes.count >= 4 && bytes[3] == 0xB3 ? "elementary video" : "program stream")
+        case .mpeg:
+            return SniffedType(
+                format: .mpeg, detail: bytes.count >= 4 && bytes[3] == 0xB3 ? "elementary video" : "program stream")
         case .svg, .pdf, .wav, .avi, .mpegts, .unknown: return SniffedType(format: format)
         }
     }

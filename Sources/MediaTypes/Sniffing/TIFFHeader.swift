@@ -13,7 +13,8 @@ enum TIFFHeader {
         var width: Int?, height: Int?
         for k in 0..<Int(min(count, 512)) {
             let entry = Int(ifd) + 2 + k * 12
-            guard let tag = try? reader.uint16(at: entry, endian), let type = try? reader.uint16(at: entry + 2, endian) else { break }
+            guard let tag = try? reader.uint16(at: entry, endian), let type = try? reader.uint16(at: entry + 2, endian)
+            else { break }
             guard tag == 256 || tag == 257 else { continue }
             let value: Int?
             switch type {

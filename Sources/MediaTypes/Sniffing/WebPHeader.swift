@@ -14,19 +14,25 @@ enum WebPHeader {
             let length = try? reader.uint32(at: 16, .little)
         else { throw .truncated(format: .webp, detail: "the file ends before the first chunk header") }
         guard Int(riffSize) + 8 <= bytes.count else {
-            throw .truncated(format: .webp, detail: "RIFF header says \(Int(riffSize) + 8) bytes, the file has \(bytes.count)")
+            throw .truncated(
+                format: .webp, detail: "RIFF header says \(Int(riffSize) + 8) bytes, the file has \(bytes.count)")
         }
         let payload = 20
         switch type {
         case "VP8 ":
             guard length >= 10, let tag = try? reader.uint24(at: payload, .little),
                 reader.matches([0x9D, 0x01, 0x2A], at: payload + 3),
-                let w = try? reader.uint16(at: payload + 6, .little), let h = try? reader.uint16(at: payload + 8, .little)
+                let w = try? reader.uint16(at: payload + 6, .little),
+                let h = try? reader.uint16(at: payload + 8, .little)
             else { throw .invalidHeader(format: .webp, detail: "VP8 chunk has no key-frame start code") }
-            guard tag & 1 == 0 else { throw .invalidHeader(format: .webp, detail: "first VP8 frame is not a key frame") }
+            guard tag & 1 == 0 else {
+                throw .invalidHeader(format: .webp, detail: "first VP8 frame is not a key frame")
+            }
             return try still(Int(w & 0x3FFF), Int(h & 0x3FFF), alpha: false, detail: "VP8")
         case "VP8L":
-            guard length >= 5, reader.matches([0x2F], at: payload), let bits = try? reader.uint32(at: payload + 1, .little) else {
+            guard length >= 5, reader.matches([0x2F], at: payload),
+                let bits = try? reader.uint32(at: payload + 1, .little)
+            else {
                 throw .invalidHeader(format: .webp, detail: "VP8L chunk has no 0x2F signature")
             }
             guard bits >> 29 == 0 else { throw .invalidHeader(format: .webp, detail: "VP8L version \(bits >> 29)") }
@@ -34,7 +40,8 @@ enum WebPHeader {
             return try still(w, h, alpha: bits & (1 << 28) != 0, detail: "VP8L")
         case "VP8X":
             guard length >= 10, let flags = try? reader.uint8(at: payload),
-                let w = try? reader.uint24(at: payload + 4, .little), let h = try? reader.uint24(at: payload + 7, .little)
+                let w = try? reader.uint24(at: payload + 4, .little),
+                let h = try? reader.uint24(at: payload + 7, .little)
             else { throw .invalidHeader(format: .webp, detail: "VP8X chunk is \(length) bytes, expected 10") }
             let width = Int(w) + 1, height = Int(h) + 1
             guard width <= maxDimension, height <= maxDimension else {
@@ -61,10 +68,12 @@ enum WebPHeader {
         var frames = 0
         let end = min(riffEnd, reader.count)
         while i + 8 <= end {
-            guard let type = try? reader.ascii(at: i, count: 4), let length = try? reader.uint32(at: i + 4, .little) else { break }
+            guard let type = try? reader.ascii(at: i, count: 4), let length = try? reader.uint32(at: i + 4, .little)
+            else { break }
             let next = i + 8 + Int(length) + Int(length & 1)
             guard i + 8 + Int(length) <= end else {
-                throw .truncated(format: .webp, detail: "chunk '\(type)' at byte \(i) claims \(length) bytes, past the end")
+                throw .truncated(
+                    format: .webp, detail: "chunk '\(type)' at byte \(i) claims \(length) bytes, past the end")
             }
             if type == "ANMF" { frames += 1 }
             i = next

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MediaTypes
 
 @Suite("Reconciliation")
@@ -21,9 +22,12 @@ struct ReconciliationTests {
         #expect(error?.description.contains("JPEG") == true)
     }
 
-    @Test("octet-stream and empty values make no claim", arguments: ["application/octet-stream", "binary/octet-stream", "Application/Octet-Stream; charset=x", "", "  "])
+    @Test(
+        "octet-stream and empty values make no claim",
+        arguments: ["application/octet-stream", "binary/octet-stream", "Application/Octet-Stream; charset=x", "", "  "])
     func noClaim(_ value: String) throws {
-        let r = try TypeReconciler.reconcile(.png, claims: [TypeClaim(.contentType, value), TypeClaim(.mediaType, value)], strict: true)
+        let r = try TypeReconciler.reconcile(
+            .png, claims: [TypeClaim(.contentType, value), TypeClaim(.mediaType, value)], strict: true)
         #expect(r.warnings.isEmpty)
         #expect(r.mismatches.isEmpty)
     }
@@ -53,6 +57,9 @@ struct ReconciliationTests {
     func unknownBytes() throws {
         let r = try TypeReconciler.reconcile(.unknown, claims: [TypeClaim(.mediaType, "public.jpeg")], strict: false)
         #expect(r.format == .unknown)
-        #expect(r.warnings == ["media_type \"public.jpeg\" says JPEG, but the bytes are not a format we recognise; using unknown"])
+        #expect(
+            r.warnings == [
+                "media_type \"public.jpeg\" says JPEG, but the bytes are not a format we recognise; using unknown"
+            ])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MediaTypes
 
 @Suite("Type hints")
@@ -55,7 +56,9 @@ struct TypeHintTests {
         #expect(hint.formats == c.formats)
     }
 
-    @Test("unrecognised values give nil", arguments: ["", "   ", "banana", "image/x-banana", "com.example.thing", ".zzz", "application/octet-stream"])
+    @Test(
+        "unrecognised values give nil",
+        arguments: ["", "   ", "banana", "image/x-banana", "com.example.thing", ".zzz", "application/octet-stream"])
     func unrecognised(_ raw: String) {
         #expect(TypeHint.parse(raw) == nil)
     }

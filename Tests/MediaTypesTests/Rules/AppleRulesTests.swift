@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MediaTypes
 
 @Suite("Apple's rules")
@@ -28,30 +29,41 @@ struct AppleRulesTests {
 
     @Test("audio and movie caps")
     func otherCaps() {
-        #expect(rules.assess(SniffedType(format: .mp3), byteCount: 5_000_001, fileExtension: "mp3").verdict.errorCode == .invalidFileSize)
-        #expect(rules.assess(SniffedType(format: .mp4), byteCount: 49_000_000, fileExtension: "mp4").verdict == .accepted)
-        #expect(rules.assess(SniffedType(format: .mp4), byteCount: 50_000_001, fileExtension: nil).verdict.errorCode == .invalidFileSize)
+        #expect(
+            rules.assess(SniffedType(format: .mp3), byteCount: 5_000_001, fileExtension: "mp3").verdict.errorCode
+                == .invalidFileSize)
+        #expect(
+            rules.assess(SniffedType(format: .mp4), byteCount: 49_000_000, fileExtension: "mp4").verdict == .accepted)
+        #expect(
+            rules.assess(SniffedType(format: .mp4), byteCount: 50_000_001, fileExtension: nil).verdict.errorCode
+                == .invalidFileSize)
     }
 
     @Test("WebP transcodes to JPEG, or PNG with alpha")
     func webp() {
-        let opaque = rules.assess(SniffedType(format: .webp, width: 10, height: 10, hasAlpha: false), byteCount: 100, fileExtension: "webp")
+        let opaque = rules.assess(
+            SniffedType(format: .webp, width: 10, height: 10, hasAlpha: false), byteCount: 100, fileExtension: "webp")
         #expect(opaque.verdict == .transcode(to: .jpeg))
         #expect(opaque.verdict.name == "transcode")
         #expect(opaque.reason == "WebP is not accepted by iOS; prepare will transcode it to JPEG")
-        let alpha = rules.assess(SniffedType(format: .webp, width: 10, height: 10, hasAlpha: true), byteCount: 100, fileExtension: nil)
+        let alpha = rules.assess(
+            SniffedType(format: .webp, width: 10, height: 10, hasAlpha: true), byteCount: 100, fileExtension: nil)
         #expect(alpha.verdict == .transcode(to: .png))
         #expect(rules.transcodeTarget(for: .heic, hasAlpha: false) == nil)
     }
 
     @Test("animated WebP warns that animation is lost")
     func animatedWebP() {
-        let a = rules.assess(SniffedType(format: .webp, width: 10, height: 10, frames: 5, hasAlpha: true, isAnimated: true), byteCount: 100, fileExtension: nil)
+        let a = rules.assess(
+            SniffedType(format: .webp, width: 10, height: 10, frames: 5, hasAlpha: true, isAnimated: true),
+            byteCount: 100, fileExtension: nil)
         #expect(a.verdict == .transcode(to: .png))
         #expect(a.warnings.contains { $0.contains("first frame") })
     }
 
-    @Test("formats iOS refuses and we cannot convert are rejected 101", arguments: [MediaFormat.heic, .heif, .avif, .bmp, .tiff, .ico, .svg, .pdf, .mov, .m4v, .mpegts])
+    @Test(
+        "formats iOS refuses and we cannot convert are rejected 101",
+        arguments: [MediaFormat.heic, .heif, .avif, .bmp, .tiff, .ico, .svg, .pdf, .mov, .m4v, .mpegts])
     func notConvertible(_ format: MediaFormat) throws {
         let a = rules.assess(SniffedType(format: format), byteCount: 1000, fileExtension: format.fileExtension)
         #expect(a.verdict.errorCode == .unrecognizedType)
@@ -86,7 +98,9 @@ struct AppleRulesTests {
         #expect(a.warnings.count == 1)
         #expect(a.warnings[0].contains("decoded size 5760x3840"))
         #expect(a.warnings[0].contains("over the NSE memory budget"))
-        #expect(rules.assess(SniffedType(format: .jpeg, width: 2000, height: 3000), byteCount: 1, fileExtension: nil).warnings.isEmpty)
+        #expect(
+            rules.assess(SniffedType(format: .jpeg, width: 2000, height: 3000), byteCount: 1, fileExtension: nil)
+                .warnings.isEmpty)
     }
 
     @Test("a header failure is rejected 105 corrupt")

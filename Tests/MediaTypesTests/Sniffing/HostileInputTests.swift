@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import MediaTypes
 
 @Suite("Hostile input")
@@ -56,9 +57,13 @@ struct HostileInputTests {
         return b
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
     static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-    static func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+    static func le32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
+    }
 
     static func gif(width: UInt16, height: UInt16, body: [UInt8]) -> [UInt8] {
         Array("GIF89a".utf8) + le16(width) + le16(height) + [0, 0, 0] + body
@@ -67,7 +72,10 @@ struct HostileInputTests {
     static let oneImage: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0, 0x3B]
 
     static func jpeg(width: UInt16, height: UInt16) -> [UInt8] {
-        [0xFF, 0xD8, 0xFF, 0xC0, 0, 11, 8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 1, 1, 0x11, 0]
+        [
+            0xFF, 0xD8, 0xFF, 0xC0, 0, 11, 8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8),
+            UInt8(width & 0xFF), 1, 1, 0x11, 0,
+        ]
             + [0xFF, 0xDA, 0, 2, 0xFF, 0xD9]
     }
 
@@ -97,22 +105,32 @@ struct HostileInputTests {
             bytes: png(width: 1, height: 1, extraChunk: [0xFF, 0xFF, 0xFF, 0xFF] + Array("tEXt".utf8)), format: .png),
         Lie(name: "PNG IHDR only", bytes: Array(png(width: 1, height: 1).prefix(20)), format: .png),
         Lie(name: "GIF 0x0", bytes: gif(width: 0, height: 0, body: oneImage), format: .gif),
-        Lie(name: "GIF sub-block past end", bytes: gif(width: 1, height: 1, body: [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 0xFF, 1]), format: .gif),
+        Lie(
+            name: "GIF sub-block past end",
+            bytes: gif(width: 1, height: 1, body: [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 0xFF, 1]), format: .gif),
         Lie(name: "GIF no trailer", bytes: gif(width: 1, height: 1, body: Array(oneImage.dropLast())), format: .gif),
         Lie(name: "GIF garbage block", bytes: gif(width: 1, height: 1, body: [0x99]), format: .gif),
         Lie(name: "JPEG 0x0", bytes: jpeg(width: 0, height: 0), format: .jpeg),
         Lie(name: "JPEG 0 high", bytes: jpeg(width: 640, height: 0), format: .jpeg),
-        Lie(name: "JPEG segment length past end", bytes: [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0x45, 0x78], format: .jpeg),
+        Lie(
+            name: "JPEG segment length past end", bytes: [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0x45, 0x78], format: .jpeg
+        ),
         Lie(name: "JPEG segment length 1", bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01, 0, 0, 0, 0], format: .jpeg),
         Lie(name: "JPEG no SOF", bytes: [0xFF, 0xD8, 0xFF, 0xDA, 0, 2, 0xFF, 0xD9], format: .jpeg),
         Lie(name: "WebP VP8X 0xFFFFFF+1 canvas", bytes: webpVP8X(width: 0x100_0000, height: 0x100_0000), format: .webp),
-        Lie(name: "WebP RIFF size past end", bytes: webpVP8X(width: 10, height: 10, riffSize: 0xFFFF_FFF0), format: .webp),
+        Lie(
+            name: "WebP RIFF size past end", bytes: webpVP8X(width: 10, height: 10, riffSize: 0xFFFF_FFF0),
+            format: .webp),
         Lie(name: "WebP animated without frames", bytes: webpVP8X(width: 10, height: 10, flags: 0x02), format: .webp),
         Lie(
             name: "WebP VP8L 0x0 is impossible; VP8 0 wide",
-            bytes: Array("RIFF".utf8) + le32(22) + Array("WEBPVP8 ".utf8) + le32(10) + [0, 0, 0, 0x9D, 0x01, 0x2A, 0, 0, 10, 0],
+            bytes: Array("RIFF".utf8) + le32(22) + Array("WEBPVP8 ".utf8) + le32(10) + [
+                0, 0, 0, 0x9D, 0x01, 0x2A, 0, 0, 10, 0,
+            ],
             format: .webp),
-        Lie(name: "BMP 0x0", bytes: Array("BM".utf8) + [UInt8](repeating: 0, count: 12) + le32(40) + le32(0) + le32(0), format: .bmp),
+        Lie(
+            name: "BMP 0x0", bytes: Array("BM".utf8) + [UInt8](repeating: 0, count: 12) + le32(40) + le32(0) + le32(0),
+            format: .bmp),
         Lie(
             name: "ftyp box past end",
             bytes: [0, 0, 0x10, 0] + Array("ftypisom".utf8) + [0, 0, 0, 0] + Array("isom".utf8), format: .mp4),
@@ -140,10 +158,16 @@ struct HostileInputTests {
     @Test("random bytes never trap")
     func randomBytes() {
         var generator = SystemRandomNumberGenerator()
-        let seeds: [[UInt8]] = [[0xFF, 0xD8, 0xFF], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("GIF89a".utf8), Array("RIFF".utf8), [0, 0, 0, 0x18] + Array("ftyp".utf8), Array("ID3".utf8), [0x47], Array("BM".utf8), [0, 0, 1, 0]]
+        let seeds: [[UInt8]] = [
+            [0xFF, 0xD8, 0xFF], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("GIF89a".utf8),
+            Array("RIFF".utf8), [0, 0, 0, 0x18] + Array("ftyp".utf8), Array("ID3".utf8), [0x47], Array("BM".utf8),
+            [0, 0, 1, 0],
+        ]
         for seed in seeds {
             for _ in 0..<300 {
-                let tail = (0..<Int.random(in: 0...80, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let tail = (0..<Int.random(in: 0...80, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
                 _ = try? Sniffer.sniff(seed + tail)
                 _ = Sniffer.identify(prefix: seed + tail)
             }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MediaTypes
 
 @Suite("Signatures and heuristics")
@@ -47,7 +48,8 @@ struct SignatureTests {
         #expect(try Sniffer.sniff(Array(text.utf8)).format == .svg)
     }
 
-    @Test("not SVG", arguments: ["<html><svg></svg></html>", "<?xml version=\"1.0\"?><rss>", "<svgfoo>", "hello <svg>"])
+    @Test(
+        "not SVG", arguments: ["<html><svg></svg></html>", "<?xml version=\"1.0\"?><rss>", "<svgfoo>", "hello <svg>"])
     func notSVG(_ text: String) throws {
         #expect(try Sniffer.sniff(Array(text.utf8)).format == .unknown)
     }
@@ -59,8 +61,11 @@ struct SignatureTests {
     }()
 
     static func id3(size: Int, footer: Bool = false) -> [UInt8] {
-        let syncsafe = [UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)]
-        return Array("ID3".utf8) + [4, 0, footer ? 0x10 : 0] + syncsafe + [UInt8](repeating: 0x20, count: size) + (footer ? [UInt8](repeating: 0, count: 10) : [])
+        let syncsafe = [
+            UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F),
+        ]
+        return Array("ID3".utf8) + [4, 0, footer ? 0x10 : 0] + syncsafe + [UInt8](repeating: 0x20, count: size)
+            + (footer ? [UInt8](repeating: 0, count: 10) : [])
     }
 
     @Test("MP3: ID3v2 tag skipped by its syncsafe size, then a frame sync")
@@ -80,9 +85,9 @@ struct SignatureTests {
         var broken = Self.mp3Frames
         broken[417] = 0x00  // second frame's sync gone
         #expect(try Sniffer.sniff(broken).format == .unknown)
-        // Bad bitrate index 15, reserved layer, reserved sample rate: not audio.
+        // Bad bitrate index 15, reserved layer (ADTS AAC), reserved sample rate: not MPEG audio.
         #expect(try Sniffer.sniff([0xFF, 0xFB, 0xF0, 0x64] + [UInt8](repeating: 0, count: 800)).format == .unknown)
-        #expect(try Sniffer.sniff([0xFF, 0xF9, 0x90, 0x64] + [UInt8](repeating: 0, count: 800)).format == .unknown)  // ADTS AAC
+        #expect(try Sniffer.sniff([0xFF, 0xF9, 0x90, 0x64] + [UInt8](repeating: 0, count: 800)).format == .unknown)
         #expect(try Sniffer.sniff([0xFF, 0xFB, 0x9C, 0x64] + [UInt8](repeating: 0, count: 800)).format == .unknown)
     }
 
@@ -102,16 +107,21 @@ struct SignatureTests {
     func quickTime() throws {
         let moov: [UInt8] = [0, 0, 0, 16] + Array("moov".utf8) + [0, 0, 0, 8] + Array("mvhd".utf8)
         #expect(try Sniffer.sniff(moov).format == .mov)
-        let freeThenFtyp: [UInt8] = [0, 0, 0, 8] + Array("free".utf8) + [0, 0, 0, 20] + Array("ftypM4A ".utf8) + [0, 0, 0, 0] + Array("isom".utf8)
+        let freeThenFtyp: [UInt8] =
+            [0, 0, 0, 8] + Array("free".utf8) + [0, 0, 0, 20] + Array("ftypM4A ".utf8) + [0, 0, 0, 0]
+            + Array("isom".utf8)
         #expect(try Sniffer.sniff(freeThenFtyp).format == .m4a)
     }
 
-    @Test("ISO-BMFF brand decisions", arguments: [
-        ("heic", ["mif1", "heic"], MediaFormat.heic), ("mif1", ["mif1"], .heif), ("mif1", ["mif1", "avif"], .avif),
-        ("msf1", ["msf1", "hevc"], .heic), ("avis", ["avis", "msf1"], .avif), ("isom", ["isom", "avc1"], .mp4),
-        ("mp42", ["mp42", "isom"], .mp4), ("M4V ", ["M4V ", "mp42"], .m4v), ("M4A ", ["isom"], .m4a),
-        ("qt  ", ["qt  "], .mov), ("3gp5", ["isom"], .mp4), ("isom", ["isom", "M4A "], .m4a), ("crx ", [], .unknown),
-    ])
+    @Test(
+        "ISO-BMFF brand decisions",
+        arguments: [
+            ("heic", ["mif1", "heic"], MediaFormat.heic), ("mif1", ["mif1"], .heif), ("mif1", ["mif1", "avif"], .avif),
+            ("msf1", ["msf1", "hevc"], .heic), ("avis", ["avis", "msf1"], .avif), ("isom", ["isom", "avc1"], .mp4),
+            ("mp42", ["mp42", "isom"], .mp4), ("M4V ", ["M4V ", "mp42"], .m4v), ("M4A ", ["isom"], .m4a),
+            ("qt  ", ["qt  "], .mov), ("3gp5", ["isom"], .mp4), ("isom", ["isom", "M4A "], .m4a),
+            ("crx ", [], .unknown),
+        ])
     func brands(_ major: String, _ compatible: [String], _ expected: MediaFormat) {
         #expect(ISOBaseMediaBrands.format(major: major, compatible: compatible) == expected)
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import MediaTypes
 
 /// What each file in `corpus/small` and `small/extra` must sniff as, written down by hand.
@@ -98,6 +99,7 @@ struct SmallCorpusTests {
     func tableCoversDirectory() {
         let listed = Set(smallCorpusCases.map(\.path))
         let onDisk = Corpus.files(in: "small").map(corpusRelative).filter { !$0.hasSuffix("LICENSE") }
-        #expect(Set(onDisk).subtracting(listed).isEmpty, "not in the table: \(Set(onDisk).subtracting(listed).sorted())")
+        #expect(
+            Set(onDisk).subtracting(listed).isEmpty, "not in the table: \(Set(onDisk).subtracting(listed).sorted())")
     }
 }
