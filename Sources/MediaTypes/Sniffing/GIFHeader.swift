@@ -16,6 +16,9 @@ enum GIFHeader {
         var hasAlpha = false
         walk: while true {
             guard let introducer = try? reader.uint8(at: i) else {
+                // Many encoders omit the trailer; a stream that ends cleanly after a whole
+                // image is shown by every decoder. Ending anywhere else is truncation.
+                if i == bytes.count, frames > 0 { break walk }
                 throw .truncated(
                     format: .gif,
                     detail: "the block stream ends at byte \(i) without a trailer, after \(frames) frame(s)")

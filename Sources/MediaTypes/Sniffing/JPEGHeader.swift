@@ -1,11 +1,13 @@
 /// JPEG facts from the start-of-frame segment, found with the shared `JPEGSegments` walker.
+/// Like libjpeg, it tolerates junk bytes between segments (libjpeg decodes such files with a
+/// warning); a segment that runs past the end or a missing SOF still throws.
 ///
 ///     try JPEGHeader.sniff(bytes).detail  // "progressive, CMYK"
 enum JPEGHeader {
     static func sniff(_ bytes: [UInt8]) throws(SniffError) -> SniffedType {
         let segments: [JPEGSegment]
         do {
-            segments = try JPEGSegments.read(bytes) { $0.isStartOfFrame }
+            segments = try JPEGSegments.read(bytes, skippingExtraneousBytes: true) { $0.isStartOfFrame }
         } catch {
             switch error {
             case .truncated(let at):

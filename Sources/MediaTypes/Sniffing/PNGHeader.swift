@@ -32,6 +32,7 @@ enum PNGHeader {
         var hasAlpha = colorType == 4 || colorType == 6
         var frames = 1
         var isAPNG = false
+        var invalidAnimation = false
         var i = 8 + 12 + 13
         while true {
             guard let length = try? reader.uint32(at: i, .big), let type = try? reader.ascii(at: i + 4, count: 4) else {
@@ -52,17 +53,20 @@ enum PNGHeader {
                 guard length >= 8, let n = try? reader.uint32(at: i + 8, .big) else {
                     throw .invalidHeader(format: .png, detail: "acTL chunk is \(length) bytes, expected 8")
                 }
-                guard n > 0, n <= Int32.max else {
-                    throw .invalidHeader(format: .png, detail: "acTL chunk says \(n) frames")
+                // An impossible frame count (0 or over 2^31-1) makes the animation invalid; the
+                // default image is still a valid PNG, so it is read as a still image.
+                if n > 0, n <= Int32.max {
+                    frames = Int(n)
+                    isAPNG = true
+                } else {
+                    invalidAnimation = true
                 }
-                frames = Int(n)
-                isAPNG = true
             default: break
             }
             i = end
         }
         return SniffedType(
             format: .png, width: Int(w), height: Int(h), frames: frames, hasAlpha: hasAlpha,
-            isAnimated: isAPNG && frames > 1, detail: isAPNG ? "APNG" : nil)
+            isAnimated: isAPNG && frames > 1, detail: isAPNG ? "APNG" : invalidAnimation ? "invalid acTL ignored" : nil)
     }
 }

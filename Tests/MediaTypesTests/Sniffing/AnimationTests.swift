@@ -45,10 +45,12 @@ struct AnimationTests {
         #expect(sniffed.hasAlpha == true)
     }
 
-    @Test("APNG whose acTL claims 0x80000001 frames throws")
+    @Test("APNG whose acTL claims 0x80000001 frames is read as its still default image")
     func apngLyingFrameCount() throws {
-        let bytes = try corpusBytes("pngsuite/extra/apng_syntax_num_frames_invalid.png")
-        #expect(throws: SniffError.self) { try Sniffer.sniff(bytes) }
+        let sniffed = try Sniffer.sniff(corpusBytes("pngsuite/extra/apng_syntax_num_frames_invalid.png"))
+        #expect(sniffed.frames == 1)
+        #expect(!sniffed.isAnimated)
+        #expect(sniffed.detail == "invalid acTL ignored")
     }
 
     @Test("a plain PNG is still, one frame")

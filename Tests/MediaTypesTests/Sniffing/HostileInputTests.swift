@@ -108,7 +108,10 @@ struct HostileInputTests {
         Lie(
             name: "GIF sub-block past end",
             bytes: gif(width: 1, height: 1, body: [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 0xFF, 1]), format: .gif),
-        Lie(name: "GIF no trailer", bytes: gif(width: 1, height: 1, body: Array(oneImage.dropLast())), format: .gif),
+        Lie(
+            name: "GIF cut inside image data", bytes: gif(width: 1, height: 1, body: Array(oneImage.dropLast(2))),
+            format: .gif),
+        Lie(name: "GIF with no image", bytes: gif(width: 1, height: 1, body: [0x3B]), format: .gif),
         Lie(name: "GIF garbage block", bytes: gif(width: 1, height: 1, body: [0x99]), format: .gif),
         Lie(name: "JPEG 0x0", bytes: jpeg(width: 0, height: 0), format: .jpeg),
         Lie(name: "JPEG 0 high", bytes: jpeg(width: 640, height: 0), format: .jpeg),
@@ -149,6 +152,9 @@ struct HostileInputTests {
         #expect(png.format == .png && png.width == 3 && png.height == 2)
         let gif = try Sniffer.sniff(Self.gif(width: 1, height: 1, body: Self.oneImage))
         #expect(gif.format == .gif && gif.frames == 1)
+        // Missing trailer after a whole image: accepted, as every decoder does.
+        let noTrailer = try Sniffer.sniff(Self.gif(width: 1, height: 1, body: Array(Self.oneImage.dropLast())))
+        #expect(noTrailer.frames == 1)
         let jpeg = try Sniffer.sniff(Self.jpeg(width: 640, height: 480))
         #expect(jpeg.format == .jpeg && jpeg.width == 640 && jpeg.height == 480 && jpeg.detail == "grayscale")
         let webp = try Sniffer.sniff(Self.webpVP8X(width: 16383, height: 2, flags: 0x10))

@@ -5,8 +5,12 @@ import TestSupport
 enum VerifyTable {
     struct Row: Sendable {
         let path: String
+        /// ImageMagick's format name, e.g. "JPEG".
+        let format: String
         let dims: String
         let frames: Int?
+        /// "OK", "WARN", "FAIL", "DOC" or "-".
+        let decode: String
     }
 
     static let rows: [String: Row] = {
@@ -15,7 +19,7 @@ enum VerifyTable {
         for line in text.split(separator: "\n").dropFirst() {
             let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard cols.count > 5 else { continue }
-            out[cols[0]] = Row(path: cols[0], dims: cols[4], frames: Int(cols[5]))
+            out[cols[0]] = Row(path: cols[0], format: cols[3], dims: cols[4], frames: Int(cols[5]), decode: cols[6])
         }
         return out
     }()
