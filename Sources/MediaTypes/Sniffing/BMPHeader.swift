@@ -4,11 +4,10 @@
 enum BMPHeader {
     static let dibSizes: Set<UInt32> = [12, 16, 40, 52, 56, 64, 108, 124]
 
-    /// The weak "BM" signature plus a known DIB header size (or too few bytes to tell).
+    /// The weak "BM" signature plus a known DIB header size; fewer than 18 bytes are not taken
+    /// for a bitmap (short text starting "BM" is more likely).
     static func plausible(_ bytes: [UInt8]) -> Bool {
-        guard let size = try? ByteReader(bytes).uint32(at: 14, .little) else {
-            return bytes.count < 18 && bytes.count >= 2
-        }
+        guard let size = try? ByteReader(bytes).uint32(at: 14, .little) else { return false }
         return dibSizes.contains(size)
     }
 

@@ -101,6 +101,7 @@ struct SignatureTests {
         broken[376] = 0x00
         #expect(try Sniffer.sniff(broken).format == .unknown)
         #expect(try Sniffer.sniff(Array("Good morning, this is text".utf8)).format == .unknown)
+        #expect(try Sniffer.sniff(Array("BMW".utf8)).format == .unknown)
     }
 
     @Test("QuickTime without ftyp, and free before ftyp")
