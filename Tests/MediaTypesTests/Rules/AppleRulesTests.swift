@@ -103,6 +103,24 @@ struct AppleRulesTests {
                 .warnings.isEmpty)
     }
 
+    @Test("end to end on real files: sniff, then assess")
+    func realFiles() throws {
+        let photo = try corpusBytes("photos/mei_issue266_22mp.jpg")
+        let a = rules.assess(try Sniffer.sniff(photo), byteCount: photo.count, fileExtension: "jpg")
+        #expect(a.verdict == .accepted)
+        #expect(a.warnings.first?.contains("5760x3840") == true)
+        let webp = try corpusBytes("webp/metadata-extractor-images/alpha_lossy_1.webp")
+        #expect(
+            rules.assess(try Sniffer.sniff(webp), byteCount: webp.count, fileExtension: "webp").verdict
+                == .transcode(to: .png))
+        let heic = try corpusBytes("small/extra/ianare_iphone_IMG_5195.heic")
+        let h = rules.assess(try Sniffer.sniff(heic), byteCount: heic.count, fileExtension: "heic")
+        #expect(h.verdict.errorCode == .unrecognizedType)
+        #expect(h.reason?.hasPrefix("HEIC is not accepted by iOS") == true)
+        let apng = try corpusBytes("pngsuite/extra/apng_basic_f20.png")
+        #expect(rules.assess(try Sniffer.sniff(apng), byteCount: apng.count, fileExtension: "png").verdict == .accepted)
+    }
+
     @Test("a header failure is rejected 105 corrupt")
     func corrupt() {
         let a = rules.assess(failure: .truncated(format: .png, detail: "x"))

@@ -127,6 +127,14 @@ struct SignatureTests {
         #expect(ISOBaseMediaBrands.format(major: major, compatible: compatible) == expected)
     }
 
+    @Test("MPEG program stream and elementary video")
+    func mpeg() throws {
+        let elementary = try Sniffer.sniff([0, 0, 1, 0xB3, 0x14, 0x00, 0xF0, 0x13] + [UInt8](repeating: 0, count: 8))
+        #expect(elementary.format == .mpeg && elementary.detail == "elementary video")
+        let program = try Sniffer.sniff([0, 0, 1, 0xBA, 0x44] + [UInt8](repeating: 0, count: 8))
+        #expect(program.format == .mpeg && program.detail == "program stream")
+    }
+
     @Test("identifyPrefixLength is what identify reads")
     func prefixLength() throws {
         #expect(Sniffer.identifyPrefixLength == 64)
