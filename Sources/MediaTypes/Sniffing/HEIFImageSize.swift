@@ -19,9 +19,12 @@ enum HEIFImageSize {
                 let type = try? reader.ascii(at: i + 4, count: 4)
             else { break }
             if type == "ispe", let w = try? reader.uint32(at: i + 12, .big),
-                let h = try? reader.uint32(at: i + 16, .big)
+                let h = try? reader.uint32(at: i + 16, .big),
+                w > 0, h > 0
             {
-                if Int(w) * Int(h) > (best.map { $0.width * $0.height } ?? -1) { best = (Int(w), Int(h)) }
+                // UInt32 x UInt32 fits in UInt64; compare areas there so hostile sizes cannot overflow.
+                let area = UInt64(w) * UInt64(h)
+                if area > (best.map { UInt64($0.width) * UInt64($0.height) } ?? 0) { best = (Int(w), Int(h)) }
             }
             i += Int(size)
         }

@@ -161,6 +161,22 @@ struct HostileInputTests {
         #expect(webp.format == .webp && webp.width == 16383 && webp.hasAlpha == true)
     }
 
+    @Test("HEIC with 0xFFFFFFFF ispe extents does not overflow")
+    func hugeISPE() throws {
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            Self.be32(UInt32(8 + body.count)) + Array(type.utf8) + body
+        }
+        let ispe = box("ispe", [0, 0, 0, 0] + Self.be32(0xFFFF_FFFF) + Self.be32(0xFFFF_FFFF))
+        let meta = box("meta", [0, 0, 0, 0] + box("iprp", box("ipco", ispe + ispe)))
+        let bytes = box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)) + meta
+        let sniffed = try Sniffer.sniff(bytes)
+        #expect(sniffed.format == .heic)
+        #expect(sniffed.width == 0xFFFF_FFFF)
+        let assessment = AppleRules.standard.assess(sniffed, byteCount: bytes.count, fileExtension: "heic")
+        #expect(assessment.verdict.errorCode == .unrecognizedType)
+        #expect(assessment.warnings.count == 1)
+    }
+
     @Test("random bytes never trap")
     func randomBytes() {
         var generator = SystemRandomNumberGenerator()
