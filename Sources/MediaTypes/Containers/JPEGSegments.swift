@@ -30,7 +30,8 @@ public enum JPEGSegments {
             switch self {
             case .notJPEG: "no JPEG start-of-image marker (FF D8)"
             case .truncated(let at): "JPEG header truncated at byte \(at)"
-            case .badMarker(let offset, let byte): "expected a JPEG marker at byte \(offset), found 0x\(String(byte, radix: 16))"
+            case .badMarker(let offset, let byte):
+                "expected a JPEG marker at byte \(offset), found 0x\(String(byte, radix: 16))"
             case .badLength(let offset, let length): "JPEG segment at byte \(offset) has impossible length \(length)"
             }
         }
@@ -38,13 +39,24 @@ public enum JPEGSegments {
 
     /// Segments from SOI up to and including SOS (or EOI). Stops early once `stopAfter`
     /// returns true for a segment, so callers read only what they need.
-    public static func read(_ bytes: [UInt8], stopAfter: (JPEGSegment) -> Bool = { _ in false }) throws(Failure) -> [JPEGSegment] {
+    ///
+    /// With `skippingExtraneousBytes`, bytes that are not a marker (and stuffed `FF 00` pairs)
+    /// between segments are skipped up to the next marker, as libjpeg does with its "Corrupt
+    /// JPEG data: N extraneous bytes before marker" warning.
+    public static func read(
+        _ bytes: [UInt8], skippingExtraneousBytes: Bool = false, stopAfter: (JPEGSegment) -> Bool = { _ in false }
+    ) throws(Failure) -> [JPEGSegment] {
         guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw .notJPEG }
         var segments: [JPEGSegment] = []
         var i = 2
         while true {
             // Skip fill bytes (any number of 0xFF before a marker is legal).
             guard i < bytes.count else { throw .truncated(at: i) }
+            if skippingExtraneousBytes {
+                // Next FF followed by a byte that is neither fill (FF) nor stuffing (00).
+                while i < bytes.count, bytes[i] != 0xFF || (i + 1 < bytes.count && bytes[i + 1] == 0x00) { i += 1 }
+                guard i < bytes.count else { throw .truncated(at: i) }
+            }
             guard bytes[i] == 0xFF else { throw .badMarker(offset: i, byte: bytes[i]) }
             while i < bytes.count, bytes[i] == 0xFF { i += 1 }
             guard i < bytes.count else { throw .truncated(at: i) }

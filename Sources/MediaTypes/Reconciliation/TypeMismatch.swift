@@ -1,0 +1,25 @@
+/// A claim that disagrees with the bytes.
+///
+///     // media_type "video" says movie, but the bytes are JPEG (image); using jpeg
+///     print(mismatch)
+public struct TypeMismatch: Error, Sendable, Hashable, CustomStringConvertible {
+    public let claim: TypeClaim
+    /// What the bytes are; this is what is used.
+    public let sniffed: MediaFormat
+    /// What the claim says, in words ("movie", "PNG").
+    public let claimed: String
+
+    public init(claim: TypeClaim, sniffed: MediaFormat, claimed: String) {
+        self.claim = claim
+        self.sniffed = sniffed
+        self.claimed = claimed
+    }
+
+    public var description: String {
+        let bytes =
+            sniffed == .unknown
+            ? "the bytes are not a format we recognise"
+            : "the bytes are \(sniffed.displayName)\(sniffed.category.map { " (\($0.rawValue))" } ?? "")"
+        return "\(claim.source.rawValue) \"\(claim.value)\" says \(claimed), but \(bytes); using \(sniffed.rawValue)"
+    }
+}

@@ -1,0 +1,60 @@
+/// Image size of a HEIC/HEIF/AVIF file from the `ispe` (image spatial extent) properties in
+/// `meta` > `iprp` > `ipco`. The largest extent is taken: thumbnails and grid tiles are smaller
+/// than the image they belong to. Rotation (`irot`) is not applied.
+///
+///     HEIFImageSize.read(bytes)  // (width: 3313, height: 2566)
+enum HEIFImageSize {
+    static func read(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        let reader = ByteReader(bytes)
+        guard let meta = box("meta", in: reader, from: 0, to: bytes.count),
+            let iprp = box("iprp", in: reader, from: meta.body + 4, to: meta.end),
+            let ipco = box("ipco", in: reader, from: iprp.body, to: iprp.end)
+        else { return nil }
+        var best: (width: Int, height: Int)?
+        var i = ipco.body
+        var guardCount = 0
+        while i + 8 <= ipco.end, guardCount < 4096 {
+            guardCount += 1
+            guard let size = try? reader.uint32(at: i, .big), size >= 8,
+                let type = try? reader.ascii(at: i + 4, count: 4)
+            else { break }
+            if type == "ispe", let w = try? reader.uint32(at: i + 12, .big),
+                let h = try? reader.uint32(at: i + 16, .big),
+                w > 0, h > 0
+            {
+                // UInt32 x UInt32 fits in UInt64; compare areas there so hostile sizes cannot overflow.
+                let area = UInt64(w) * UInt64(h)
+                if area > (best.map { UInt64($0.width) * UInt64($0.height) } ?? 0) { best = (Int(w), Int(h)) }
+            }
+            i += Int(size)
+        }
+        return best
+    }
+
+    /// The first box of `type` among the sibling boxes in `start..<end`.
+    private static func box(_ type: String, in reader: ByteReader, from start: Int, to end: Int) -> (
+        body: Int, end: Int
+    )? {
+        var i = start
+        var guardCount = 0
+        while i + 8 <= min(end, reader.count), guardCount < 1024 {
+            guardCount += 1
+            guard let size32 = try? reader.uint32(at: i, .big), let name = try? reader.ascii(at: i + 4, count: 4) else {
+                return nil
+            }
+            var header = 8
+            var size = Int(size32)
+            if size32 == 1 {
+                guard let large = try? reader.uint64(at: i + 8, .big), large <= UInt64(Int32.max) else { return nil }
+                size = Int(large)
+                header = 16
+            } else if size32 == 0 {
+                size = end - i
+            }
+            guard size >= header else { return nil }
+            if name == type { return (i + header, min(end, i + size)) }
+            i += size
+        }
+        return nil
+    }
+}

@@ -1,0 +1,72 @@
+/// PNG facts from IHDR and the chunks before the first IDAT (`acTL` for APNG, `tRNS` for alpha).
+///
+///     try PNGHeader.sniff(bytes).frames  // 20 for an APNG with num_frames 20
+///
+/// Chunks are walked by their lengths only (CRCs are the decoder's business); the walk stops at
+/// the first IDAT (checking only that it fits in the file), so the image data is never read.
+enum PNGHeader {
+    static let maxDimension = Int(Int32.max)
+
+    static func sniff(_ bytes: [UInt8]) throws(SniffError) -> SniffedType {
+        let reader = ByteReader(bytes)
+        guard let ihdrLength = try? reader.uint32(at: 8, .big), let ihdrType = try? reader.ascii(at: 12, count: 4)
+        else {
+            throw .truncated(format: .png, detail: "the file ends before the IHDR chunk")
+        }
+        guard ihdrType == "IHDR", ihdrLength == 13 else {
+            throw .invalidHeader(
+                format: .png, detail: "first chunk is '\(ihdrType)' of \(ihdrLength) bytes, expected a 13-byte IHDR")
+        }
+        guard let w = try? reader.uint32(at: 16, .big), let h = try? reader.uint32(at: 20, .big),
+            let depth = try? reader.uint8(at: 24), let colorType = try? reader.uint8(at: 25)
+        else { throw .truncated(format: .png, detail: "the IHDR chunk is cut short") }
+        guard w > 0, h > 0, w <= maxDimension, h <= maxDimension else {
+            throw .invalidDimensions(format: .png, width: Int(w), height: Int(h))
+        }
+        let allowedDepths: [UInt8: [UInt8]] = [
+            0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16],
+        ]
+        guard let depths = allowedDepths[colorType], depths.contains(depth) else {
+            throw .invalidHeader(format: .png, detail: "colour type \(colorType) with bit depth \(depth)")
+        }
+        var hasAlpha = colorType == 4 || colorType == 6
+        var frames = 1
+        var isAPNG = false
+        var invalidAnimation = false
+        var i = 8 + 12 + 13
+        while true {
+            guard let length = try? reader.uint32(at: i, .big), let type = try? reader.ascii(at: i + 4, count: 4) else {
+                throw .truncated(format: .png, detail: "the file ends at byte \(i), before any IDAT chunk")
+            }
+            guard length <= Int32.max else {
+                throw .invalidHeader(format: .png, detail: "chunk '\(type)' at byte \(i) claims \(length) bytes")
+            }
+            let end = i + 12 + Int(length)
+            guard end <= bytes.count else {
+                throw .truncated(
+                    format: .png, detail: "chunk '\(type)' at byte \(i) claims \(length) bytes, past the end")
+            }
+            if type == "IDAT" || type == "IEND" { break }
+            switch type {
+            case "tRNS": hasAlpha = true
+            case "acTL":
+                guard length >= 8, let n = try? reader.uint32(at: i + 8, .big) else {
+                    throw .invalidHeader(format: .png, detail: "acTL chunk is \(length) bytes, expected 8")
+                }
+                // An impossible frame count (0 or over 2^31-1) makes the animation invalid; the
+                // default image is still a valid PNG, so it is read as a still image.
+                if n > 0, n <= Int32.max {
+                    frames = Int(n)
+                    isAPNG = true
+                } else {
+                    invalidAnimation = true
+                }
+            default: break
+            }
+            i = end
+        }
+        return SniffedType(
+            format: .png, width: Int(w), height: Int(h), frames: frames, hasAlpha: hasAlpha,
+            isAnimated: isAPNG && frames > 1, detail: isAPNG ? "APNG" : invalidAnimation ? "invalid acTL ignored" : nil)
+    }
+}

@@ -1,0 +1,52 @@
+/// What the bytes of a file are, with the facts its header states.
+///
+///     let sniffed = try Sniffer.sniff(bytes)
+///     sniffed.format      // .png
+///     sniffed.width       // 100
+///     sniffed.frames      // 20 (APNG)
+///     sniffed.detail      // "APNG"
+///
+/// Header facts are `nil` where the format has no such fact or where this sniffer does not read it
+/// (for example the dimensions of HEIC, AVIF, TIFF and movies).
+public struct SniffedType: Sendable, Hashable {
+    public var format: MediaFormat
+    /// Image width in pixels, from the header.
+    public var width: Int?
+    /// Image height in pixels, from the header.
+    public var height: Int?
+    /// Frame count for images: GIF image descriptors, APNG `acTL` num_frames, WebP `ANMF` chunks;
+    /// 1 for a still image; `nil` for formats that are not frame-counted here.
+    public var frames: Int?
+    /// Whether the header declares transparency (PNG colour type or `tRNS`, GIF transparency flag,
+    /// WebP VP8X/VP8L alpha flag); `nil` when the format does not say.
+    public var hasAlpha: Bool?
+    public var isAnimated: Bool
+    /// A short note about the variant: an ISO-BMFF brand, "progressive", "CMYK", "APNG", "VP8L"...
+    public var detail: String?
+
+    public init(
+        format: MediaFormat, width: Int? = nil, height: Int? = nil, frames: Int? = nil,
+        hasAlpha: Bool? = nil, isAnimated: Bool = false, detail: String? = nil
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.frames = frames
+        self.hasAlpha = hasAlpha
+        self.isAnimated = isAnimated
+        self.detail = detail
+    }
+
+    public var uti: String { format.uti }
+    public var category: MediaCategory? { format.category }
+    public var fileExtension: String { format.fileExtension }
+
+    /// Decoded size in bytes at 4 bytes a pixel, when the dimensions are known.
+    public var decodedByteCount: Int? {
+        guard let width, let height else { return nil }
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow else { return Int.max }
+        let (bytes, overflow2) = product.multipliedReportingOverflow(by: 4)
+        return overflow2 ? Int.max : bytes
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Decides what a file is from its bytes, never from its name, and reads the header facts.
+///
+///     let sniffed = try Sniffer.sniff(bytes)        // .jpeg, 5760x3840, "progressive"
+///     Sniffer.identify(prefix: Array(bytes.prefix(Sniffer.identifyPrefixLength)))  // .jpeg
+///
+/// Detection runs a magic-byte table with wildcards (`MagicSignature.table`), confirms weak
+/// signatures, resolves ISO-BMFF brands, then tries the formats without a fixed signature
+/// (MPEG-TS, bare MPEG audio frames, SVG text). A per-format parser then reads only the header
+/// it needs.
+///
+/// Formats not recognised (WebM, FLV, WMV, JPEG 2000, JPEG XL, BPG, MNG, FLAC, Ogg, TGA, PNM,
+/// XBM, ZIP, HTML...) come out `.unknown`; that is a result, not an error.
+public enum Sniffer {
+    /// How many leading bytes `identify(prefix:)` looks at.
+    public static let identifyPrefixLength = 64
+
+    /// Format and header facts.
+    ///
+    /// - Returns: `.unknown` format for bytes no signature matches.
+    /// - Throws: `SniffError` when a recognised format's header lies: zero or impossible
+    ///   dimensions, a chunk or box past the end, a field the format does not allow.
+    /// - Complexity: reads headers only, except GIF (block walk) and animated WebP (chunk walk),
+    ///   which are linear in the file size without decoding anything.
+    public static func sniff(_ bytes: [UInt8]) throws(SniffError) -> SniffedType {
+        let format = FormatDetector.detect(bytes)
+        switch format {
+        case .jpeg: return try JPEGHeader.sniff(bytes)
+        case .png: return try PNGHeader.sniff(bytes)
+        case .gif: return try GIFHeader.sniff(bytes)
+        case .webp: return try WebPHeader.sniff(bytes)
+        case .bmp: return try BMPHeader.sniff(bytes)
+        case .ico: return try ICOHeader.sniff(bytes)
+        case .heic, .heif, .avif, .mp4, .m4a, .m4v, .mov: return try ISOBaseMediaHeader.sniff(bytes, as: format)
+        case .tiff: return try TIFFHeader.sniff(bytes)
+        case .mp3: return SniffedType(format: .mp3, detail: ID3Tag.end(of: bytes) != nil ? "ID3v2" : nil)
+        case .aiff: return SniffedType(format: .aiff, detail: bytes.count >= 12 && bytes[11] == 0x43 ? "AIFC" : "AIFF")
+        case .mpeg:
+            return SniffedType(
+                format: .mpeg, detail: bytes.count >= 4 && bytes[3] == 0xB3 ? "elementary video" : "program stream")
+        case .svg, .pdf, .wav, .avi, .mpegts, .unknown: return SniffedType(format: format)
+        }
+    }
+
+    /// Format and header facts from `Data`.
+    public static func sniff(_ data: Data) throws(SniffError) -> SniffedType {
+        try sniff([UInt8](data))
+    }
+
+    /// The format alone from the first bytes (up to `identifyPrefixLength` are used). Never
+    /// throws; used to tighten a download's byte cap before the body arrives. Formats decided
+    /// deeper in the file (an SVG root element after a long comment, an MP3 after a large ID3
+    /// tag) are answered as well as the prefix allows: an ID3 tag says MP3.
+    public static func identify(prefix: [UInt8]) -> MediaFormat {
+        FormatDetector.detect(Array(prefix.prefix(identifyPrefixLength)))
+    }
+}

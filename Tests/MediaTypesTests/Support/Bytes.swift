@@ -1,0 +1,12 @@
+import Foundation
+import TestSupport
+
+/// Corpus bytes for tests.
+func corpusBytes(_ relative: String) throws -> [UInt8] {
+    [UInt8](try Corpus.data(relative))
+}
+
+/// A path relative to the corpus root.
+func corpusRelative(_ url: URL) -> String {
+    String(url.path.dropFirst(Corpus.root.path.count + 1))
+}
