@@ -80,6 +80,29 @@ public final class Container: Sendable {
         return removed
     }
 
+    /// Removes attachment files no prepared entry refers to: on `--resume` with random names, a
+    /// file written just before a crash, whose manifest line never made it, would otherwise stay
+    /// behind. `keeping` holds paths relative to the container (`Images/…`). Returns the removed
+    /// paths.
+    ///
+    ///     let resume = try Manifest.load(dir: container.url)
+    ///     container.removeUnreferencedFiles(keeping: resume.referencedFiles)
+    @discardableResult
+    public func removeUnreferencedFiles(keeping: Set<String>) -> [String] {
+        var removed: [String] = []
+        for folder in Folder.allCases {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folderURL(folder).path)) ?? []
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let relative = folder.rawValue + "/" + name
+                guard !keeping.contains(relative) else { continue }
+                if (try? FileManager.default.removeItem(at: url.appendingPathComponent(relative))) != nil {
+                    removed.append(relative)
+                }
+            }
+        }
+        return removed
+    }
+
     /// `mkdir -p`, through the system-call wrapper so errors carry errno and advice.
     private static func createFolder(_ folder: URL) throws(ContainerError) {
         let path = folder.path

@@ -96,7 +96,9 @@ public final class InputReader: Sequence, IteratorProtocol {
             reader = LineReader(descriptor: fd, name: input, maxLineBytes: options.maxLineBytes)
         }
         do throws(ContainerError) {
-            let head = try reader.peek(atLeast: 512)
+            // Up to the first newline (or 512 bytes): enough for magic and the UTF-8 check, and
+            // a slow producer on stdin is not waited on for more than its first line.
+            let head = try reader.peekFirstLine(limit: 512)
             if !head.isEmpty, MediaMagic.looksLikeMedia(Array(head)) {
                 if input == "-" { return problem(input, 0, "standard input holds binary data; expected a URL list or JSON") }
                 let path = URL(fileURLWithPath: input).standardizedFileURL

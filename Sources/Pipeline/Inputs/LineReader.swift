@@ -40,12 +40,6 @@ final class LineReader {
 
     deinit { if ownsDescriptor { close(descriptor) } }
 
-    /// The unread bytes, reading until at least `count` are buffered or the input ends.
-    func peek(atLeast count: Int) throws(ContainerError) -> ArraySlice<UInt8> {
-        while buffer.count - start < count, !atEnd { try fill() }
-        return buffer[start...]
-    }
-
     /// Buffers until a newline appears within `limit` bytes or the input ends; returns the
     /// unread bytes. For deciding how to parse a source from its first line.
     func peekFirstLine(limit: Int) throws(ContainerError) -> ArraySlice<UInt8> {

@@ -52,6 +52,11 @@ public enum Manifest {
         public var warnings: [String]
 
         public func isPrepared(_ url: String) -> Bool { prepared[url] != nil }
+
+        /// The files and thumbnails of the prepared entries, relative to the container.
+        public var referencedFiles: Set<String> {
+            Set(prepared.values.flatMap { [$0.file, $0.thumbnail].compactMap { $0 } })
+        }
     }
 
     /// Reads `DIR/manifest.jsonl`. A missing journal is empty. Lines that do not decode are

@@ -113,4 +113,18 @@ struct ContainerTests {
         #expect(readOnly.description.contains("container not writable"))
         #expect(!ContainerError.system(call: "open", path: "/c", errno: ENOENT).isFatal)
     }
+
+    @Test func resumeRemovesUnreferencedFilesOnly() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let container = try Container.open(at: dir.url)
+        let kept = AttachmentName(uuid: UUID(), suggestedFilename: "kept", fileExtension: "jpg")
+        let orphan = AttachmentName(uuid: UUID(), suggestedFilename: "orphan", fileExtension: "mp3")
+        let keptPath = try container.write(Data("a".utf8), named: kept, in: .images)
+        let orphanPath = try container.write(Data("b".utf8), named: orphan, in: .audio)
+        let removed = container.removeUnreferencedFiles(keeping: [keptPath])
+        #expect(removed == [orphanPath])
+        #expect(dir.names(in: "Images") == [kept.fileName])
+        #expect(dir.names(in: "Audio").isEmpty)
+    }
 }

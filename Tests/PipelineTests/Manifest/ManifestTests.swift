@@ -122,6 +122,7 @@ struct ManifestTests {
         let state = try Manifest.load(dir: dir.url, verify: .sizeAndHash)
         #expect(Set(state.prepared.keys) == ["https://x.test/good.jpg"])
         #expect(state.isPrepared("https://x.test/good.jpg"))
+        #expect(state.referencedFiles == ["Images/A-good.jpg"])
         #expect(!state.isPrepared("https://x.test/bad.jpg"))
         #expect(state.entries.count == 5)
         #expect(state.warnings.contains { $0.contains("manifest.jsonl:6: truncated last line") })
