@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes a file so that it is either absent or complete under its final name, never partial.
@@ -52,7 +52,9 @@ public enum AtomicWriter {
 
     /// `.<name>.tmp-<8 hex>`, with `<name>` cut so the whole stays within NAME_MAX bytes.
     static func temporaryName(for finalName: String) -> String {
-        let suffix = temporaryMarker + String(UInt32.random(in: .min ... .max), radix: 16)
+        let suffix =
+            temporaryMarker
+            + String(UInt32.random(in: .min ... .max), radix: 16)
             .leftPadded(to: 8)
         let budget = AttachmentName.nameMax - 1 - suffix.utf8.count
         return "." + finalName.prefix(utf8Bytes: budget) + suffix

@@ -34,12 +34,14 @@ public struct AttachmentName: Sendable, Hashable, CustomStringConvertible {
     public var description: String { fileName }
 
     public init(url: String, suggestedFilename: String? = nil, fileExtension: String, naming: Naming = .random) {
-        let uuid = switch naming {
-        case .random: UUID()
-        case .stable: UUID(version5: url)
-        }
-        self.init(uuid: uuid, suggestedFilename: suggestedFilename ?? Self.lastPathComponent(of: url),
-                  fileExtension: fileExtension)
+        let uuid =
+            switch naming {
+            case .random: UUID()
+            case .stable: UUID(version5: url)
+            }
+        self.init(
+            uuid: uuid, suggestedFilename: suggestedFilename ?? Self.lastPathComponent(of: url),
+            fileExtension: fileExtension)
     }
 
     /// The designated initialiser: an explicit UUID and an untrusted suggested name.
@@ -67,7 +69,9 @@ public struct AttachmentName: Sendable, Hashable, CustomStringConvertible {
 
     /// Lower-case ASCII letters and digits only, at most 16; `bin` if nothing is left.
     private static func cleanExtension(_ ext: String) -> String {
-        let kept = ext.lowercased().unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        let kept = ext.lowercased().unicodeScalars.filter {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))
+        }
         let text = String(String.UnicodeScalarView(kept.prefix(16)))
         return text.isEmpty ? "bin" : text
     }

@@ -2,11 +2,11 @@ import Foundation
 import MediaTypes
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The output folder of `pushattach prepare`: one sub-folder per category, locked for the

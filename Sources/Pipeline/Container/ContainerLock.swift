@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An exclusive, non-blocking `flock` on `DIR/.pushattach.lock`, so two runs never write into
@@ -42,7 +42,9 @@ public final class ContainerLock: @unchecked Sendable {
         do throws(ContainerError) {
             try SystemCall.run("ftruncate", path: path) { ftruncate(fd, 0) }
             let bytes = Array(text.utf8)
-            try SystemCall.run("pwrite", path: path) { bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+            try SystemCall.run("pwrite", path: path) {
+                bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+            }
         } catch {
             release()
             throw error

@@ -40,10 +40,16 @@ public enum ContentDisposition {
                 var escaped = false
                 while let character = rest.first {
                     rest = rest.dropFirst()
-                    if escaped { value.append(character); escaped = false }
-                    else if character == "\\" { escaped = true }
-                    else if character == "\"" { break }
-                    else { value.append(character) }
+                    if escaped {
+                        value.append(character)
+                        escaped = false
+                    } else if character == "\\" {
+                        escaped = true
+                    } else if character == "\"" {
+                        break
+                    } else {
+                        value.append(character)
+                    }
                 }
                 rest = rest.drop(while: { $0 != ";" })
             } else {
@@ -65,7 +71,8 @@ public enum ContentDisposition {
         var iterator = parts[2].utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-               let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
             } else {
                 bytes.append(byte)

@@ -46,8 +46,10 @@ extension UInt32 {
     @inline(__always) func rotatedLeft(_ n: UInt32) -> UInt32 { (self << n) | (self >> (32 - n)) }
     @inline(__always) func rotatedRight(_ n: UInt32) -> UInt32 { (self >> n) | (self << (32 - n)) }
     var bigEndianBytes: [UInt8] {
-        [UInt8(truncatingIfNeeded: self >> 24), UInt8(truncatingIfNeeded: self >> 16),
-         UInt8(truncatingIfNeeded: self >> 8), UInt8(truncatingIfNeeded: self)]
+        [
+            UInt8(truncatingIfNeeded: self >> 24), UInt8(truncatingIfNeeded: self >> 16),
+            UInt8(truncatingIfNeeded: self >> 8), UInt8(truncatingIfNeeded: self),
+        ]
     }
 }
 

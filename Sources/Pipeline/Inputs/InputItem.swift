@@ -16,8 +16,10 @@ public struct InputItem: Sendable, Hashable {
     /// plain list lines and `{"url": …}` lines, "file" for a local media file.
     public var convention: String?
 
-    public init(url: String, mediaType: String? = nil, id: String? = nil, source: String, line: Int,
-                convention: String? = nil) {
+    public init(
+        url: String, mediaType: String? = nil, id: String? = nil, source: String, line: Int,
+        convention: String? = nil
+    ) {
         self.url = url
         self.mediaType = mediaType
         self.id = id

@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads the INPUT arguments of `pushattach prepare` in order and yields one event per item or
@@ -82,8 +82,9 @@ public final class InputReader: Sequence, IteratorProtocol {
         lineNumber = 0
         let reader: LineReader
         if input == "-" {
-            reader = LineReader(descriptor: standardInput.fileDescriptor, name: input, ownsDescriptor: false,
-                                maxLineBytes: options.maxLineBytes)
+            reader = LineReader(
+                descriptor: standardInput.fileDescriptor, name: input, ownsDescriptor: false,
+                maxLineBytes: options.maxLineBytes)
         } else {
             var info = stat()
             if stat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
@@ -100,7 +101,9 @@ public final class InputReader: Sequence, IteratorProtocol {
             // a slow producer on stdin is not waited on for more than its first line.
             let head = try reader.peekFirstLine(limit: 512)
             if !head.isEmpty, MediaMagic.looksLikeMedia(Array(head)) {
-                if input == "-" { return problem(input, 0, "standard input holds binary data; expected a URL list or JSON") }
+                if input == "-" {
+                    return problem(input, 0, "standard input holds binary data; expected a URL list or JSON")
+                }
                 let path = URL(fileURLWithPath: input).standardizedFileURL
                 pending.append(.item(InputItem(url: path.absoluteString, source: input, line: 0, convention: "file")))
                 return
@@ -140,7 +143,8 @@ public final class InputReader: Sequence, IteratorProtocol {
             return problem(source, 0, "cannot read: \(error)")
         }
         guard let bytes else {
-            return problem(source, 0, "JSON document larger than \(options.maxDocumentBytes) bytes; split it or use JSON lines")
+            return problem(
+                source, 0, "JSON document larger than \(options.maxDocumentBytes) bytes; split it or use JSON lines")
         }
         let json: Any
         do { json = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
@@ -157,8 +161,9 @@ public final class InputReader: Sequence, IteratorProtocol {
             for found in PayloadConventions.attachments(in: object) {
                 any = true
                 let line = locator.line(of: found.url)
-                emit(url: found.url, mediaType: found.mediaType, id: found.id, source: source, line: line,
-                     convention: found.convention)
+                emit(
+                    url: found.url, mediaType: found.mediaType, id: found.id, source: source, line: line,
+                    convention: found.convention)
             }
         }
         if !any, !objects.isEmpty {
@@ -166,7 +171,8 @@ public final class InputReader: Sequence, IteratorProtocol {
         }
     }
 
-    static let conventionKeys = "url, attachment, attachment-url, media_url, fcm_options.image, att, "
+    static let conventionKeys =
+        "url, attachment, attachment-url, media_url, fcm_options.image, att, "
         + "com.urbanairship.media_attachment, cioImage, ct_mediaUrl, mp_media_url"
 
     // MARK: - Lines
@@ -204,8 +210,9 @@ public final class InputReader: Sequence, IteratorProtocol {
         guard fields.count <= 2 else {
             return problem(source, line, "expected 'URL [media_type]', found \(fields.count) fields")
         }
-        emit(url: String(fields[0]), mediaType: fields.count == 2 ? String(fields[1]) : nil, id: nil,
-             source: source, line: line, convention: nil)
+        emit(
+            url: String(fields[0]), mediaType: fields.count == 2 ? String(fields[1]) : nil, id: nil,
+            source: source, line: line, convention: nil)
     }
 
     private func parseJSONLine(_ text: String, source: String, line: Int) {
@@ -216,21 +223,25 @@ public final class InputReader: Sequence, IteratorProtocol {
         guard let object = json as? [String: Any] else { return problem(source, line, "JSON line is not an object") }
         if object["url"] != nil {
             guard let url = object["url"] as? String else { return problem(source, line, "\"url\" is not a string") }
-            let id: String? = switch object["id"] {
-            case let text as String: text
-            case let number as NSNumber: number.stringValue
-            default: nil
-            }
-            return emit(url: url.trimmingCharacters(in: .whitespaces), mediaType: PayloadConventions.string(object["media_type"]),
-                        id: id, source: source, line: line, convention: nil)
+            let id: String? =
+                switch object["id"] {
+                case let text as String: text
+                case let number as NSNumber: number.stringValue
+                default: nil
+                }
+            return emit(
+                url: url.trimmingCharacters(in: .whitespaces),
+                mediaType: PayloadConventions.string(object["media_type"]),
+                id: id, source: source, line: line, convention: nil)
         }
         let found = PayloadConventions.attachments(in: object)
         if found.isEmpty {
             return problem(source, line, "no attachment URL in this JSON line (looked for \(Self.conventionKeys))")
         }
         for item in found {
-            emit(url: item.url, mediaType: item.mediaType, id: item.id, source: source, line: line,
-                 convention: item.convention)
+            emit(
+                url: item.url, mediaType: item.mediaType, id: item.id, source: source, line: line,
+                convention: item.convention)
         }
     }
 
@@ -251,8 +262,11 @@ public final class InputReader: Sequence, IteratorProtocol {
         if let reason = URLCheck.problem(url, maxBytes: options.maxURLBytes) {
             return problem(source, line, reason)
         }
-        pending.append(.item(InputItem(url: url, mediaType: mediaType, id: id, source: source, line: line,
-                                       convention: convention)))
+        pending.append(
+            .item(
+                InputItem(
+                    url: url, mediaType: mediaType, id: id, source: source, line: line,
+                    convention: convention)))
     }
 
     private func problem(_ source: String, _ line: Int, _ message: String) {

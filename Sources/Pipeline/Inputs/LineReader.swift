@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads a file descriptor line by line through one fixed buffer, so a 10,000-line list never
@@ -29,8 +29,10 @@ final class LineReader {
     private var start = 0
     private(set) var atEnd = false
 
-    init(descriptor: Int32, name: String, ownsDescriptor: Bool = true, chunkSize: Int = 64 * 1024,
-         maxLineBytes: Int = 64 * 1024) {
+    init(
+        descriptor: Int32, name: String, ownsDescriptor: Bool = true, chunkSize: Int = 64 * 1024,
+        maxLineBytes: Int = 64 * 1024
+    ) {
         self.descriptor = descriptor
         self.name = name
         self.ownsDescriptor = ownsDescriptor

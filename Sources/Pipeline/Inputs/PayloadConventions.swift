@@ -79,12 +79,15 @@ public enum PayloadConventions {
         }
         if let map = object["att"] as? [String: Any] {
             for key in map.keys.sorted() {
-                if let url = string(map[key]) { emit(Found(url: url, mediaType: nil, id: key, convention: "onesignal")) }
+                if let url = string(map[key]) {
+                    emit(Found(url: url, mediaType: nil, id: key, convention: "onesignal"))
+                }
             }
         }
         if let airship = object["com.urbanairship.media_attachment"] as? [String: Any] {
             let options = airship["options"] as? [String: Any] ?? [:]
-            let hint = string(options["type"]) ?? string(options["media_type"]) ?? string(options["mime_type"])
+            let hint =
+                string(options["type"]) ?? string(options["media_type"]) ?? string(options["mime_type"])
                 ?? string(options["UNNotificationAttachmentOptionsTypeHintKey"])
             let urls: [Any] = (airship["url"] as? [Any]) ?? [airship["url"] as Any]
             for url in urls.compactMap(string) {

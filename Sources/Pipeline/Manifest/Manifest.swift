@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reading the journal back: the final `manifest.json`, and what `--resume` may skip.
@@ -129,14 +129,18 @@ public enum Manifest {
 
     private static func fileProblem(_ entry: ManifestEntry, dir: URL, verify: Verification) -> String? {
         guard let file = entry.file else { return "prepared entry has no file" }
-        guard isInside(file), entry.thumbnail.map(isInside) ?? true else { return "file path \(file) leaves the container" }
+        guard isInside(file), entry.thumbnail.map(isInside) ?? true else {
+            return "file path \(file) leaves the container"
+        }
         let url = dir.appendingPathComponent(file)
         var info = stat()
         guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return "\(file) is missing" }
         if let bytes = entry.bytes, Int(info.st_size) != bytes {
             return "\(file) has \(info.st_size) bytes, expected \(bytes)"
         }
-        if let thumbnail = entry.thumbnail, !FileManager.default.fileExists(atPath: dir.appendingPathComponent(thumbnail).path) {
+        if let thumbnail = entry.thumbnail,
+            !FileManager.default.fileExists(atPath: dir.appendingPathComponent(thumbnail).path)
+        {
             return "thumbnail \(thumbnail) is missing"
         }
         if verify == .sizeAndHash, let expected = entry.sha256 {

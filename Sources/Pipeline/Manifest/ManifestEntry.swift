@@ -65,11 +65,13 @@ public struct ManifestEntry: Codable, Sendable, Hashable {
     public var warnings: [String]
     public var timings: Timings
 
-    public init(input: String, line: Int, id: String? = nil, status: Status, reason: String? = nil,
-                file: String? = nil, identifier: String? = nil, uti: String? = nil, format: String? = nil,
-                category: String? = nil, bytes: Int? = nil, width: Int? = nil, height: Int? = nil,
-                frames: Int? = nil, sha256: String? = nil, transform: [String]? = nil, thumbnail: String? = nil,
-                warnings: [String] = [], timings: Timings = Timings()) {
+    public init(
+        input: String, line: Int, id: String? = nil, status: Status, reason: String? = nil,
+        file: String? = nil, identifier: String? = nil, uti: String? = nil, format: String? = nil,
+        category: String? = nil, bytes: Int? = nil, width: Int? = nil, height: Int? = nil,
+        frames: Int? = nil, sha256: String? = nil, transform: [String]? = nil, thumbnail: String? = nil,
+        warnings: [String] = [], timings: Timings = Timings()
+    ) {
         self.input = input
         self.line = line
         self.id = id

@@ -44,11 +44,13 @@ struct AttachmentNameTests {
         #expect(AttachmentName(url: "https://x.test/", fileExtension: "png").baseName == "attachment")
         #expect(AttachmentName(url: "https://x.test", fileExtension: "png").baseName == "attachment")
         // An encoded slash must not smuggle a directory in.
-        #expect(AttachmentName(url: "https://x.test/a/..%2F..%2Fetc%2Fpasswd", fileExtension: "png").baseName == "passwd")
+        #expect(
+            AttachmentName(url: "https://x.test/a/..%2F..%2Fetc%2Fpasswd", fileExtension: "png").baseName == "passwd")
     }
 
     @Test func contentDispositionWinsOverURL() {
-        let name = AttachmentName(url: "https://x.test/a.jpg", suggestedFilename: "../../etc/passwd", fileExtension: "jpg")
+        let name = AttachmentName(
+            url: "https://x.test/a.jpg", suggestedFilename: "../../etc/passwd", fileExtension: "jpg")
         #expect(name.baseName == "passwd")
     }
 

@@ -47,7 +47,8 @@ struct ContainerTests {
         defer { dir.remove() }
         // A non-empty folder where the file should go: rename(2) fails after the data is written.
         let target = dir.url.appendingPathComponent("taken")
-        try FileManager.default.createDirectory(at: target.appendingPathComponent("inner"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.appendingPathComponent("inner"), withIntermediateDirectories: true)
         #expect {
             try AtomicWriter.write(Data("x".utf8), to: target)
         } throws: { error in
@@ -87,15 +88,21 @@ struct ContainerTests {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let root = dir.url.appendingPathComponent("out/deeper")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("Images"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Images"), withIntermediateDirectories: true)
         try Data("partial".utf8).write(to: root.appendingPathComponent("Images/.X-cat.jpg.tmp-0badf00d"))
         try Data("keep".utf8).write(to: root.appendingPathComponent("Images/.keep.tmp-notes"))
         let container = try Container.open(at: root)
-        #expect(Set(FileManager.default.subpaths(atPath: root.path) ?? []).isSuperset(of: ["Images", "Audio", "Video", "Thumbnails", ".pushattach.lock"]))
+        #expect(
+            Set(FileManager.default.subpaths(atPath: root.path) ?? []).isSuperset(of: [
+                "Images", "Audio", "Video", "Thumbnails", ".pushattach.lock",
+            ]))
         #expect(dir.names(in: "out/deeper/Images") == [".keep.tmp-notes"])
         #expect(throws: ContainerError.self) { _ = try Container.open(at: root) }
 
-        let name = AttachmentName(uuid: UUID(uuidString: "0AF39F86-695F-5B4F-8503-15EF9F8EA23C")!, suggestedFilename: "cat.webp", fileExtension: "jpg")
+        let name = AttachmentName(
+            uuid: UUID(uuidString: "0AF39F86-695F-5B4F-8503-15EF9F8EA23C")!, suggestedFilename: "cat.webp",
+            fileExtension: "jpg")
         let relative = try container.write(Data("jpeg".utf8), named: name, in: Container.Folder(.image))
         #expect(relative == "Images/0AF39F86-695F-5B4F-8503-15EF9F8EA23C-cat.jpg")
         #expect(try Data(contentsOf: root.appendingPathComponent(relative)) == Data("jpeg".utf8))

@@ -15,7 +15,9 @@ struct ContentDispositionTests {
         #expect(ContentDisposition.filename(from: header) == expected)
     }
 
-    @Test(arguments: ["attachment", "inline; size=3", #"attachment; filename="""#, "attachment; filename*=UTF-8''%FF%FE"])
+    @Test(arguments: [
+        "attachment", "inline; size=3", #"attachment; filename="""#, "attachment; filename*=UTF-8''%FF%FE",
+    ])
     func noFilename(_ header: String) {
         #expect(ContentDisposition.filename(from: header) == nil)
     }

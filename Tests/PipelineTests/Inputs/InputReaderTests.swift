@@ -18,7 +18,9 @@ struct InputListTests {
     @Test func textListWithCommentsBlanksAndBadLines() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let list = try dir.file("list.txt", """
+        let list = try dir.file(
+            "list.txt",
+            """
             # header comment
 
             https://cdn.example/a.jpg
@@ -31,10 +33,11 @@ struct InputListTests {
             https://cdn.example/last.mp3 audio
             """)
         let result = events([list.path])
-        #expect(result.items.map(\.url) == [
-            "https://cdn.example/a.jpg", "https://cdn.example/b.webp", "https://cdn.example/c.png#frag",
-            "https://cdn.example/last.mp3",
-        ])
+        #expect(
+            result.items.map(\.url) == [
+                "https://cdn.example/a.jpg", "https://cdn.example/b.webp", "https://cdn.example/c.png#frag",
+                "https://cdn.example/last.mp3",
+            ])
         #expect(result.items.map(\.line) == [3, 4, 5, 10])
         #expect(result.items.map(\.mediaType) == [nil, "image/webp", nil, "audio"])
         #expect(result.items.allSatisfy { $0.source == list.path && $0.convention == nil })
@@ -46,7 +49,8 @@ struct InputListTests {
     @Test func crlfBOMAndNoFinalNewline() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let list = try dir.file("win.txt", bytes: [0xEF, 0xBB, 0xBF] + Array("https://x.test/a.jpg\r\nhttps://x.test/b.jpg".utf8))
+        let list = try dir.file(
+            "win.txt", bytes: [0xEF, 0xBB, 0xBF] + Array("https://x.test/a.jpg\r\nhttps://x.test/b.jpg".utf8))
         let result = events([list.path])
         #expect(result.items.map(\.url) == ["https://x.test/a.jpg", "https://x.test/b.jpg"])
         #expect(result.problems.isEmpty)
@@ -55,7 +59,9 @@ struct InputListTests {
     @Test func jsonLines() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let list = try dir.file("items.jsonl", """
+        let list = try dir.file(
+            "items.jsonl",
+            """
             {"url": "https://x.test/1.jpg", "media_type": "public.jpeg", "id": "one"}
             {"url": "https://x.test/2.png", "id": 42}
             {"url": 7}
@@ -65,7 +71,10 @@ struct InputListTests {
             https://x.test/4.jpg
             """)
         let result = events([list.path])
-        #expect(result.items.map(\.url) == ["https://x.test/1.jpg", "https://x.test/2.png", "https://x.test/3.gif", "https://x.test/4.jpg"])
+        #expect(
+            result.items.map(\.url) == [
+                "https://x.test/1.jpg", "https://x.test/2.png", "https://x.test/3.gif", "https://x.test/4.jpg",
+            ])
         #expect(result.items.map(\.id) == ["one", "42", nil, nil])
         #expect(result.items.map(\.mediaType) == ["public.jpeg", nil, "gif", nil])
         #expect(result.items.map(\.convention) == [nil, nil, "fcm", nil])
@@ -81,7 +90,10 @@ struct InputListTests {
         let result = events(["-"], stdin: pipe.fileHandleForReading)
         #expect(result.items.map(\.url) == ["https://x.test/a.jpg"])
         #expect(result.items.first?.source == "-")
-        #expect(result.problems.map(\.description) == ["-:3: not a URL: 'ftp://x.test/b.jpg' (expected http:// or https://)"])
+        #expect(
+            result.problems.map(\.description) == [
+                "-:3: not a URL: 'ftp://x.test/b.jpg' (expected http:// or https://)"
+            ])
     }
 
     @Test func longListStreamsThroughSmallBuffer() throws {
@@ -104,11 +116,13 @@ struct InputListTests {
         let long = String(repeating: "x", count: 100)
         pipe.fileHandleForWriting.write(Data("ab\ncd\n\(long)\nef".utf8))
         try pipe.fileHandleForWriting.close()
-        let reader = LineReader(descriptor: pipe.fileHandleForReading.fileDescriptor, name: "-", ownsDescriptor: false,
-                                chunkSize: 3, maxLineBytes: 10)
+        let reader = LineReader(
+            descriptor: pipe.fileHandleForReading.fileDescriptor, name: "-", ownsDescriptor: false,
+            chunkSize: 3, maxLineBytes: 10)
         var lines: [LineReader.Line] = []
         while let line = try reader.nextLine() { lines.append(line) }
-        #expect(lines == [.text(Array("ab".utf8)), .text(Array("cd".utf8)), .tooLong(bytes: 100), .text(Array("ef".utf8))])
+        #expect(
+            lines == [.text(Array("ab".utf8)), .text(Array("cd".utf8)), .tooLong(bytes: 100), .text(Array("ef".utf8))])
     }
 
     @Test func urlRules() {

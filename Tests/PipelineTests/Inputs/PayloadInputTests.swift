@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Pipeline
-import TestSupport
 
 @Suite("Inputs: push payloads and local media")
 struct PayloadInputTests {
@@ -13,61 +13,87 @@ struct PayloadInputTests {
         var testDescription: String { name }
     }
 
-    static func item(_ url: String, _ type: String? = nil, id: String? = nil, line: Int, _ convention: String) -> InputItem {
+    static func item(_ url: String, _ type: String? = nil, id: String? = nil, line: Int, _ convention: String)
+        -> InputItem
+    {
         InputItem(url: url, mediaType: type, id: id, source: "", line: line, convention: convention)
     }
 
     static let cases: [Case] = [
-        Case(name: "FCM data attachment", json: """
-            {
-              "aps": {"alert": "hi", "mutable-content": 1},
-              "data": {
-                "attachment": "https://x.test/fcm.jpg",
-                "media_type": "image"
-              }
-            }
-            """, expected: [item("https://x.test/fcm.jpg", "image", line: 4, "fcm")]),
-        Case(name: "top-level attachment", json: #"{"attachment": "https://x.test/top.png", "media_type": "image/png"}"#,
-             expected: [item("https://x.test/top.png", "image/png", line: 1, "fcm")]),
-        Case(name: "APNs attachment-url", json: """
-            {"aps": {"mutable-content": 1},
-             "data": {"attachment-url": "https:\\/\\/x.test\\/apns.gif"}}
-            """, expected: [item("https://x.test/apns.gif", line: 2, "attachment-url")]),
-        Case(name: "media_url + media_type", json: #"{"media_url": "https://x.test/m.mp4", "media_type": "video"}"#,
-             expected: [item("https://x.test/m.mp4", "video", line: 1, "media_url")]),
-        Case(name: "FCM v1 message with apns fcm_options and notification image", json: """
-            {"message": {
-              "notification": {"title": "t", "image": "https://x.test/n.jpg"},
-              "apns": {"payload": {"aps": {}}, "fcm_options": {"image": "https://x.test/apns-fcm.jpg"}}
-            }}
-            """, expected: [
+        Case(
+            name: "FCM data attachment",
+            json: """
+                {
+                  "aps": {"alert": "hi", "mutable-content": 1},
+                  "data": {
+                    "attachment": "https://x.test/fcm.jpg",
+                    "media_type": "image"
+                  }
+                }
+                """, expected: [item("https://x.test/fcm.jpg", "image", line: 4, "fcm")]),
+        Case(
+            name: "top-level attachment", json: #"{"attachment": "https://x.test/top.png", "media_type": "image/png"}"#,
+            expected: [item("https://x.test/top.png", "image/png", line: 1, "fcm")]),
+        Case(
+            name: "APNs attachment-url",
+            json: """
+                {"aps": {"mutable-content": 1},
+                 "data": {"attachment-url": "https:\\/\\/x.test\\/apns.gif"}}
+                """, expected: [item("https://x.test/apns.gif", line: 2, "attachment-url")]),
+        Case(
+            name: "media_url + media_type", json: #"{"media_url": "https://x.test/m.mp4", "media_type": "video"}"#,
+            expected: [item("https://x.test/m.mp4", "video", line: 1, "media_url")]),
+        Case(
+            name: "FCM v1 message with apns fcm_options and notification image",
+            json: """
+                {"message": {
+                  "notification": {"title": "t", "image": "https://x.test/n.jpg"},
+                  "apns": {"payload": {"aps": {}}, "fcm_options": {"image": "https://x.test/apns-fcm.jpg"}}
+                }}
+                """,
+            expected: [
                 item("https://x.test/n.jpg", line: 2, "fcm_notification"),
                 item("https://x.test/apns-fcm.jpg", line: 3, "fcm_options"),
             ]),
-        Case(name: "OneSignal att", json: #"{"aps": {}, "att": {"id2": "https://x.test/os2.png", "id1": "https://x.test/os1.jpg"}}"#,
-             expected: [item("https://x.test/os1.jpg", id: "id1", line: 1, "onesignal"),
-                        item("https://x.test/os2.png", id: "id2", line: 1, "onesignal")]),
-        Case(name: "Airship array with type hint", json: """
-            {"aps": {},
-             "com.urbanairship.media_attachment": {
-               "url": ["https://x.test/ua.gif"],
-               "options": {"type": "gif", "crop": {"x": 0}}
-            }}
-            """, expected: [item("https://x.test/ua.gif", "gif", line: 3, "airship")]),
-        Case(name: "Airship string", json: #"{"com.urbanairship.media_attachment": {"url": "https://x.test/ua.jpg"}}"#,
-             expected: [item("https://x.test/ua.jpg", line: 1, "airship")]),
-        Case(name: "Customer.io", json: #"{"CIO": {"push": {}}, "cioImage": "https://x.test/cio.png"}"#,
-             expected: [item("https://x.test/cio.png", line: 1, "customerio")]),
-        Case(name: "CleverTap", json: #"{"ct_mediaUrl": "https://x.test/ct.mp3", "ct_mediaType": "audio"}"#,
-             expected: [item("https://x.test/ct.mp3", "audio", line: 1, "clevertap")]),
-        Case(name: "Mixpanel", json: #"{"mp": {}, "mp_media_url": "https://x.test/mp.jpg"}"#,
-             expected: [item("https://x.test/mp.jpg", line: 1, "mixpanel")]),
-        Case(name: "array of payloads, duplicate URL reported once per payload", json: """
-            [
-              {"attachment": "https://x.test/a.jpg", "data": {"attachment": "https://x.test/a.jpg"}},
-              {"media_url": "https://x.test/b.jpg"}
-            ]
-            """, expected: [item("https://x.test/a.jpg", line: 2, "fcm"), item("https://x.test/b.jpg", line: 3, "media_url")]),
+        Case(
+            name: "OneSignal att",
+            json: #"{"aps": {}, "att": {"id2": "https://x.test/os2.png", "id1": "https://x.test/os1.jpg"}}"#,
+            expected: [
+                item("https://x.test/os1.jpg", id: "id1", line: 1, "onesignal"),
+                item("https://x.test/os2.png", id: "id2", line: 1, "onesignal"),
+            ]),
+        Case(
+            name: "Airship array with type hint",
+            json: """
+                {"aps": {},
+                 "com.urbanairship.media_attachment": {
+                   "url": ["https://x.test/ua.gif"],
+                   "options": {"type": "gif", "crop": {"x": 0}}
+                }}
+                """, expected: [item("https://x.test/ua.gif", "gif", line: 3, "airship")]),
+        Case(
+            name: "Airship string", json: #"{"com.urbanairship.media_attachment": {"url": "https://x.test/ua.jpg"}}"#,
+            expected: [item("https://x.test/ua.jpg", line: 1, "airship")]),
+        Case(
+            name: "Customer.io", json: #"{"CIO": {"push": {}}, "cioImage": "https://x.test/cio.png"}"#,
+            expected: [item("https://x.test/cio.png", line: 1, "customerio")]),
+        Case(
+            name: "CleverTap", json: #"{"ct_mediaUrl": "https://x.test/ct.mp3", "ct_mediaType": "audio"}"#,
+            expected: [item("https://x.test/ct.mp3", "audio", line: 1, "clevertap")]),
+        Case(
+            name: "Mixpanel", json: #"{"mp": {}, "mp_media_url": "https://x.test/mp.jpg"}"#,
+            expected: [item("https://x.test/mp.jpg", line: 1, "mixpanel")]),
+        Case(
+            name: "array of payloads, duplicate URL reported once per payload",
+            json: """
+                [
+                  {"attachment": "https://x.test/a.jpg", "data": {"attachment": "https://x.test/a.jpg"}},
+                  {"media_url": "https://x.test/b.jpg"}
+                ]
+                """,
+            expected: [
+                item("https://x.test/a.jpg", line: 2, "fcm"), item("https://x.test/b.jpg", line: 3, "media_url"),
+            ]),
     ]
 
     @Test(arguments: cases)
@@ -88,7 +114,9 @@ struct PayloadInputTests {
     @Test func payloadConventionsOnJSONLines() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let file = try dir.file("payloads.jsonl", """
+        let file = try dir.file(
+            "payloads.jsonl",
+            """
             {"att": {"x": "https://x.test/1.jpg"}}
             {"ct_mediaUrl": "https://x.test/2.jpg", "ct_mediaType": "image"}
             """)
@@ -128,7 +156,10 @@ struct PayloadInputTests {
         let file = try dir.file("photo.txt", bytes: bytes + Array(repeating: 0x41, count: 100))
         let result = events([file.path])
         #expect(result.problems.isEmpty)
-        #expect(result.items == [InputItem(url: file.standardizedFileURL.absoluteString, source: file.path, line: 0, convention: "file")])
+        #expect(
+            result.items == [
+                InputItem(url: file.standardizedFileURL.absoluteString, source: file.path, line: 0, convention: "file")
+            ])
         #expect(result.items.first?.url.hasPrefix("file:///") == true)
     }
 

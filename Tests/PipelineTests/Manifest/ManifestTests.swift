@@ -19,8 +19,10 @@ struct ManifestTests {
         let entry = ManifestEntry(input: "https://x.test/a.jpg", line: 3, status: .failed, reason: "HTTP 404")
         let object = try jsonObject(entry)
         #expect(Set(object.keys) == Self.allKeys)
-        for key in ["id", "file", "identifier", "uti", "format", "category", "bytes", "width", "height",
-                    "frames", "sha256", "transform", "thumbnail"] {
+        for key in [
+            "id", "file", "identifier", "uti", "format", "category", "bytes", "width", "height",
+            "frames", "sha256", "transform", "thumbnail",
+        ] {
             #expect(object[key] is NSNull, "\(key) should be null")
         }
         #expect(object["status"] as? String == "failed")
@@ -34,7 +36,8 @@ struct ManifestTests {
         let entry = ManifestEntry(
             input: "https://x.test/a.webp", line: 7, id: "42", status: .prepared, file: "Images/ABC-a.jpg",
             identifier: "ABC", uti: "public.jpeg", format: "jpeg", category: "image", bytes: 1234, width: 640,
-            height: 480, frames: 1, sha256: String(repeating: "0", count: 64), transform: ["decoded WebP", "encoded JPEG q85"],
+            height: 480, frames: 1, sha256: String(repeating: "0", count: 64),
+            transform: ["decoded WebP", "encoded JPEG q85"],
             thumbnail: "Thumbnails/ABC-a.jpg", warnings: ["Content-Type said image/png"],
             timings: .init(downloadMs: 10, processMs: 20, writeMs: 3))
         let object = try jsonObject(entry)
@@ -51,7 +54,8 @@ struct ManifestTests {
         let journal = try ManifestJournal(directory: dir.url, syncEvery: 2)
         try journal.append(ManifestEntry(input: "https://x.test/a.jpg", line: 1, status: .failed, reason: "timeout"))
         try journal.append(ManifestEntry(input: "https://x.test/b.jpg", line: 2, status: .rejected, reason: "SVG"))
-        try journal.append(ManifestEntry(input: "https://x.test/a.jpg", line: 1, status: .prepared, file: "Images/A-a.jpg"))
+        try journal.append(
+            ManifestEntry(input: "https://x.test/a.jpg", line: 1, status: .prepared, file: "Images/A-a.jpg"))
         try journal.close()
         try journal.close()  // idempotent
 
@@ -82,8 +86,9 @@ struct ManifestTests {
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<200 {
                 group.addTask {
-                    let entry = ManifestEntry(input: "https://x.test/\(index).jpg", line: index + 1, status: .failed,
-                                              reason: String(repeating: "r", count: index * 7))
+                    let entry = ManifestEntry(
+                        input: "https://x.test/\(index).jpg", line: index + 1, status: .failed,
+                        reason: String(repeating: "r", count: index * 7))
                     try? journal.append(entry)
                 }
             }
@@ -97,20 +102,29 @@ struct ManifestTests {
     @Test func resumeSkipsTruncatedLineAndChecksFiles() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("Images"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.url.appendingPathComponent("Images"), withIntermediateDirectories: true)
         let good = Data("jpeg bytes".utf8)
         try AtomicWriter.write(good, to: dir.url.appendingPathComponent("Images/A-good.jpg"))
         try AtomicWriter.write(Data("short".utf8), to: dir.url.appendingPathComponent("Images/B-changed.jpg"))
 
         let journal = try ManifestJournal(directory: dir.url)
-        try journal.append(ManifestEntry(input: "https://x.test/good.jpg", line: 1, status: .prepared,
-                                         file: "Images/A-good.jpg", bytes: good.count, sha256: SHA256.hexDigest(of: good)))
-        try journal.append(ManifestEntry(input: "https://x.test/changed.jpg", line: 2, status: .prepared,
-                                         file: "Images/B-changed.jpg", bytes: 999))
-        try journal.append(ManifestEntry(input: "https://x.test/gone.jpg", line: 3, status: .prepared,
-                                         file: "Images/C-gone.jpg", bytes: 1))
-        try journal.append(ManifestEntry(input: "https://x.test/escape.jpg", line: 4, status: .prepared,
-                                         file: "../outside.jpg", bytes: 1))
+        try journal.append(
+            ManifestEntry(
+                input: "https://x.test/good.jpg", line: 1, status: .prepared,
+                file: "Images/A-good.jpg", bytes: good.count, sha256: SHA256.hexDigest(of: good)))
+        try journal.append(
+            ManifestEntry(
+                input: "https://x.test/changed.jpg", line: 2, status: .prepared,
+                file: "Images/B-changed.jpg", bytes: 999))
+        try journal.append(
+            ManifestEntry(
+                input: "https://x.test/gone.jpg", line: 3, status: .prepared,
+                file: "Images/C-gone.jpg", bytes: 1))
+        try journal.append(
+            ManifestEntry(
+                input: "https://x.test/escape.jpg", line: 4, status: .prepared,
+                file: "../outside.jpg", bytes: 1))
         try journal.append(ManifestEntry(input: "https://x.test/bad.jpg", line: 5, status: .failed, reason: "404"))
         try journal.close()
         // A crash in the middle of the next line.
@@ -132,8 +146,10 @@ struct ManifestTests {
 
         // Reopening ends the broken line, so new entries start cleanly.
         let again = try ManifestJournal(directory: dir.url)
-        try again.append(ManifestEntry(input: "https://x.test/half.jpg", line: 6, status: .prepared,
-                                       file: "Images/A-good.jpg", bytes: good.count))
+        try again.append(
+            ManifestEntry(
+                input: "https://x.test/half.jpg", line: 6, status: .prepared,
+                file: "Images/A-good.jpg", bytes: good.count))
         try again.close()
         let reread = try Manifest.readJournal(dir: dir.url)
         #expect(reread.entries.count == 6)
@@ -146,8 +162,10 @@ struct ManifestTests {
         defer { dir.remove() }
         try AtomicWriter.write(Data("abcd".utf8), to: dir.url.appendingPathComponent("x.jpg"))
         let journal = try ManifestJournal(directory: dir.url)
-        try journal.append(ManifestEntry(input: "https://x.test/x.jpg", line: 1, status: .prepared, file: "x.jpg",
-                                         bytes: 4, sha256: SHA256.hexDigest(of: Data("wxyz".utf8))))
+        try journal.append(
+            ManifestEntry(
+                input: "https://x.test/x.jpg", line: 1, status: .prepared, file: "x.jpg",
+                bytes: 4, sha256: SHA256.hexDigest(of: Data("wxyz".utf8))))
         try journal.close()
         #expect(try Manifest.load(dir: dir.url, verify: .size).isPrepared("https://x.test/x.jpg"))
         #expect(try !Manifest.load(dir: dir.url, verify: .sizeAndHash).isPrepared("https://x.test/x.jpg"))
