@@ -22,11 +22,12 @@ import Foundation
 /// How an INPUT is read is decided by its content, never its extension:
 /// 1. `-` is standard input; anything else is a path. A path that cannot be opened, or is a
 ///    folder, is one problem.
-/// 2. If the first bytes are known media magic or not UTF-8 text, a path is a local media file
+/// 2. UTF-16 text (a BOM) is a problem. If the first bytes are known media magic or not UTF-8 text, a path is a local media file
 ///    (one item, `file:///absolute/path`, line 0); on stdin that is a problem.
 /// 3. After an optional BOM and whitespace, a source starting with `[`, or with `{` whose first
 ///    line is not a whole JSON object, is one JSON document: a push payload (an object, or an
-///    array of objects), read whole up to `maxDocumentBytes` and searched by `PayloadConventions`.
+///    array of objects), read whole up to `maxDocumentBytes`. Each object is `{"url", "media_type",
+///    "id"}` when it has `url`, else searched by `PayloadConventions`.
 ///    Items report the line where their URL first appears.
 /// 4. Anything else is read line by line: blank lines and `#` comments (a whole line, or a
 ///    ` #…` tail after whitespace) are skipped; a line starting with `{` is a JSON object,
@@ -100,6 +101,9 @@ public final class InputReader: Sequence, IteratorProtocol {
             // Up to the first newline (or 512 bytes): enough for magic and the UTF-8 check, and
             // a slow producer on stdin is not waited on for more than its first line.
             let head = try reader.peekFirstLine(limit: 512)
+            if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+                return problem(input, 0, "UTF-16 text; save the list as UTF-8")
+            }
             if !head.isEmpty, MediaMagic.looksLikeMedia(Array(head)) {
                 if input == "-" {
                     return problem(input, 0, "standard input holds binary data; expected a URL list or JSON")
@@ -152,28 +156,22 @@ public final class InputReader: Sequence, IteratorProtocol {
         }
         let objects: [Any] = (json as? [Any]) ?? [json]
         let locator = LineLocator(bytes)
-        var any = false
-        for (index, object) in objects.enumerated() {
-            guard object is [String: Any] else {
-                problem(source, 0, "element \(index) of the JSON array is not an object")
+        for (index, element) in objects.enumerated() {
+            let place = objects.count > 1 || json is [Any] ? "element \(index) of the JSON array" : "the payload"
+            guard let object = element as? [String: Any] else {
+                problem(source, 0, "\(place) is not an object")
                 continue
             }
-            for found in PayloadConventions.attachments(in: object) {
-                any = true
-                let line = locator.line(of: found.url)
-                emit(
-                    url: found.url, mediaType: found.mediaType, id: found.id, source: source, line: line,
-                    convention: found.convention)
+            switch PayloadConventions.items(inInputObject: object) {
+            case .failure(let failure):
+                problem(source, 0, "\(place): \(failure.message)")
+            case .success(let found):
+                for item in found {
+                    emit(item, source: source, line: locator.line(of: item.url))
+                }
             }
         }
-        if !any, !objects.isEmpty {
-            problem(source, 0, "no attachment URL found in the payload (looked for \(Self.conventionKeys))")
-        }
     }
-
-    static let conventionKeys =
-        "url, attachment, attachment-url, media_url, fcm_options.image, att, "
-        + "com.urbanairship.media_attachment, cioImage, ct_mediaUrl, mp_media_url"
 
     // MARK: - Lines
 
@@ -221,27 +219,9 @@ public final class InputReader: Sequence, IteratorProtocol {
             return problem(source, line, "not valid JSON: \(Self.jsonReason(error))")
         }
         guard let object = json as? [String: Any] else { return problem(source, line, "JSON line is not an object") }
-        if object["url"] != nil {
-            guard let url = object["url"] as? String else { return problem(source, line, "\"url\" is not a string") }
-            let id: String? =
-                switch object["id"] {
-                case let text as String: text
-                case let number as NSNumber: number.stringValue
-                default: nil
-                }
-            return emit(
-                url: url.trimmingCharacters(in: .whitespaces),
-                mediaType: PayloadConventions.string(object["media_type"]),
-                id: id, source: source, line: line, convention: nil)
-        }
-        let found = PayloadConventions.attachments(in: object)
-        if found.isEmpty {
-            return problem(source, line, "no attachment URL in this JSON line (looked for \(Self.conventionKeys))")
-        }
-        for item in found {
-            emit(
-                url: item.url, mediaType: item.mediaType, id: item.id, source: source, line: line,
-                convention: item.convention)
+        switch PayloadConventions.items(inInputObject: object) {
+        case .failure(let failure): problem(source, line, failure.message)
+        case .success(let found): for item in found { emit(item, source: source, line: line) }
         }
     }
 
@@ -267,6 +247,12 @@ public final class InputReader: Sequence, IteratorProtocol {
                 InputItem(
                     url: url, mediaType: mediaType, id: id, source: source, line: line,
                     convention: convention)))
+    }
+
+    private func emit(_ found: PayloadConventions.Found, source: String, line: Int) {
+        emit(
+            url: found.url, mediaType: found.mediaType, id: found.id, source: source, line: line,
+            convention: found.convention)
     }
 
     private func problem(_ source: String, _ line: Int, _ message: String) {

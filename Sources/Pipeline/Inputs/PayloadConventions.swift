@@ -31,7 +31,8 @@ public enum PayloadConventions {
         public var url: String
         public var mediaType: String?
         public var id: String?
-        public var convention: String
+        /// nil for an explicit `{"url": …}` object.
+        public var convention: String?
     }
 
     static let maxDepth = 16
@@ -46,6 +47,35 @@ public enum PayloadConventions {
         }
         return found
     }
+
+    /// One input object, from a JSON line or a JSON document: `{"url", "media_type", "id"}` when
+    /// it has a `url` key, else whatever the conventions find. Returns the items, or why none.
+    static func items(inInputObject object: [String: Any]) -> Result<[Found], InputObjectProblem> {
+        if let value = object["url"] {
+            guard let url = value as? String else { return .failure(.init(message: "\"url\" is not a string")) }
+            let id: String? =
+                switch object["id"] {
+                case let text as String: text
+                case let number as NSNumber: number.stringValue
+                default: nil
+                }
+            let trimmed = url.trimmingCharacters(in: .whitespaces)
+            return .success([Found(url: trimmed, mediaType: string(object["media_type"]), id: id, convention: nil)])
+        }
+        let found = attachments(in: object)
+        if found.isEmpty {
+            return .failure(.init(message: "no attachment URL found (looked for \(conventionKeys))"))
+        }
+        return .success(found)
+    }
+
+    struct InputObjectProblem: Error {
+        var message: String
+    }
+
+    static let conventionKeys =
+        "url, attachment, attachment-url, media_url, fcm_options.image, notification.image, att, "
+        + "com.urbanairship.media_attachment, cioImage, ct_mediaUrl, mp_media_url"
 
     private static func walk(_ value: Any, depth: Int, _ emit: (Found) -> Void) {
         guard depth <= maxDepth else { return }

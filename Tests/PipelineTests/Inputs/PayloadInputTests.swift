@@ -184,4 +184,37 @@ struct PayloadInputTests {
         #expect(locator.line(of: "https://x/a.jpg") == 3)
         #expect(locator.line(of: "absent") == 1)
     }
+
+    @Test func jsonArrayOfURLObjects() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let file = try dir.file(
+            "list.json",
+            """
+            [
+              {"url": "https://x.test/1.jpg", "media_type": "jpg", "id": "a"},
+              {"url": "https://x.test/2.jpg"},
+              "not an object",
+              {"aps": {}}
+            ]
+            """)
+        let result = events([file.path])
+        #expect(result.items.map(\.url) == ["https://x.test/1.jpg", "https://x.test/2.jpg"])
+        #expect(result.items.map(\.line) == [2, 3])
+        #expect(result.items.map(\.id) == ["a", nil])
+        #expect(
+            result.problems.map(\.message) == [
+                "element 2 of the JSON array is not an object",
+                "element 3 of the JSON array: no attachment URL found (looked for \(PayloadConventions.conventionKeys))",
+            ])
+    }
+
+    @Test func utf16IsAProblemNotMedia() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let file = try dir.file("list16.txt", bytes: [0xFF, 0xFE, 0x68, 0x00, 0x74, 0x00])
+        let result = events([file.path])
+        #expect(result.items.isEmpty)
+        #expect(result.problems.first?.message.contains("UTF-16") == true)
+    }
 }
