@@ -22,8 +22,9 @@ import Foundation
 /// How an INPUT is read is decided by its content, never its extension:
 /// 1. `-` is standard input; anything else is a path. A path that cannot be opened, or is a
 ///    folder, is one problem.
-/// 2. UTF-16 text (a BOM) is a problem. If the first bytes are known media magic or not UTF-8 text, a path is a local media file
-///    (one item, `file:///absolute/path`, line 0); on stdin that is a problem.
+/// 2. UTF-16 text (a BOM) is a problem. If the first bytes are known media magic or not UTF-8
+///    text, a path is a local media file (one item, `file:///absolute/path`, line 0); on stdin
+///    that is a problem.
 /// 3. After an optional BOM and whitespace, a source starting with `[`, or with `{` whose first
 ///    line is not a whole JSON object, is one JSON document: a push payload (an object, or an
 ///    array of objects), read whole up to `maxDocumentBytes`. Each object is `{"url", "media_type",
