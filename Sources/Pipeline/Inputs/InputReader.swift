@@ -1,0 +1,270 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads the INPUT arguments of `pushattach prepare` in order and yields one event per item or
+/// problem, streaming: lists are read line by line through a fixed buffer.
+///
+///     let reader = InputReader(inputs: ["list.txt", "payload.json", "-"])
+///     for event in reader {
+///         switch event {
+///         case .item(let item): enqueue(item)
+///         case .problem(let problem): report(problem)   // "list.txt:12: not a URL: …"
+///         }
+///     }
+///
+/// How an INPUT is read is decided by its content, never its extension:
+/// 1. `-` is standard input; anything else is a path. A path that cannot be opened, or is a
+///    folder, is one problem.
+/// 2. UTF-16 text (a BOM) is a problem. If the first bytes are known media magic or not UTF-8
+///    text, a path is a local media file (one item, `file:///absolute/path`, line 0); on stdin
+///    that is a problem.
+/// 3. After an optional BOM and whitespace, a source starting with `[`, or with `{` whose first
+///    line is not a whole JSON object, is one JSON document: a push payload (an object, or an
+///    array of objects), read whole up to `maxDocumentBytes`. Each object is `{"url", "media_type",
+///    "id"}` when it has `url`, else searched by `PayloadConventions`.
+///    Items report the line where their URL first appears.
+/// 4. Anything else is read line by line: blank lines and `#` comments (a whole line, or a
+///    ` #…` tail after whitespace) are skipped; a line starting with `{` is a JSON object,
+///    `{"url", "media_type", "id"}` or any payload convention; any other line is
+///    `URL [media_type]`. So text lists and JSON lines may even be mixed.
+///
+/// Reads block; call `next()` from a context that may block (file reads are short).
+public final class InputReader: Sequence, IteratorProtocol {
+    public struct Options: Sendable, Hashable {
+        public var maxLineBytes = 64 * 1024
+        public var maxDocumentBytes = 8 * 1024 * 1024
+        public var maxURLBytes = URLCheck.maxBytes
+        public init() {}
+    }
+
+    private let inputs: [String]
+    private let standardInput: FileHandle
+    private let options: Options
+    private var nextInput = 0
+    private var current: LineReader?
+    private var pending: [InputEvent] = []
+    private var pendingIndex = 0
+    private var lineNumber = 0
+
+    public init(inputs: [String], standardInput: FileHandle = .standardInput, options: Options = Options()) {
+        self.inputs = inputs
+        self.standardInput = standardInput
+        self.options = options
+    }
+
+    public func next() -> InputEvent? {
+        while true {
+            if pendingIndex < pending.count {
+                defer { pendingIndex += 1 }
+                return pending[pendingIndex]
+            }
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            if let reader = current {
+                readLine(from: reader)
+                continue
+            }
+            guard nextInput < inputs.count else { return nil }
+            let input = inputs[nextInput]
+            nextInput += 1
+            openInput(input)
+        }
+    }
+
+    // MARK: - Opening and classifying a source
+
+    private func openInput(_ input: String) {
+        lineNumber = 0
+        let reader: LineReader
+        if input == "-" {
+            reader = LineReader(
+                descriptor: standardInput.fileDescriptor, name: input, ownsDescriptor: false,
+                maxLineBytes: options.maxLineBytes)
+        } else {
+            var info = stat()
+            if stat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                return problem(input, 0, "is a folder; expected a URL list, a push payload or a media file")
+            }
+            let fd = open(input, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                return problem(input, 0, "cannot open: \(String(cString: strerror(errno)))")
+            }
+            reader = LineReader(descriptor: fd, name: input, maxLineBytes: options.maxLineBytes)
+        }
+        do throws(ContainerError) {
+            // Up to the first newline (or 512 bytes): enough for magic and the UTF-8 check, and
+            // a slow producer on stdin is not waited on for more than its first line.
+            let head = try reader.peekFirstLine(limit: 512)
+            if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+                return problem(input, 0, "UTF-16 text; save the list as UTF-8")
+            }
+            if !head.isEmpty, MediaMagic.looksLikeMedia(Array(head)) {
+                if input == "-" {
+                    return problem(input, 0, "standard input holds binary data; expected a URL list or JSON")
+                }
+                let path = URL(fileURLWithPath: input).standardizedFileURL
+                pending.append(.item(InputItem(url: path.absoluteString, source: input, line: 0, convention: "file")))
+                return
+            }
+            if try isDocument(reader) {
+                readDocument(from: reader)
+            } else {
+                current = reader
+            }
+        } catch {
+            problem(input, 0, "cannot read: \(error)")
+        }
+    }
+
+    /// Rule 3 above.
+    private func isDocument(_ reader: LineReader) throws(ContainerError) -> Bool {
+        let head = try reader.peekFirstLine(limit: options.maxLineBytes)
+        var bytes = head[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let first = bytes.firstIndex(where: { !Self.isSpace($0) }) else { return false }
+        switch bytes[first] {
+        case UInt8(ascii: "["): return true
+        case UInt8(ascii: "{"):
+            let line = bytes[first...].prefix(while: { $0 != 0x0A })
+            let object = try? JSONSerialization.jsonObject(with: Data(line))
+            return !(object is [String: Any])
+        default: return false
+        }
+    }
+
+    // MARK: - Whole JSON documents
+
+    private func readDocument(from reader: LineReader) {
+        let source = reader.name
+        let bytes: [UInt8]?
+        do throws(ContainerError) { bytes = try reader.readToEnd(limit: options.maxDocumentBytes) } catch {
+            return problem(source, 0, "cannot read: \(error)")
+        }
+        guard let bytes else {
+            return problem(
+                source, 0, "JSON document larger than \(options.maxDocumentBytes) bytes; split it or use JSON lines")
+        }
+        let json: Any
+        do { json = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
+            return problem(source, 0, "not valid JSON: \(Self.jsonReason(error))")
+        }
+        let objects: [Any] = (json as? [Any]) ?? [json]
+        let locator = LineLocator(bytes)
+        for (index, element) in objects.enumerated() {
+            let place = objects.count > 1 || json is [Any] ? "element \(index) of the JSON array" : "the payload"
+            guard let object = element as? [String: Any] else {
+                problem(source, 0, "\(place) is not an object")
+                continue
+            }
+            switch PayloadConventions.items(inInputObject: object) {
+            case .failure(let failure):
+                problem(source, 0, "\(place): \(failure.message)")
+            case .success(let found):
+                for item in found {
+                    emit(item, source: source, line: locator.line(of: item.url))
+                }
+            }
+        }
+    }
+
+    // MARK: - Lines
+
+    private func readLine(from reader: LineReader) {
+        let line: LineReader.Line?
+        do throws(ContainerError) { line = try reader.nextLine() } catch {
+            current = nil
+            return problem(reader.name, lineNumber, "cannot read: \(error)")
+        }
+        guard let line else {
+            current = nil
+            return
+        }
+        lineNumber += 1
+        switch line {
+        case .tooLong(let size):
+            problem(reader.name, lineNumber, "line too long: \(size) bytes (limit \(options.maxLineBytes))")
+        case .text(var bytes):
+            if lineNumber == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+            if bytes.last == 0x0D { bytes.removeLast() }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                return problem(reader.name, lineNumber, "not UTF-8 text")
+            }
+            parseLine(text, source: reader.name, line: lineNumber)
+        }
+    }
+
+    private func parseLine(_ raw: String, source: String, line: Int) {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        if text.isEmpty || text.hasPrefix("#") { return }
+        if text.hasPrefix("{") { return parseJSONLine(text, source: source, line: line) }
+
+        let fields = Self.strippingComment(text).split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard fields.count <= 2 else {
+            return problem(source, line, "expected 'URL [media_type]', found \(fields.count) fields")
+        }
+        emit(
+            url: String(fields[0]), mediaType: fields.count == 2 ? String(fields[1]) : nil, id: nil,
+            source: source, line: line, convention: nil)
+    }
+
+    private func parseJSONLine(_ text: String, source: String, line: Int) {
+        let json: Any
+        do { json = try JSONSerialization.jsonObject(with: Data(text.utf8)) } catch {
+            return problem(source, line, "not valid JSON: \(Self.jsonReason(error))")
+        }
+        guard let object = json as? [String: Any] else { return problem(source, line, "JSON line is not an object") }
+        switch PayloadConventions.items(inInputObject: object) {
+        case .failure(let failure): problem(source, line, failure.message)
+        case .success(let found): for item in found { emit(item, source: source, line: line) }
+        }
+    }
+
+    /// Drops a ` #…` tail: a `#` after whitespace starts a comment (a `#` inside a URL is a fragment).
+    static func strippingComment(_ text: String) -> Substring {
+        var previousIsSpace = false
+        for index in text.indices {
+            let character = text[index]
+            if character == "#", previousIsSpace { return text[..<index] }
+            previousIsSpace = character == " " || character == "\t"
+        }
+        return text[...]
+    }
+
+    // MARK: - Output
+
+    private func emit(url: String, mediaType: String?, id: String?, source: String, line: Int, convention: String?) {
+        if let reason = URLCheck.problem(url, maxBytes: options.maxURLBytes) {
+            return problem(source, line, reason)
+        }
+        pending.append(
+            .item(
+                InputItem(
+                    url: url, mediaType: mediaType, id: id, source: source, line: line,
+                    convention: convention)))
+    }
+
+    private func emit(_ found: PayloadConventions.Found, source: String, line: Int) {
+        emit(
+            url: found.url, mediaType: found.mediaType, id: found.id, source: source, line: line,
+            convention: found.convention)
+    }
+
+    private func problem(_ source: String, _ line: Int, _ message: String) {
+        pending.append(.problem(InputProblem(source: source, line: line, message: message)))
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    private static func jsonReason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let debug = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return debug }
+        return nsError.localizedDescription
+    }
+}

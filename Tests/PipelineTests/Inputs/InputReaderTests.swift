@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import Pipeline
+
+/// Reads every event of `inputs`.
+func events(_ inputs: [String], stdin: FileHandle = .nullDevice) -> [InputEvent] {
+    Array(InputReader(inputs: inputs, standardInput: stdin))
+}
+
+extension [InputEvent] {
+    var items: [InputItem] { compactMap { if case .item(let item) = $0 { item } else { nil } } }
+    var problems: [InputProblem] { compactMap { if case .problem(let problem) = $0 { problem } else { nil } } }
+}
+
+@Suite("Inputs: text lists and JSON lines")
+struct InputListTests {
+    @Test func textListWithCommentsBlanksAndBadLines() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let list = try dir.file(
+            "list.txt",
+            """
+            # header comment
+
+            https://cdn.example/a.jpg
+              https://cdn.example/b.webp   image/webp   # trailing comment
+            https://cdn.example/c.png#frag
+            htp:/x
+            https://cdn.example/d.gif gif extra
+            \t
+            www.example.com/e.jpg
+            https://cdn.example/last.mp3 audio
+            """)
+        let result = events([list.path])
+        #expect(
+            result.items.map(\.url) == [
+                "https://cdn.example/a.jpg", "https://cdn.example/b.webp", "https://cdn.example/c.png#frag",
+                "https://cdn.example/last.mp3",
+            ])
+        #expect(result.items.map(\.line) == [3, 4, 5, 10])
+        #expect(result.items.map(\.mediaType) == [nil, "image/webp", nil, "audio"])
+        #expect(result.items.allSatisfy { $0.source == list.path && $0.convention == nil })
+        #expect(result.problems.map(\.line) == [6, 7, 9])
+        #expect(result.problems[0].description == "\(list.path):6: not a URL: 'htp:/x' (expected http:// or https://)")
+        #expect(result.problems[1].message.contains("fields"))
+    }
+
+    @Test func crlfBOMAndNoFinalNewline() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let list = try dir.file(
+            "win.txt", bytes: [0xEF, 0xBB, 0xBF] + Array("https://x.test/a.jpg\r\nhttps://x.test/b.jpg".utf8))
+        let result = events([list.path])
+        #expect(result.items.map(\.url) == ["https://x.test/a.jpg", "https://x.test/b.jpg"])
+        #expect(result.problems.isEmpty)
+    }
+
+    @Test func jsonLines() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let list = try dir.file(
+            "items.jsonl",
+            """
+            {"url": "https://x.test/1.jpg", "media_type": "public.jpeg", "id": "one"}
+            {"url": "https://x.test/2.png", "id": 42}
+            {"url": 7}
+            {"nope": true}
+            {"data": {"attachment": "https://x.test/3.gif", "media_type": "gif"}}
+            {broken
+            https://x.test/4.jpg
+            """)
+        let result = events([list.path])
+        #expect(
+            result.items.map(\.url) == [
+                "https://x.test/1.jpg", "https://x.test/2.png", "https://x.test/3.gif", "https://x.test/4.jpg",
+            ])
+        #expect(result.items.map(\.id) == ["one", "42", nil, nil])
+        #expect(result.items.map(\.mediaType) == ["public.jpeg", nil, "gif", nil])
+        #expect(result.items.map(\.convention) == [nil, nil, "fcm", nil])
+        #expect(result.items.map(\.line) == [1, 2, 5, 7])
+        #expect(result.problems.map(\.line) == [3, 4, 6])
+        #expect(result.problems[2].message.hasPrefix("not valid JSON"))
+    }
+
+    @Test func standardInputThroughAPipe() throws {
+        let pipe = Pipe()
+        pipe.fileHandleForWriting.write(Data("https://x.test/a.jpg\n# c\nftp://x.test/b.jpg\n".utf8))
+        try pipe.fileHandleForWriting.close()
+        let result = events(["-"], stdin: pipe.fileHandleForReading)
+        #expect(result.items.map(\.url) == ["https://x.test/a.jpg"])
+        #expect(result.items.first?.source == "-")
+        #expect(
+            result.problems.map(\.description) == [
+                "-:3: not a URL: 'ftp://x.test/b.jpg' (expected http:// or https://)"
+            ])
+    }
+
+    @Test func longListStreamsThroughSmallBuffer() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let text = (1...10_000).map { "https://x.test/\($0).jpg" }.joined(separator: "\n")
+        let list = try dir.file("big.txt", text)
+        var count = 0
+        var last: InputItem?
+        for event in InputReader(inputs: [list.path]) {
+            if case .item(let item) = event { count += 1; last = item }
+        }
+        #expect(count == 10_000)
+        #expect(last?.line == 10_000)
+        #expect(last?.url == "https://x.test/10000.jpg")
+    }
+
+    @Test func lineReaderHandlesChunkBoundariesAndLongLines() throws {
+        let pipe = Pipe()
+        let long = String(repeating: "x", count: 100)
+        pipe.fileHandleForWriting.write(Data("ab\ncd\n\(long)\nef".utf8))
+        try pipe.fileHandleForWriting.close()
+        let reader = LineReader(
+            descriptor: pipe.fileHandleForReading.fileDescriptor, name: "-", ownsDescriptor: false,
+            chunkSize: 3, maxLineBytes: 10)
+        var lines: [LineReader.Line] = []
+        while let line = try reader.nextLine() { lines.append(line) }
+        #expect(
+            lines == [.text(Array("ab".utf8)), .text(Array("cd".utf8)), .tooLong(bytes: 100), .text(Array("ef".utf8))])
+    }
+
+    @Test func urlRules() {
+        #expect(URLCheck.problem("https://x.test/a.jpg") == nil)
+        #expect(URLCheck.problem("HTTP://X.TEST/a.jpg") == nil)
+        #expect(URLCheck.problem("file:///etc/passwd") != nil)
+        #expect(URLCheck.problem("https:///nohost") != nil)
+        #expect(URLCheck.problem("https://x.test/a\u{7}b") != nil)
+        #expect(URLCheck.problem("https://x.test/" + String(repeating: "a", count: 9000))?.contains("too long") == true)
+    }
+
+    @Test func missingFileAndFolderAreProblemsAndTheRestGoesOn() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let good = try dir.file("good.txt", "https://x.test/a.jpg\n")
+        let result = events([dir.url.appendingPathComponent("missing.txt").path, dir.url.path, good.path])
+        #expect(result.problems.count == 2)
+        #expect(result.problems[0].message.contains("cannot open"))
+        #expect(result.problems[1].message.contains("folder"))
+        #expect(result.items.map(\.url) == ["https://x.test/a.jpg"])
+    }
+}
