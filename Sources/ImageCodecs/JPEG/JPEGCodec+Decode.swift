@@ -39,7 +39,7 @@ extension JPEGCodec {
         }
         var warnings = header.warnings
         if status != 0 {
-            let message = handle.lastError
+            let message = handle.failure()
             guard handle.lastErrorIsWarning, !options.strict else { throw .corrupt(codec: name, message: message) }
             warnings.append(message)
         }

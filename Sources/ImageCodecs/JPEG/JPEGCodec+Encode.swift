@@ -42,7 +42,7 @@ extension JPEGCodec {
                     Int32(min(100, max(1, quality))), Int32(flags))
             }
             guard status == 0, let jpegBuffer, jpegSize > 0 else {
-                throw .encodeFailed(codec: name, message: handle.lastError)
+                throw .encodeFailed(codec: name, message: handle.failure())
             }
             return Array(UnsafeBufferPointer(start: jpegBuffer, count: Int(jpegSize)))
         }

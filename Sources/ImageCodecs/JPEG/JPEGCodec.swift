@@ -43,7 +43,7 @@ public enum JPEGCodec {
         }
         var warnings = markers.notes
         if status != 0 {
-            let message = handle.lastError
+            let message = handle.failure()
             if handle.lastErrorIsWarning, !strict, width > 0, height > 0 {
                 warnings.append(message)
             } else if message.contains("Could not determine subsampling"), let fallback = fallbackHeader(markers) {

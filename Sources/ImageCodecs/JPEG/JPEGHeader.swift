@@ -13,6 +13,8 @@ struct JPEGHeader: Sendable {
     var components: Int?
     /// The Adobe APP14 transform byte (0 = none/CMYK, 1 = YCbCr, 2 = YCCK), when APP14 is present.
     var adobeTransform: UInt8?
+    /// A JPEG-LS frame (SOF55, 0xF7): a different codec that libjpeg does not implement.
+    var isJPEGLS = false
     var iccProfile: [UInt8]?
     /// Problems found while reading metadata (a missing ICC chunk, ...).
     var notes: [String] = []
@@ -22,6 +24,7 @@ struct JPEGHeader: Sendable {
         var iccChunks: [(sequence: UInt8, count: UInt8, payload: ArraySlice<UInt8>)] = []
         for segment in segments {
             let payload = bytes[segment.payloadRange]
+            if segment.marker == 0xF7 { isJPEGLS = true }
             if segment.isStartOfFrame, frameMarker == nil, payload.count >= 6 {
                 let p = payload.startIndex
                 frameMarker = segment.marker
@@ -51,6 +54,7 @@ struct JPEGHeader: Sendable {
 
     /// Why TurboJPEG 2.1 (8-bit, DCT only) cannot decode this frame, or nil when it can.
     var unsupportedReason: String? {
+        if isJPEGLS { return "JPEG-LS (SOF55) is not supported" }
         if isLossless, let frameMarker {
             return "lossless JPEG (SOF\(frameMarker - 0xC0)) is not supported"
         }

@@ -13,6 +13,10 @@ final class TurboJPEGHandle: @unchecked Sendable {
 
     let raw: tjhandle
     let kind: Kind
+    /// Cleared after any failed call: TurboJPEG 2.1 does not reset libjpeg's marker reader
+    /// when a header read fails, so a handle that saw an error ("Bogus marker length" on the
+    /// next, valid file) must not be reused.
+    var isReusable = true
 
     init(_ kind: Kind) throws(CodecError) {
         let made = kind == .compress ? tjInitCompress() : tjInitDecompress()
@@ -31,6 +35,12 @@ final class TurboJPEGHandle: @unchecked Sendable {
 
     /// The last error or warning, copied out of the handle.
     var lastError: String { String(cString: tjGetErrorStr2(raw)) }
+
+    /// Records a failed call and returns its message.
+    func failure() -> String {
+        isReusable = false
+        return lastError
+    }
 
     /// True when the last failure was only a warning (TJERR_WARNING): output was produced.
     var lastErrorIsWarning: Bool { tjGetErrorCode(raw) == Int32(TJERR_WARNING.rawValue) }
@@ -54,11 +64,13 @@ final class TurboJPEGPool: @unchecked Sendable {
         self.capacity = capacity
     }
 
-    /// Runs `body` with a handle no other thread is using, then returns it to the pool.
+    /// Runs `body` with a handle no other thread is using, then returns it to the pool
+    /// unless the body threw or a call on it failed.
     func with<R>(_ body: (TurboJPEGHandle) throws(CodecError) -> R) throws(CodecError) -> R {
         let handle = try checkOut()
-        defer { checkIn(handle) }
-        return try body(handle)
+        let result = try body(handle)
+        checkIn(handle)
+        return result
     }
 
     private func checkOut() throws(CodecError) -> TurboJPEGHandle {
@@ -69,7 +81,7 @@ final class TurboJPEGPool: @unchecked Sendable {
 
     private func checkIn(_ handle: TurboJPEGHandle) {
         lock.withLock {
-            if idle.count < capacity { idle.append(handle) }
+            if handle.isReusable, idle.count < capacity { idle.append(handle) }
         }
     }
 }
