@@ -41,6 +41,9 @@ extension JPEGCodec {
                     Int32(format.rawValue), &jpegBuffer, &jpegSize, Int32(sampling.rawValue),
                     Int32(min(100, max(1, quality))), Int32(flags))
             }
+            // TurboJPEG 2.1 keeps the optimised Huffman tables of a progressive job in the
+            // handle; a later baseline job on it writes a corrupt stream ("bad Huffman code").
+            if progressive { handle.isReusable = false }
             guard status == 0, let jpegBuffer, jpegSize > 0 else {
                 throw .encodeFailed(codec: name, message: handle.failure())
             }
