@@ -1,6 +1,58 @@
+import Foundation
+import MediaTypes
 internal import CTurboJPEG
 internal import CPNG
 internal import CWebP
+
+/// Dispatch by format to the codec that reads it.
+///
+///     let info = try ImageCodecs.readInfo(data, format: .jpeg)
+///     let image = try ImageCodecs.decode(data, format: .png, options: DecodeOptions())
+///
+/// JPEG, PNG and WebP are decoded here; other formats throw `.unsupported`.
+public enum ImageCodecs {
+    public static let decodableFormats: Set<MediaFormat> = [.jpeg, .png, .webp]
+
+    public static func readInfo(_ data: Data, format: MediaFormat) throws(CodecError) -> ImageInfo {
+        switch format {
+        case .jpeg: try JPEGCodec.readInfo(data)
+        case .png: try PNGCodec.readInfo(data)
+        case .webp: try WebPCodec.readInfo(data)
+        default: throw unsupported(format)
+        }
+    }
+
+    public static func decode(_ data: Data, format: MediaFormat, options: DecodeOptions = DecodeOptions()) throws(CodecError) -> DecodedImage {
+        switch format {
+        case .jpeg: try JPEGCodec.decode(data, options: options)
+        case .png: try PNGCodec.decode(data, options: options)
+        case .webp: try WebPCodec.decode(data, options: options)
+        default: throw unsupported(format)
+        }
+    }
+
+    /// The pixel size `decode` produces for a `width` x `height` source and `minimumSize`:
+    /// JPEG picks the smallest TurboJPEG factor (1/8 ... 1) covering the box, WebP scales to
+    /// the smallest aspect-kept size covering it, other formats decode at full size.
+    ///
+    ///     ImageCodecs.scaledSize(width: 4000, height: 3000, minimumSize: (256, 256), format: .jpeg)  // (500, 375)
+    public static func scaledSize(
+        width: Int, height: Int, minimumSize: (width: Int, height: Int)?, format: MediaFormat
+    ) -> (width: Int, height: Int) {
+        guard width > 0, height > 0 else { return (width, height) }
+        switch format {
+        case .jpeg:
+            let s = Scaling.jpeg(width: width, height: height, box: minimumSize)
+            return (s.width, s.height)
+        case .webp: return Scaling.webp(width: width, height: height, box: minimumSize)
+        default: return (width, height)
+        }
+    }
+
+    private static func unsupported(_ format: MediaFormat) -> CodecError {
+        .unsupported(codec: "ImageCodecs", message: "no decoder for \(format.rawValue); decodable formats are jpeg, png and webp")
+    }
+}
 
 /// Versions of the C codecs linked in, for `--version` and bug reports.
 public enum CodecVersions {

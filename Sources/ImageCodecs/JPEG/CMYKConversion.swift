@@ -1,0 +1,26 @@
+/// CMYK to RGB for CMYK and YCCK JPEGs, without colour management.
+///
+///     let rgb = CMYKConversion.toRGB(cmykPixels, width: w, height: h, inverted: true)
+///
+/// Adobe applications (any file with an APP14 "Adobe" segment) store CMYK inverted
+/// (0 = full ink); libjpeg hands the stored values back unchanged. Then
+/// `R = C * K / 255`. Without APP14 the values are plain ink amounts: `R = (255 - C) * (255 - K) / 255`.
+enum CMYKConversion {
+    static func toRGB(_ cmyk: [UInt8], width: Int, height: Int, inverted: Bool) -> PixelBuffer {
+        var out = PixelBuffer(width: width, height: height, layout: .rgb)
+        cmyk.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBytes { dst in
+                for i in 0..<(width * height) {
+                    var c = UInt32(src[i * 4]), m = UInt32(src[i * 4 + 1])
+                    var y = UInt32(src[i * 4 + 2]), k = UInt32(src[i * 4 + 3])
+                    if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+                    // Rounded c * k / 255.
+                    dst[i * 3] = UInt8((c * k + 127) / 255)
+                    dst[i * 3 + 1] = UInt8((m * k + 127) / 255)
+                    dst[i * 3 + 2] = UInt8((y * k + 127) / 255)
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+internal import CTurboJPEG
+
+extension JPEGCodec {
+    /// Decodes to `.gray` (greyscale JPEGs) or `.rgb` (everything else; CMYK and YCCK are
+    /// converted, see `CMYKConversion`).
+    ///
+    ///     let image = try JPEGCodec.decode(data, options: DecodeOptions(strict: true))
+    ///
+    /// The header size is checked against `options.pixelBudget` before pixels are allocated.
+    /// Always decodes with accurate DCT and `TJFLAG_LIMITSCANS` (progressive files with more
+    /// than 500 scans are refused, a known denial-of-service shape).
+    public static func decode(_ data: Data, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        let bytes = [UInt8](data)
+        return try TurboJPEGPool.decompressors.with { handle throws(CodecError) in
+            try decode(bytes, handle: handle, options: options)
+        }
+    }
+
+    private static func decode(_ bytes: [UInt8], handle: TurboJPEGHandle, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        let header = try readHeader(bytes, handle: handle, strict: options.strict)
+        try Limits.check(width: header.width, height: header.height, budget: options.pixelBudget)
+        let scale = Scaling.jpeg(width: header.width, height: header.height, box: options.minimumSize)
+        let isCMYK = header.colorSpace == Int32(TJCS_CMYK.rawValue) || header.colorSpace == Int32(TJCS_YCCK.rawValue)
+        let isGray = header.colorSpace == Int32(TJCS_GRAY.rawValue)
+        let format: TJPF = isCMYK ? TJPF_CMYK : (isGray ? TJPF_GRAY : TJPF_RGB)
+        let channels = isCMYK ? 4 : (isGray ? 1 : 3)
+        var flags = TJFLAG_LIMITSCANS | TJFLAG_ACCURATEDCT
+        if options.strict { flags |= TJFLAG_STOPONWARNING }
+
+        var output = [UInt8](repeating: 0, count: scale.width * scale.height * channels)
+        let status = bytes.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { destination in
+                tjDecompress2(
+                    handle.raw, source.baseAddress, UInt(source.count), destination.baseAddress,
+                    Int32(scale.width), Int32(scale.width * channels), Int32(scale.height),
+                    Int32(format.rawValue), Int32(flags))
+            }
+        }
+        var warnings = header.warnings
+        if status != 0 {
+            let message = handle.failure()
+            guard handle.lastErrorIsWarning, !options.strict else { throw .corrupt(codec: name, message: message) }
+            warnings.append(message)
+        }
+
+        let pixels: PixelBuffer
+        if isCMYK {
+            // Adobe (APP14) files store inverted CMYK; the APP14 marker decides.
+            pixels = CMYKConversion.toRGB(
+                output, width: scale.width, height: scale.height, inverted: header.markers.adobeTransform != nil)
+        } else {
+            pixels = PixelBuffer(width: scale.width, height: scale.height, layout: isGray ? .gray : .rgb, bytes: output)
+        }
+        return DecodedImage(
+            pixels: pixels, sourceWidth: header.width, sourceHeight: header.height,
+            iccProfile: header.markers.iccProfile, warnings: warnings)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+internal import CTurboJPEG
+
+/// JPEG through TurboJPEG (libjpeg-turbo 2.1): header reads, scaled decodes, encodes.
+///
+///     let info = try JPEGCodec.readInfo(data)
+///     let image = try JPEGCodec.decode(data, options: DecodeOptions(minimumSize: (256, 256)))
+///     let jpeg = try JPEGCodec.encode(image.pixels, quality: 85)
+///
+/// Decodes 8-bit baseline, extended, progressive and arithmetic-coded JPEGs in grey, YCbCr,
+/// RGB, CMYK and YCCK. 12-bit and lossless JPEGs throw `.unsupported`.
+public enum JPEGCodec {
+    static let name = "libjpeg-turbo"
+
+    /// What TurboJPEG's header reader found, plus our own marker walk.
+    struct Header {
+        var width: Int
+        var height: Int
+        var subsampling: Int32
+        var colorSpace: Int32
+        var markers: JPEGHeader
+        var warnings: [String]
+    }
+
+    /// Size, colour space, subsampling, progressive flag and ICC profile, without decoding.
+    public static func readInfo(_ data: Data) throws(CodecError) -> ImageInfo {
+        let bytes = [UInt8](data)
+        let header = try TurboJPEGPool.decompressors.with { handle throws(CodecError) in
+            try readHeader(bytes, handle: handle, strict: false)
+        }
+        return ImageInfo(
+            width: header.width, height: header.height, hasAlpha: false, frames: 1,
+            colorSpace: colorSpaceName(header.colorSpace), subsampling: subsamplingName(header.subsampling),
+            isProgressive: header.markers.isProgressive, iccProfile: header.markers.iccProfile)
+    }
+
+    static func readHeader(_ bytes: [UInt8], handle: TurboJPEGHandle, strict: Bool) throws(CodecError) -> Header {
+        let markers = JPEGHeader(bytes)
+        if let reason = markers.unsupportedReason { throw .unsupported(codec: name, message: reason) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = -1, colorSpace: Int32 = -1
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            tjDecompressHeader3(handle.raw, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorSpace)
+        }
+        var warnings = markers.notes
+        if status != 0 {
+            let message = handle.failure()
+            if handle.lastErrorIsWarning, !strict, width > 0, height > 0 {
+                warnings.append(message)
+            } else if message.contains("Could not determine subsampling"), let fallback = fallbackHeader(markers) {
+                // TurboJPEG 2.1 refuses unusual sampling factors in the header call, but
+                // libjpeg decodes them; take the size from our own SOF read.
+                (width, height, colorSpace) = fallback
+                subsampling = -1
+            } else {
+                throw .corrupt(codec: name, message: message)
+            }
+        }
+        guard width > 0, height > 0 else { throw .corrupt(codec: name, message: "image has zero size (\(width)x\(height))") }
+        return Header(
+            width: Int(width), height: Int(height), subsampling: subsampling, colorSpace: colorSpace,
+            markers: markers, warnings: warnings)
+    }
+
+    private static func fallbackHeader(_ markers: JPEGHeader) -> (Int32, Int32, Int32)? {
+        guard let width = markers.width, let height = markers.height, let components = markers.components else { return nil }
+        let colorSpace: TJCS
+        switch components {
+        case 1: colorSpace = TJCS_GRAY
+        case 3: colorSpace = markers.adobeTransform == 0 ? TJCS_RGB : TJCS_YCbCr
+        case 4: colorSpace = markers.adobeTransform == 2 ? TJCS_YCCK : TJCS_CMYK
+        default: return nil
+        }
+        return (Int32(width), Int32(height), Int32(colorSpace.rawValue))
+    }
+
+    static func colorSpaceName(_ value: Int32) -> String? {
+        switch value {
+        case Int32(TJCS_RGB.rawValue): "rgb"
+        case Int32(TJCS_YCbCr.rawValue): "ycbcr"
+        case Int32(TJCS_GRAY.rawValue): "gray"
+        case Int32(TJCS_CMYK.rawValue): "cmyk"
+        case Int32(TJCS_YCCK.rawValue): "ycck"
+        default: nil
+        }
+    }
+
+    static func subsamplingName(_ value: Int32) -> String? {
+        switch value {
+        case Int32(TJSAMP_444.rawValue): "4:4:4"
+        case Int32(TJSAMP_422.rawValue): "4:2:2"
+        case Int32(TJSAMP_420.rawValue): "4:2:0"
+        case Int32(TJSAMP_GRAY.rawValue): "gray"
+        case Int32(TJSAMP_440.rawValue): "4:4:0"
+        case Int32(TJSAMP_411.rawValue): "4:1:1"
+        default: nil
+        }
+    }
+}

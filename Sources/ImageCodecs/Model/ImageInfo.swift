@@ -1,0 +1,33 @@
+/// What a header says about an image, read without decoding pixels.
+///
+///     let info = try JPEGCodec.readInfo(data)
+///     print(info.width, info.height, info.subsampling ?? "-")
+public struct ImageInfo: Sendable, Hashable {
+    public var width: Int
+    public var height: Int
+    public var hasAlpha: Bool
+    /// Frames in an animation; 1 for still images.
+    public var frames: Int
+    /// JPEG colour space: "ycbcr", "gray", "cmyk", "ycck" or "rgb"; nil for other formats.
+    public var colorSpace: String?
+    /// JPEG chroma subsampling: "4:4:4", "4:2:2", "4:2:0", "gray", "4:4:0", "4:1:1"; nil otherwise.
+    public var subsampling: String?
+    /// JPEG only: progressive (SOF2/SOF6/SOF10/SOF14); nil for other formats.
+    public var isProgressive: Bool?
+    /// The embedded ICC profile, when the codec can hand it over uncompressed.
+    public var iccProfile: [UInt8]?
+
+    public init(
+        width: Int, height: Int, hasAlpha: Bool, frames: Int = 1, colorSpace: String? = nil,
+        subsampling: String? = nil, isProgressive: Bool? = nil, iccProfile: [UInt8]? = nil
+    ) {
+        self.width = width
+        self.height = height
+        self.hasAlpha = hasAlpha
+        self.frames = frames
+        self.colorSpace = colorSpace
+        self.subsampling = subsampling
+        self.isProgressive = isProgressive
+        self.iccProfile = iccProfile
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+internal import CWebP
+
+/// WebP through libwebp's advanced decoding API, and libwebpdemux for animations and ICCP.
+///
+///     let image = try WebPCodec.decode(data, options: DecodeOptions(minimumSize: (320, 320)))
+///
+/// Lossy without alpha decodes to `.rgb`, anything with alpha to `.rgba`. Animated files
+/// decode their first frame, placed on the canvas (transparent outside the frame); they are
+/// scaled only when that frame fills the canvas.
+public enum WebPCodec {
+    static let name = "libwebp"
+
+    /// Canvas size, alpha, frame count and ICC profile, without decoding.
+    public static func readInfo(_ data: Data) throws(CodecError) -> ImageInfo {
+        let bytes = [UInt8](data)
+        let features = try features(bytes)
+        var info = ImageInfo(width: Int(features.width), height: Int(features.height), hasAlpha: features.has_alpha != 0)
+        guard info.width > 0, info.height > 0 else { throw .invalidDimensions(width: info.width, height: info.height) }
+        if let demuxer = try? WebPDemuxer(bytes) {
+            info.frames = max(1, demuxer.frameCount)
+            info.iccProfile = demuxer.iccProfile
+        }
+        return info
+    }
+
+    public static func decode(_ data: Data, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        let bytes = [UInt8](data)
+        let features = try features(bytes)
+        let width = Int(features.width), height = Int(features.height)
+        try Limits.check(width: width, height: height, budget: options.pixelBudget)
+        let demuxer = try? WebPDemuxer(bytes)
+        let profile = demuxer?.iccProfile
+        guard features.has_animation != 0 else {
+            let size = Scaling.webp(width: width, height: height, box: options.minimumSize)
+            let pixels = try decodeStill(bytes, alpha: features.has_alpha != 0, size: size, sourceSize: (width, height))
+            return DecodedImage(pixels: pixels, sourceWidth: width, sourceHeight: height, iccProfile: profile)
+        }
+        guard let demuxer else { throw .corrupt(codec: name, message: "the animation container could not be parsed") }
+        let frame = try demuxer.firstFrame()
+        let frameFeatures = try self.features(frame.bitstream)
+        let frameAlpha = frameFeatures.has_alpha != 0
+        if frame.x == 0, frame.y == 0, frame.width == width, frame.height == height {
+            let size = Scaling.webp(width: width, height: height, box: options.minimumSize)
+            let pixels = try decodeStill(frame.bitstream, alpha: frameAlpha, size: size, sourceSize: (width, height))
+            return DecodedImage(pixels: pixels, sourceWidth: width, sourceHeight: height, iccProfile: profile)
+        }
+        // A first frame smaller than the canvas: composite onto a transparent canvas.
+        let framePixels = try decodeStill(frame.bitstream, alpha: true, size: (frame.width, frame.height), sourceSize: (frame.width, frame.height))
+        var canvas = PixelBuffer(width: width, height: height, layout: .rgba)
+        for y in 0..<frame.height where frame.y + y < height {
+            for x in 0..<frame.width where frame.x + x < width {
+                for c in 0..<4 { canvas[frame.x + x, frame.y + y, c] = framePixels[x, y, c] }
+            }
+        }
+        return DecodedImage(pixels: canvas, sourceWidth: width, sourceHeight: height, iccProfile: profile)
+    }
+
+    private static func features(_ bytes: [UInt8]) throws(CodecError) -> WebPBitstreamFeatures {
+        var features = WebPBitstreamFeatures()
+        let status = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
+        guard status == VP8_STATUS_OK else { throw error(status) }
+        return features
+    }
+
+    /// One still bitstream into caller-sized memory, scaled by libwebp when `size` differs.
+    private static func decodeStill(
+        _ bytes: [UInt8], alpha: Bool, size: (width: Int, height: Int), sourceSize: (Int, Int)
+    ) throws(CodecError) -> PixelBuffer {
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else {
+            throw .corrupt(codec: name, message: "libwebp version mismatch (WebPInitDecoderConfig failed)")
+        }
+        defer { WebPFreeDecBuffer(&config.output) }
+        if size != sourceSize {
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(size.width)
+            config.options.scaled_height = Int32(size.height)
+        }
+        let layout: PixelBuffer.Layout = alpha ? .rgba : .rgb
+        var pixels = PixelBuffer(width: size.width, height: size.height, layout: layout)
+        let stride = pixels.stride
+        let status = pixels.withUnsafeMutableBytes { output in
+            config.output.colorspace = alpha ? MODE_RGBA : MODE_RGB
+            config.output.is_external_memory = 1
+            config.output.u.RGBA.rgba = output.baseAddress
+            config.output.u.RGBA.stride = Int32(stride)
+            config.output.u.RGBA.size = output.count
+            return bytes.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
+        }
+        guard status == VP8_STATUS_OK else { throw error(status) }
+        return pixels
+    }
+
+    /// libwebp's status codes, in words.
+    static func error(_ status: VP8StatusCode) -> CodecError {
+        switch status {
+        case VP8_STATUS_UNSUPPORTED_FEATURE: .unsupported(codec: name, message: "unsupported feature (VP8_STATUS_UNSUPPORTED_FEATURE)")
+        case VP8_STATUS_NOT_ENOUGH_DATA: .corrupt(codec: name, message: "not enough data: the file is truncated (VP8_STATUS_NOT_ENOUGH_DATA)")
+        case VP8_STATUS_BITSTREAM_ERROR: .corrupt(codec: name, message: "bitstream error (VP8_STATUS_BITSTREAM_ERROR)")
+        case VP8_STATUS_OUT_OF_MEMORY: .corrupt(codec: name, message: "out of memory (VP8_STATUS_OUT_OF_MEMORY)")
+        case VP8_STATUS_INVALID_PARAM: .corrupt(codec: name, message: "invalid parameter (VP8_STATUS_INVALID_PARAM)")
+        case VP8_STATUS_SUSPENDED: .corrupt(codec: name, message: "decoding suspended (VP8_STATUS_SUSPENDED)")
+        case VP8_STATUS_USER_ABORT: .corrupt(codec: name, message: "decoding aborted (VP8_STATUS_USER_ABORT)")
+        default: .corrupt(codec: name, message: "unknown status \(status.rawValue)")
+        }
+    }
+}

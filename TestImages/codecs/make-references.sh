@@ -1,0 +1,34 @@
+#!/bin/sh
+# Regenerates the ImageCodecs reference images from the shared corpus. Run once, from the
+# repository root, with ImageMagick 6 installed (`apt-get install imagemagick`):
+#     sh TestImages/codecs/make-references.sh
+# The outputs are committed; tests never run ImageMagick.
+set -eu
+corpus="${PUSHATTACH_CORPUS:-../shared/corpus}"
+out="TestImages/codecs"
+
+# CMYK/YCCK JPEGs to 8-bit RGB with ImageMagick's naive conversion (no colour management:
+# ImageMagick here has no lcms delegate), the same formula ImageCodecs uses.
+convert "$corpus/photos/cmyk_canon_eos300d_wikimedia.jpg" -colorspace sRGB -depth 8 \
+    -crop 128x128+186+102 +repage -strip "PNG24:$out/cmyk_canon_eos300d_center128.png"
+for name in pillow_pil_sample_cmyk sharp_cmyk_no_profile mei_multiple_icc_segments_cmyk; do
+    convert "$corpus/jpeg/misc/$name.jpg" -colorspace sRGB -depth 8 -strip "PNG24:$out/$name.png"
+done
+convert "$corpus/jpeg/misc/sharp_cmyk_no_profile.jpg" -colorspace sRGB -depth 8 \
+    -crop 128x128+186+102 +repage -strip "PNG24:$out/sharp_cmyk_no_profile_center128.png"
+rm -f "$out/sharp_cmyk_no_profile.png"
+
+# A PNG whose iCCP chunk is deflate-compressed by real zlib (Python's zlib module, level 9;
+# ImageMagick without lcms will not attach a profile), to test ImageCodecs' inflater; plus the
+# raw profile it should inflate to.
+convert "$corpus/photos/canon_powershot_s90_444.jpg" "$out/canon_s90.icc"
+convert -size 24x16 gradient:red-blue -depth 8 -strip "PNG24:$out/gradient_iccp.png"
+python3 - "$out/gradient_iccp.png" "$out/canon_s90.icc" <<'PY'
+import struct, sys, zlib
+png_path, icc_path = sys.argv[1], sys.argv[2]
+png = open(png_path, "rb").read()
+data = b"canon s90\0\0" + zlib.compress(open(icc_path, "rb").read(), 9)
+chunk = struct.pack(">I", len(data)) + b"iCCP" + data + struct.pack(">I", zlib.crc32(b"iCCP" + data))
+ihdr_end = 8 + 25
+open(png_path, "wb").write(png[:ihdr_end] + chunk + png[ihdr_end:])
+PY
