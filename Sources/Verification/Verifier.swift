@@ -86,6 +86,10 @@ public struct Verifier: Sendable {
 
         // 2. Apple's rules: type, size cap, extension, memory budget.
         let ext = fileExtension.flatMap { $0.isEmpty ? nil : $0 }
+        if sniffed.format == .unknown, let ext, let named = Self.format(forExtension: ext) {
+            // iOS takes the type from the name, then finds the content is not that type: corrupt.
+            return namedButNot(named, data: data, report: report)
+        }
         let assessment = options.rules.assess(sniffed, byteCount: bytes.count, fileExtension: ext)
         report.warnings += assessment.warnings
         if case .rejected(let code, let reason) = assessment.verdict, code == .invalidFileSize {
@@ -176,6 +180,30 @@ public struct Verifier: Sendable {
     }
 
     static let decodableFormats: [MediaFormat] = [.jpeg, .png, .webp]
+
+    /// The format a file name's extension claims, if any.
+    static func format(forExtension ext: String) -> MediaFormat? {
+        let ext = ext.lowercased()
+        return MediaFormat.allCases.first { $0 != .unknown && $0.allExtensions.contains(ext) }
+    }
+
+    /// Bytes we cannot identify under a name that claims `named`: iOS would reject them as
+    /// corrupt (105). For formats we can decode, the codec's own message says what is wrong.
+    private func namedButNot(_ named: MediaFormat, data: Data, report: FileReport) -> FileReport {
+        var report = report
+        report.format = named
+        report.uti = named.uti
+        report.category = named.category
+        var detail = "its bytes are not \(named.displayName)"
+        if Self.decodableFormats.contains(named) {
+            do {
+                _ = try ImageCodecs.readInfo(data, format: named)
+            } catch {
+                detail = "\(error)"
+            }
+        }
+        return report.rejecting(.corrupt, "named as \(named.displayName) but damaged or not \(named.displayName) at all: \(detail)")
+    }
 
     static func isTruncationWarning(_ message: String) -> Bool {
         let m = message.lowercased()

@@ -6,7 +6,7 @@ import Foundation
 enum PushAttach {
     static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [VerifyCommand.self]
+    static var commands: [any Command.Type] { [VerifyCommand.self] }
 
     static var help: String {
         let width = commands.map { $0.name.count }.max() ?? 0
@@ -39,7 +39,7 @@ enum PushAttach {
         }
         switch first {
         case "-h", "--help", "help":
-            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+            if arguments.count > 1, let command = command(named: arguments[1]) {
                 Console.out(command.help)
             } else {
                 Console.out(help)
@@ -51,16 +51,21 @@ enum PushAttach {
         default:
             break
         }
-        guard let type = commands.first(where: { $0.name == first }) else {
-            let names = commands.map(\.name).joined(separator: ", ")
+        guard let type = command(named: first) else {
+            let names = commands.map { $0.name }.joined(separator: ", ")
             Console.error("pushattach: unknown subcommand '\(first)' (expected one of: \(names))")
             Console.error("hint: run 'pushattach --help'")
             return ExitStatus.usage
         }
-        return await run(type, Array(arguments.dropFirst()))
+        return await dispatch(type, Array(arguments.dropFirst()))
     }
 
-    private static func run(_ type: any Command.Type, _ arguments: [String]) async -> Int32 {
+    private static func command(named name: String) -> (any Command.Type)? {
+        for command in commands where command.name == name { return command }
+        return nil
+    }
+
+    private static func dispatch(_ type: any Command.Type, _ arguments: [String]) async -> Int32 {
         do {
             let parsed = try type.spec.parse(arguments, command: "pushattach \(type.name)")
             if parsed.wantsHelp {

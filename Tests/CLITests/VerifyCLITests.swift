@@ -70,8 +70,9 @@ struct VerifyCLITests {
         let result = try ProcessRunner.run("pushattach", ["verify", "--json", Corpus.testImages.path])
         #expect(result.status == 1)
         let lines = try jsonLines(result.stdout)
+        let root = Corpus.testImages.path + "/"
         let byName = Dictionary(uniqueKeysWithValues: lines.map {
-            (URL(fileURLWithPath: $0["path"] as! String).lastPathComponent, $0)
+            (String(($0["path"] as! String).dropFirst(root.count)), $0)
         })
         #expect(byName["small-320x240.jpg"]?["verdict"] as? String == "accepted")
         #expect(byName["lossy-320x240.webp"]?["verdict"] as? String == "transcode")

@@ -84,3 +84,26 @@ private final class DataBox: @unchecked Sendable {
     }
     var done: Bool { lock.withLock { _done } }
 }
+
+extension ProcessRunner {
+    /// Runs `product` with its output discarded and returns its exit status and its own peak
+    /// RSS in bytes, from wait4 (so other children of the test process do not count).
+    public static func measure(_ product: String, _ arguments: [String]) throws -> (status: Int32, peakRSS: Int) {
+        let path = self.product(product).path
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitStatus, Int(usage.ru_maxrss) * 1024)
+    }
+}

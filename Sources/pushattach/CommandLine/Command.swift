@@ -8,15 +8,15 @@ protocol Command {
     /// The whole `--help` text.
     static var help: String { get }
     static var spec: OptionSpec { get }
-    init(_ arguments: ParsedArguments) throws(UsageError)
+    init(_ arguments: ParsedArguments) throws
     /// Checks that the options make sense together, before any work starts.
-    func validate() throws(UsageError)
+    func validate() throws
     /// Does the work and returns the exit status.
     func run() async throws -> Int32
 }
 
 extension Command {
-    func validate() throws(UsageError) {}
+    func validate() throws {}
 }
 
 /// Exit statuses shared by every subcommand.

@@ -46,7 +46,7 @@ struct VerifyCommand: Command {
     var json: Bool
     var options: VerifyOptions
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
+    init(_ arguments: ParsedArguments) throws {
         let command = "pushattach verify"
         paths = arguments.positionals
         json = arguments.flag("--json")
@@ -59,7 +59,7 @@ struct VerifyCommand: Command {
             pixelBudget: Int(pixelMP * 1_000_000), rules: rules)
     }
 
-    func validate() throws(UsageError) {
+    func validate() throws {
         guard !paths.isEmpty else {
             throw UsageError(command: "pushattach verify", message: "no PATH given: name the files or folders to check")
         }

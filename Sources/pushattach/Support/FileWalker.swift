@@ -37,15 +37,20 @@ enum FileWalker {
 /// Runs a closure over every element on all cores, keeping order. For CPU-bound batches in
 /// commands that have nothing else to do meanwhile.
 enum ParallelMap {
-    static func map<T, R>(_ items: [T], _ transform: (T) -> R) -> [R] {
-        let results = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
-        results.initialize(repeating: nil)
-        defer { results.deallocate() }
-        items.withUnsafeBufferPointer { input in
-            DispatchQueue.concurrentPerform(iterations: input.count) { i in
-                results[i] = transform(input[i])
-            }
+    static func map<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Sendable (T) -> R) -> [R] {
+        let slots = Slots<R>(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: items.count) { i in
+            slots.set(i, transform(items[i]))
         }
-        return results.map { $0! }
+        return slots.values
+    }
+
+    /// One slot per iteration; each is written once, under a lock.
+    private final class Slots<R>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var storage: [R?]
+        init(count: Int) { storage = Array(repeating: nil, count: count) }
+        func set(_ i: Int, _ value: R) { lock.withLock { storage[i] = value } }
+        var values: [R] { lock.withLock { storage.map { $0! } } }
     }
 }
