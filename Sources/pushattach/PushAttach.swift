@@ -29,7 +29,12 @@ enum PushAttach {
 
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        exit(await run(arguments))
+        let status = await run(arguments)
+        if ProcessInfo.processInfo.environment["PUSHATTACH_REPORT_PEAK_RSS"] == "1" {
+            // For memory tests and benchmarks: this process's own high-water mark.
+            Console.error("peak_rss_bytes=\(PeakMemory.bytes)")
+        }
+        exit(status)
     }
 
     static func run(_ arguments: [String]) async -> Int32 {

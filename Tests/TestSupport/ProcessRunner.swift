@@ -86,24 +86,13 @@ private final class DataBox: @unchecked Sendable {
 }
 
 extension ProcessRunner {
-    /// Runs `product` with its output discarded and returns its exit status and its own peak
-    /// RSS in bytes, from wait4 (so other children of the test process do not count).
-    public static func measure(_ product: String, _ arguments: [String]) throws -> (status: Int32, peakRSS: Int) {
-        let path = self.product(product).path
-        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitStatus, Int(usage.ru_maxrss) * 1024)
+    /// Runs a `pushattach` command with `PUSHATTACH_REPORT_PEAK_RSS=1` and returns its result
+    /// and the peak RSS the child reported for itself (VmHWM; ru_maxrss of a child is polluted
+    /// by the parent's size at fork on Linux).
+    public static func runMeasuringMemory(_ product: String, _ arguments: [String]) throws -> (result: Result, peakRSS: Int) {
+        let result = try run(product, arguments, environment: ["PUSHATTACH_REPORT_PEAK_RSS": "1"])
+        let line = result.stderr.split(separator: "\n").last { $0.hasPrefix("peak_rss_bytes=") }
+        let bytes = line.flatMap { Int($0.dropFirst("peak_rss_bytes=".count)) } ?? -1
+        return (result, bytes)
     }
 }
