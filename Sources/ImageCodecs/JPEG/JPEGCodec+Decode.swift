@@ -40,7 +40,7 @@ extension JPEGCodec {
         var warnings = header.warnings
         if status != 0 {
             let message = handle.failure()
-            guard handle.lastErrorIsWarning, !options.strict else { throw .corrupt(codec: name, message: message) }
+            guard handle.lastErrorIsWarning, !options.strict else { throw classify(message) }
             warnings.append(message)
         }
 

@@ -5,6 +5,8 @@
 ///     let chunks = try PNGChunks(bytes, budget: 50_000_000)
 ///     chunks.width; chunks.iccpData; chunks.animationFrames
 struct PNGChunks: Sendable {
+    /// Errors found by this walk name it rather than libpng, which never saw the bytes.
+    static let name = "png-chunks"
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     struct Failure: Error { let message: String }
@@ -19,7 +21,7 @@ struct PNGChunks: Sendable {
     /// Walks every chunk up to IEND. `sizeCheck` runs right after IHDR, before the rest of the
     /// file is read, so a pixel-budget refusal wins over later damage.
     init(_ bytes: [UInt8], sizeCheck: (Int, Int) throws(CodecError) -> Void) throws(CodecError) {
-        func fail(_ message: String) -> CodecError { .corrupt(codec: PNGCodec.name, message: message) }
+        func fail(_ message: String) -> CodecError { .corrupt(codec: PNGChunks.name, message: message) }
         guard bytes.count >= 8, Array(bytes[0..<8]) == Self.signature else {
             throw fail("not a PNG file (bad signature)")
         }
@@ -48,7 +50,7 @@ struct PNGChunks: Sendable {
                 width = Int(bytes[dataStart]) << 24 | Int(bytes[dataStart + 1]) << 16 | Int(bytes[dataStart + 2]) << 8 | Int(bytes[dataStart + 3])
                 height = Int(bytes[dataStart + 4]) << 24 | Int(bytes[dataStart + 5]) << 16 | Int(bytes[dataStart + 6]) << 8 | Int(bytes[dataStart + 7])
                 guard width > 0, height > 0, width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
-                    throw .invalidDimensions(width: width, height: height)
+                    throw fail("IHDR gives an impossible size \(width)x\(height)")
                 }
                 try sizeCheck(width, height)
             } else if crcOK {
