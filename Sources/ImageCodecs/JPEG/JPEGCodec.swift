@@ -1,5 +1,5 @@
-import Foundation
 internal import CTurboJPEG
+import Foundation
 
 /// JPEG through TurboJPEG (libjpeg-turbo 2.1): header reads, scaled decodes, encodes.
 ///
@@ -40,7 +40,8 @@ public enum JPEGCodec {
         if let reason = markers.unsupportedReason { throw .unsupported(codec: name, message: reason) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = -1, colorSpace: Int32 = -1
         let status = bytes.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(handle.raw, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorSpace)
+            tjDecompressHeader3(
+                handle.raw, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorSpace)
         }
         var warnings = markers.notes
         if status != 0 {
@@ -56,7 +57,9 @@ public enum JPEGCodec {
                 throw classify(message)
             }
         }
-        guard width > 0, height > 0 else { throw .corrupt(codec: name, message: "image has zero size (\(width)x\(height))") }
+        guard width > 0, height > 0 else {
+            throw .corrupt(codec: name, message: "image has zero size (\(width)x\(height))")
+        }
         return Header(
             width: Int(width), height: Int(height), subsampling: subsampling, colorSpace: colorSpace,
             markers: markers, warnings: warnings)
@@ -65,13 +68,18 @@ public enum JPEGCodec {
     /// libjpeg's fatal message as a `CodecError`: variants it names as unsupported become
     /// `.unsupported`, everything else is `.corrupt`.
     static func classify(_ message: String) -> CodecError {
-        let unsupported = ["DNL not supported", "Unsupported JPEG process", "Unsupported JPEG data precision", "Unsupported color conversion"]
+        let unsupported = [
+            "DNL not supported", "Unsupported JPEG process", "Unsupported JPEG data precision",
+            "Unsupported color conversion",
+        ]
         if unsupported.contains(where: { message.contains($0) }) { return .unsupported(codec: name, message: message) }
         return .corrupt(codec: name, message: message)
     }
 
     private static func fallbackHeader(_ markers: JPEGHeader) -> (Int32, Int32, Int32)? {
-        guard let width = markers.width, let height = markers.height, let components = markers.components else { return nil }
+        guard let width = markers.width, let height = markers.height, let components = markers.components else {
+            return nil
+        }
         let colorSpace: TJCS
         switch components {
         case 1: colorSpace = TJCS_GRAY

@@ -30,7 +30,9 @@ struct PNGChunks: Sendable {
         var sawIDAT = false
         while true {
             guard bytes.count - offset >= 8 else { throw fail("file truncated before IEND (at byte \(offset))") }
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let length =
+                Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                | Int(bytes[offset + 3])
             let typeBytes = bytes[(offset + 4)..<(offset + 8)]
             guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
                 throw fail("invalid chunk type at byte \(offset + 4)")
@@ -40,15 +42,21 @@ struct PNGChunks: Sendable {
             guard bytes.count - offset - 12 >= length else { throw fail("file truncated inside the \(type) chunk") }
             let dataStart = offset + 8
             let crcStart = dataStart + length
-            let stored = UInt32(bytes[crcStart]) << 24 | UInt32(bytes[crcStart + 1]) << 16 | UInt32(bytes[crcStart + 2]) << 8 | UInt32(bytes[crcStart + 3])
+            let stored =
+                UInt32(bytes[crcStart]) << 24 | UInt32(bytes[crcStart + 1]) << 16 | UInt32(bytes[crcStart + 2]) << 8
+                | UInt32(bytes[crcStart + 3])
             let crcOK = CRC32.checksum(bytes[(offset + 4)..<crcStart]) == stored
             let isCritical = typeBytes.first! & 0x20 == 0
             if !crcOK && isCritical { throw fail("CRC error in the \(type) chunk") }
 
             if index == 0 {
                 guard type == "IHDR", length == 13 else { throw fail("IHDR is not the first chunk") }
-                width = Int(bytes[dataStart]) << 24 | Int(bytes[dataStart + 1]) << 16 | Int(bytes[dataStart + 2]) << 8 | Int(bytes[dataStart + 3])
-                height = Int(bytes[dataStart + 4]) << 24 | Int(bytes[dataStart + 5]) << 16 | Int(bytes[dataStart + 6]) << 8 | Int(bytes[dataStart + 7])
+                width =
+                    Int(bytes[dataStart]) << 24 | Int(bytes[dataStart + 1]) << 16 | Int(bytes[dataStart + 2]) << 8
+                    | Int(bytes[dataStart + 3])
+                height =
+                    Int(bytes[dataStart + 4]) << 24 | Int(bytes[dataStart + 5]) << 16 | Int(bytes[dataStart + 6]) << 8
+                    | Int(bytes[dataStart + 7])
                 guard width > 0, height > 0, width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
                     throw fail("IHDR gives an impossible size \(width)x\(height)")
                 }
@@ -58,7 +66,10 @@ struct PNGChunks: Sendable {
                 case "IDAT": sawIDAT = true
                 case "iCCP" where iccpData == nil && !sawIDAT: iccpData = Array(bytes[dataStart..<crcStart])
                 case "acTL" where length == 8:
-                    animationFrames = max(1, Int(bytes[dataStart]) << 24 | Int(bytes[dataStart + 1]) << 16 | Int(bytes[dataStart + 2]) << 8 | Int(bytes[dataStart + 3]))
+                    animationFrames = max(
+                        1,
+                        Int(bytes[dataStart]) << 24 | Int(bytes[dataStart + 1]) << 16 | Int(bytes[dataStart + 2]) << 8
+                            | Int(bytes[dataStart + 3]))
                 default: break
                 }
             }

@@ -19,7 +19,9 @@ enum Zlib {
         try inflater.run()
         let end = inflater.position
         guard end + 4 <= bytes.count else { throw Failure(message: "zlib stream truncated before its checksum") }
-        let stored = UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16 | UInt32(bytes[end + 2]) << 8 | UInt32(bytes[end + 3])
+        let stored =
+            UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16 | UInt32(bytes[end + 2]) << 8
+            | UInt32(bytes[end + 3])
         guard adler32(inflater.output) == stored else { throw Failure(message: "zlib checksum mismatch") }
         return inflater.output
     }
@@ -76,10 +78,18 @@ private struct Inflater {
         }
     }
 
-    static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
+    static let lengthBase = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227,
+        258,
+    ]
     static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
-    static let distanceBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
-    static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
+    static let distanceBase = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097,
+        6145, 8193, 12289, 16385, 24577,
+    ]
+    static let distanceExtra = [
+        0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+    ]
 
     let bytes: [UInt8]
     var position: Int
@@ -213,7 +223,9 @@ private struct Inflater {
             guard distanceSymbol < 30 else { throw Zlib.Failure(message: "invalid distance symbol") }
             let distance = Self.distanceBase[distanceSymbol] + (try bits(Self.distanceExtra[distanceSymbol]))
             guard distance <= output.count else { throw Zlib.Failure(message: "distance too far back") }
-            guard output.count + length <= limit else { throw Zlib.Failure(message: "inflated data over \(limit) bytes") }
+            guard output.count + length <= limit else {
+                throw Zlib.Failure(message: "inflated data over \(limit) bytes")
+            }
             for _ in 0..<length { output.append(output[output.count - distance]) }
         }
     }
