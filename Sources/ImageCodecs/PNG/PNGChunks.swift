@@ -1,6 +1,7 @@
 /// A bounds- and CRC-checked walk over PNG chunks, done in Swift before libpng sees the
-/// bytes. libpng's simplified API skips some checks (and never exposes iCCP), so this walk
-/// is what rejects bad signatures, bad critical-chunk CRCs and truncation.
+/// bytes. libpng's simplified API rejects all of PngSuite's `x*` files by itself, but it
+/// accepts a file cut anywhere after the last image row (no IEND needed) and never exposes
+/// iCCP; this walk requires IEND, checks critical-chunk CRCs and collects iCCP and acTL.
 ///
 ///     let chunks = try PNGChunks(bytes, budget: 50_000_000)
 ///     chunks.width; chunks.iccpData; chunks.animationFrames
