@@ -1,8 +1,8 @@
+internal import CPNG
+internal import CTurboJPEG
+internal import CWebP
 import Foundation
 import MediaTypes
-internal import CTurboJPEG
-internal import CPNG
-internal import CWebP
 
 /// Dispatch by format to the codec that reads it.
 ///
@@ -22,7 +22,9 @@ public enum ImageCodecs {
         }
     }
 
-    public static func decode(_ data: Data, format: MediaFormat, options: DecodeOptions = DecodeOptions()) throws(CodecError) -> DecodedImage {
+    public static func decode(_ data: Data, format: MediaFormat, options: DecodeOptions = DecodeOptions())
+        throws(CodecError) -> DecodedImage
+    {
         switch format {
         case .jpeg: try JPEGCodec.decode(data, options: options)
         case .png: try PNGCodec.decode(data, options: options)
@@ -50,7 +52,9 @@ public enum ImageCodecs {
     }
 
     private static func unsupported(_ format: MediaFormat) -> CodecError {
-        .unsupported(codec: "ImageCodecs", message: "no decoder for \(format.rawValue); decodable formats are jpeg, png and webp")
+        .unsupported(
+            codec: "ImageCodecs", message: "no decoder for \(format.rawValue); decodable formats are jpeg, png and webp"
+        )
     }
 }
 

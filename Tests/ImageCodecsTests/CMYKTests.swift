@@ -1,7 +1,7 @@
 import Foundation
 import ImageCodecs
-import Testing
 import TestSupport
+import Testing
 
 /// CMYK and YCCK JPEGs decode to RGB close to ImageMagick's references (see TestImages/codecs/README.md).
 @Suite struct CMYKTests {
@@ -14,10 +14,16 @@ import TestSupport
     }
 
     static let cases = [
-        Case(source: "photos/cmyk_canon_eos300d_wikimedia.jpg", reference: "cmyk_canon_eos300d_center128.png", crop: (186, 102)),
-        Case(source: "jpeg/misc/sharp_cmyk_no_profile.jpg", reference: "sharp_cmyk_no_profile_center128.png", crop: (186, 102)),
+        Case(
+            source: "photos/cmyk_canon_eos300d_wikimedia.jpg", reference: "cmyk_canon_eos300d_center128.png",
+            crop: (186, 102)),
+        Case(
+            source: "jpeg/misc/sharp_cmyk_no_profile.jpg", reference: "sharp_cmyk_no_profile_center128.png",
+            crop: (186, 102)),
         Case(source: "jpeg/misc/pillow_pil_sample_cmyk.jpg", reference: "pillow_pil_sample_cmyk.png", crop: nil),
-        Case(source: "jpeg/misc/mei_multiple_icc_segments_cmyk.jpg", reference: "mei_multiple_icc_segments_cmyk.png", crop: nil),
+        Case(
+            source: "jpeg/misc/mei_multiple_icc_segments_cmyk.jpg", reference: "mei_multiple_icc_segments_cmyk.png",
+            crop: nil),
     ]
 
     /// Mean absolute error per channel, in 8-bit levels, allowed against ImageMagick (observed 0.1-0.4).
@@ -30,7 +36,10 @@ import TestSupport
         #expect(info.colorSpace == "ycck" || info.colorSpace == "cmyk")
         let image = try JPEGCodec.decode(data, options: DecodeOptions(strict: true))
         #expect(image.pixels.layout == .rgb)
-        let reference = try PNGCodec.decode(try Data(contentsOf: Corpus.testImages.appendingPathComponent("codecs/\(c.reference)")), options: DecodeOptions()).pixels
+        let reference = try PNGCodec.decode(
+            try Data(contentsOf: Corpus.testImages.appendingPathComponent("codecs/\(c.reference)")),
+            options: DecodeOptions()
+        ).pixels
         var pixels = image.pixels
         if let crop = c.crop {
             var cropped = PixelBuffer(width: reference.width, height: reference.height, layout: .rgb)
@@ -46,13 +55,15 @@ import TestSupport
     }
 
     @Test func scaledCMYKDecodeWorks() throws {
-        let image = try JPEGCodec.decode(try Corpus.data("photos/cmyk_canon_eos300d_wikimedia.jpg"), options: DecodeOptions(minimumSize: (60, 40)))
+        let image = try JPEGCodec.decode(
+            try Corpus.data("photos/cmyk_canon_eos300d_wikimedia.jpg"), options: DecodeOptions(minimumSize: (60, 40)))
         #expect(image.pixels.width == 63 && image.pixels.height == 42)
         #expect(image.pixels.layout == .rgb)
     }
 
     @Test func iccProfileFromMultipleSegments() throws {
-        let image = try JPEGCodec.decode(try Corpus.data("jpeg/misc/mei_multiple_icc_segments_cmyk.jpg"), options: DecodeOptions())
+        let image = try JPEGCodec.decode(
+            try Corpus.data("jpeg/misc/mei_multiple_icc_segments_cmyk.jpg"), options: DecodeOptions())
         let profile = try #require(image.iccProfile)
         #expect(profile.count == 557_168)
         #expect(Array(profile[16..<20]) == Array("CMYK".utf8))

@@ -1,7 +1,7 @@
 import Foundation
 import ImageCodecs
-import Testing
 import TestSupport
+import Testing
 
 /// Encoders: JPEG round trips closely, PNG exactly, and ICC profiles survive.
 @Suite struct EncoderTests {
@@ -17,7 +17,8 @@ import TestSupport
     @Test(arguments: ChromaSubsampling.allCases)
     func jpegRoundTripIsClose(_ subsampling: ChromaSubsampling) throws {
         // A smooth photo-like source: the corpus reference photo, decoded.
-        let source = try JPEGCodec.decode(try Corpus.data("jpeg/libjpeg-turbo/testorig.jpg"), options: DecodeOptions()).pixels
+        let source = try JPEGCodec.decode(try Corpus.data("jpeg/libjpeg-turbo/testorig.jpg"), options: DecodeOptions())
+            .pixels
         let jpeg = try JPEGCodec.encode(source, quality: 90, subsampling: subsampling)
         let decoded = try JPEGCodec.decode(jpeg, options: DecodeOptions(strict: true))
         let info = try JPEGCodec.readInfo(jpeg)
@@ -27,7 +28,9 @@ import TestSupport
         } else {
             let error = try #require(Pixels.meanAbsoluteError(decoded.pixels, source))
             #expect(error < 3, "mean absolute error \(error)")
-            #expect(info.subsampling == ["4:4:4", "4:2:2", "4:2:0"][ChromaSubsampling.allCases.firstIndex(of: subsampling)!])
+            #expect(
+                info.subsampling
+                    == ["4:4:4", "4:2:2", "4:2:0"][ChromaSubsampling.allCases.firstIndex(of: subsampling)!])
         }
     }
 
@@ -56,12 +59,14 @@ import TestSupport
 
     /// A real multi-segment profile from the corpus (over 64 KB, so it spans APP2 chunks).
     static func bigProfile() throws -> [UInt8] {
-        let image = try JPEGCodec.decode(try Corpus.data("jpeg/misc/pillow_icc_profile_big.jpg"), options: DecodeOptions())
+        let image = try JPEGCodec.decode(
+            try Corpus.data("jpeg/misc/pillow_icc_profile_big.jpg"), options: DecodeOptions())
         return try #require(image.iccProfile)
     }
 
     @Test func iccProfileSurvivesJPEGToJPEG() throws {
-        let source = try JPEGCodec.decode(try Corpus.data("jpeg/misc/pillow_icc_profile_big.jpg"), options: DecodeOptions())
+        let source = try JPEGCodec.decode(
+            try Corpus.data("jpeg/misc/pillow_icc_profile_big.jpg"), options: DecodeOptions())
         let profile = try #require(source.iccProfile)
         #expect(profile.count > 65_519)
         let jpeg = try JPEGCodec.encode(source.pixels, iccProfile: profile)
@@ -79,7 +84,8 @@ import TestSupport
         #expect(decoded.iccProfile == profile)
         #expect(decoded.pixels == pixels)
         if let original = source.iccProfile {
-            let again = try PNGCodec.decode(try PNGCodec.encode(source.pixels, iccProfile: original), options: DecodeOptions())
+            let again = try PNGCodec.decode(
+                try PNGCodec.encode(source.pixels, iccProfile: original), options: DecodeOptions())
             #expect(again.iccProfile == original)
         }
     }
@@ -98,7 +104,8 @@ import TestSupport
     }
 
     @Test func damagedICCPIsAWarningNotAFailure() throws {
-        let image = try PNGCodec.decode(try Corpus.data("broken/png/mei_invalid-iCCP-missing-adler32-checksum.png"), options: DecodeOptions())
+        let image = try PNGCodec.decode(
+            try Corpus.data("broken/png/mei_invalid-iCCP-missing-adler32-checksum.png"), options: DecodeOptions())
         #expect(image.iccProfile == nil)
         #expect(image.warnings.contains { $0.contains("iCCP") })
     }

@@ -1,15 +1,18 @@
-@testable import ImageCodecs
 import Foundation
 import Testing
+
+@testable import ImageCodecs
 
 /// The small pieces behind the codecs: CMYK maths, the zlib subset, PNG chunk checks.
 @Suite struct InternalsTests {
     @Test func cmykConversionBothConventions() {
         // Plain CMYK: no ink is white, full K is black, full C is cyan.
-        let plain = CMYKConversion.toRGB([0, 0, 0, 0, 0, 0, 0, 255, 255, 0, 0, 0], width: 3, height: 1, inverted: false)
+        let plain = CMYKConversion.toRGB(
+            [0, 0, 0, 0, 0, 0, 0, 255, 255, 0, 0, 0], width: 3, height: 1, inverted: false)
         #expect(plain.bytes == [255, 255, 255, 0, 0, 0, 0, 255, 255])
         // Adobe-inverted: the same three pixels stored as 255 - value.
-        let adobe = CMYKConversion.toRGB([255, 255, 255, 255, 255, 255, 255, 0, 0, 255, 255, 255], width: 3, height: 1, inverted: true)
+        let adobe = CMYKConversion.toRGB(
+            [255, 255, 255, 255, 255, 255, 255, 0, 0, 255, 255, 255], width: 3, height: 1, inverted: true)
         #expect(adobe.bytes == plain.bytes)
     }
 
@@ -26,7 +29,9 @@ import Testing
         var bad = stream
         bad[bad.count - 1] ^= 1
         #expect(throws: Zlib.Failure.self) { try Zlib.inflate(bad[...], limit: 1 << 20) }
-        #expect(throws: Zlib.Failure.self) { try Zlib.inflate([0x78, 0x9C, 0xFF, 0xFF, 0xFF, 0xFF][...], limit: 1 << 20) }
+        #expect(throws: Zlib.Failure.self) {
+            try Zlib.inflate([0x78, 0x9C, 0xFF, 0xFF, 0xFF, 0xFF][...], limit: 1 << 20)
+        }
     }
 
     @Test func crc32MatchesTheStandardCheckValue() {

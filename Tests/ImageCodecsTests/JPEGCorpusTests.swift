@@ -1,8 +1,8 @@
 import Foundation
 import ImageCodecs
 import MediaTypes
-import Testing
 import TestSupport
+import Testing
 
 /// Every JPEG in the corpus decodes or fails with a clear error; variants TurboJPEG 2.1
 /// cannot read (12-bit, lossless) say so.
@@ -30,7 +30,8 @@ import TestSupport
 
     static let highPrecisionOrLossless = files.filter {
         $0.name.contains("x12_") || $0.name.contains("x16_") || $0.name.contains("12.jpg") || $0.name.contains("12bit")
-            || $0.name.hasPrefix("lossless") || $0.name.hasPrefix("ls__") || $0.name.contains("sof3") || $0.url.path.contains("/lossless")
+            || $0.name.hasPrefix("lossless") || $0.name.hasPrefix("ls__") || $0.name.contains("sof3")
+            || $0.url.path.contains("/lossless")
     }
 
     @Test(arguments: highPrecisionOrLossless)
@@ -83,7 +84,8 @@ import TestSupport
         let image = try JPEGCodec.decode(data, options: DecodeOptions(minimumSize: (256, 256)))
         #expect(image.pixels.width >= 256 && image.pixels.height >= 256)
         #expect(image.pixels.width < info.width)
-        let expected = ImageCodecs.scaledSize(width: info.width, height: info.height, minimumSize: (256, 256), format: .jpeg)
+        let expected = ImageCodecs.scaledSize(
+            width: info.width, height: info.height, minimumSize: (256, 256), format: .jpeg)
         #expect(image.pixels.width == expected.width && image.pixels.height == expected.height)
         // The next smaller factor would no longer cover the box: the smallest covering one was picked.
         let eighth = ((info.width + 7) / 8, (info.height + 7) / 8)
@@ -106,12 +108,14 @@ import TestSupport
     }
 
     @Test func iccChunksAreJoinedInOrder() throws {
-        let ordered = try JPEGCodec.decode(try Corpus.data("jpeg/jpeg-decoder/icc_chunk_order.jpeg"), options: DecodeOptions())
+        let ordered = try JPEGCodec.decode(
+            try Corpus.data("jpeg/jpeg-decoder/icc_chunk_order.jpeg"), options: DecodeOptions())
         let profile = try #require(ordered.iccProfile)
         // 254 shuffled chunks, each holding its own sequence number as its one byte.
         #expect(profile == (1...254).map { UInt8($0) })
 
-        let missing = try JPEGCodec.decode(try Corpus.data("jpeg/jpeg-decoder/icc_missing_chunk.jpeg"), options: DecodeOptions())
+        let missing = try JPEGCodec.decode(
+            try Corpus.data("jpeg/jpeg-decoder/icc_missing_chunk.jpeg"), options: DecodeOptions())
         #expect(missing.iccProfile == nil)
         #expect(missing.warnings.contains { $0.contains("ICC") })
     }

@@ -1,7 +1,7 @@
 import Foundation
 import ImageCodecs
-import Testing
 import TestSupport
+import Testing
 
 /// PngSuite conformance: valid files decode, `x*` files fail with `.corrupt`.
 @Suite struct PNGSuiteTests {

@@ -1,8 +1,8 @@
 import Foundation
 import ImageCodecs
 import MediaTypes
-import Testing
 import TestSupport
+import Testing
 
 /// Hostile input: oversized headers, truncated files, the broken corpus. Every case must end
 /// in a result or a `CodecError`, never a trap or a hang.
@@ -43,13 +43,20 @@ import TestSupport
 
     @Test func emptyAndZeroSizedInputsThrow() {
         for format in [MediaFormat.jpeg, .png, .webp] {
-            #expect(throws: CodecError.self) { try ImageCodecs.decode(Data(), format: format, options: DecodeOptions()) }
+            #expect(throws: CodecError.self) {
+                try ImageCodecs.decode(Data(), format: format, options: DecodeOptions())
+            }
         }
-        #expect(throws: CodecError.self) { try ImageCodecs.decode(Data([1, 2, 3]), format: .gif, options: DecodeOptions()) }
+        #expect(throws: CodecError.self) {
+            try ImageCodecs.decode(Data([1, 2, 3]), format: .gif, options: DecodeOptions())
+        }
     }
 
-    static let truncationSources = CorpusFile.all(in: "photos", extensions: ["jpg"])
-        + CorpusFile.all(in: "pngsuite", extensions: ["png"]).filter { !$0.name.hasPrefix("x") && !$0.url.path.contains("/extra/") }
+    static let truncationSources =
+        CorpusFile.all(in: "photos", extensions: ["jpg"])
+        + CorpusFile.all(in: "pngsuite", extensions: ["png"]).filter {
+            !$0.name.hasPrefix("x") && !$0.url.path.contains("/extra/")
+        }
 
     /// Cut at 10%, 50% and 99%: strict decoding throws `.corrupt`; lenient JPEG decoding may
     /// return a grey-filled image, and then it must say so in `warnings`.
@@ -87,12 +94,13 @@ import TestSupport
     @Test(arguments: broken)
     func brokenFilesGiveAResult(_ file: CorpusFile) throws {
         let data = try file.data
-        let format: MediaFormat? = switch file.url.pathExtension.lowercased() {
-        case "jpg", "jpeg": .jpeg
-        case "png": .png
-        case "webp": .webp
-        default: nil
-        }
+        let format: MediaFormat? =
+            switch file.url.pathExtension.lowercased() {
+            case "jpg", "jpeg": .jpeg
+            case "png": .png
+            case "webp": .webp
+            default: nil
+            }
         guard let format else { return }
         for strict in [false, true] {
             do {

@@ -1,7 +1,7 @@
 import Foundation
 import ImageCodecs
-import Testing
 import TestSupport
+import Testing
 
 /// Every WebP in the corpus that `dwebp` decodes (VERIFY.tsv says OK or OK_ANIMATED) decodes here.
 @Suite struct WebPTests {
@@ -45,7 +45,8 @@ import TestSupport
     @Test func lossyIsRGBAndAlphaIsRGBA() throws {
         let lossy = try WebPCodec.decode(try Corpus.data("webp/libwebp-test-data/bryce.webp"), options: DecodeOptions())
         #expect(lossy.pixels.layout == .rgb)
-        let alpha = try WebPCodec.decode(try Corpus.data("webp/libwebp-test-data/lossy_alpha1.webp"), options: DecodeOptions())
+        let alpha = try WebPCodec.decode(
+            try Corpus.data("webp/libwebp-test-data/lossy_alpha1.webp"), options: DecodeOptions())
         #expect(alpha.pixels.layout == .rgba)
         #expect(alpha.pixels.bytes.enumerated().contains { $0.offset % 4 == 3 && $0.element < 255 })
     }

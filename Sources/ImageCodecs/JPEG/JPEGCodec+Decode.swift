@@ -1,5 +1,5 @@
-import Foundation
 internal import CTurboJPEG
+import Foundation
 
 extension JPEGCodec {
     /// Decodes to `.gray` (greyscale JPEGs) or `.rgb` (everything else; CMYK and YCCK are
@@ -17,7 +17,9 @@ extension JPEGCodec {
         }
     }
 
-    private static func decode(_ bytes: [UInt8], handle: TurboJPEGHandle, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+    private static func decode(_ bytes: [UInt8], handle: TurboJPEGHandle, options: DecodeOptions) throws(CodecError)
+        -> DecodedImage
+    {
         let header = try readHeader(bytes, handle: handle, strict: options.strict)
         try Limits.check(width: header.width, height: header.height, budget: options.pixelBudget)
         let scale = Scaling.jpeg(width: header.width, height: header.height, box: options.minimumSize)
@@ -40,7 +42,7 @@ extension JPEGCodec {
         var warnings = header.warnings
         if status != 0 {
             let message = handle.failure()
-            guard handle.lastErrorIsWarning, !options.strict else { throw .corrupt(codec: name, message: message) }
+            guard handle.lastErrorIsWarning, !options.strict else { throw classify(message) }
             warnings.append(message)
         }
 

@@ -1,5 +1,5 @@
-import Foundation
 internal import CTurboJPEG
+import Foundation
 
 extension JPEGCodec {
     /// Encodes 8-bit pixels as a baseline (or progressive) JFIF JPEG. Alpha is dropped;

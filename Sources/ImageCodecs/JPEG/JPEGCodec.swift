@@ -1,5 +1,5 @@
-import Foundation
 internal import CTurboJPEG
+import Foundation
 
 /// JPEG through TurboJPEG (libjpeg-turbo 2.1): header reads, scaled decodes, encodes.
 ///
@@ -35,34 +35,51 @@ public enum JPEGCodec {
     }
 
     static func readHeader(_ bytes: [UInt8], handle: TurboJPEGHandle, strict: Bool) throws(CodecError) -> Header {
+        guard !bytes.isEmpty else { throw .corrupt(codec: name, message: "empty file (0 bytes)") }
         let markers = JPEGHeader(bytes)
         if let reason = markers.unsupportedReason { throw .unsupported(codec: name, message: reason) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = -1, colorSpace: Int32 = -1
         let status = bytes.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(handle.raw, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorSpace)
+            tjDecompressHeader3(
+                handle.raw, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorSpace)
         }
         var warnings = markers.notes
         if status != 0 {
             let message = handle.failure()
-            if handle.lastErrorIsWarning, !strict, width > 0, height > 0 {
-                warnings.append(message)
-            } else if message.contains("Could not determine subsampling"), let fallback = fallbackHeader(markers) {
-                // TurboJPEG 2.1 refuses unusual sampling factors in the header call, but
-                // libjpeg decodes them; take the size from our own SOF read.
+            if message.contains("Could not determine subsampling"), let fallback = fallbackHeader(markers) {
+                // TurboJPEG 2.1 refuses unusual sampling factors (4:1:0, mixed) in the header
+                // call, but libjpeg decodes them; take the size from our own SOF read.
                 (width, height, colorSpace) = fallback
                 subsampling = -1
+            } else if handle.lastErrorIsWarning, !strict, width > 0, height > 0 {
+                warnings.append(message)
             } else {
-                throw .corrupt(codec: name, message: message)
+                throw classify(message)
             }
         }
-        guard width > 0, height > 0 else { throw .corrupt(codec: name, message: "image has zero size (\(width)x\(height))") }
+        guard width > 0, height > 0 else {
+            throw .corrupt(codec: name, message: "image has zero size (\(width)x\(height))")
+        }
         return Header(
             width: Int(width), height: Int(height), subsampling: subsampling, colorSpace: colorSpace,
             markers: markers, warnings: warnings)
     }
 
+    /// libjpeg's fatal message as a `CodecError`: variants it names as unsupported become
+    /// `.unsupported`, everything else is `.corrupt`.
+    static func classify(_ message: String) -> CodecError {
+        let unsupported = [
+            "DNL not supported", "Unsupported JPEG process", "Unsupported JPEG data precision",
+            "Unsupported color conversion",
+        ]
+        if unsupported.contains(where: { message.contains($0) }) { return .unsupported(codec: name, message: message) }
+        return .corrupt(codec: name, message: message)
+    }
+
     private static func fallbackHeader(_ markers: JPEGHeader) -> (Int32, Int32, Int32)? {
-        guard let width = markers.width, let height = markers.height, let components = markers.components else { return nil }
+        guard let width = markers.width, let height = markers.height, let components = markers.components else {
+            return nil
+        }
         let colorSpace: TJCS
         switch components {
         case 1: colorSpace = TJCS_GRAY

@@ -10,13 +10,16 @@ enum JPEGICC {
     struct Failure: Error { let message: String }
 
     /// Joins chunks by sequence number. Fails when a chunk is missing, duplicated or counts disagree.
-    static func assemble(_ chunks: [(sequence: UInt8, count: UInt8, payload: ArraySlice<UInt8>)]) -> Result<[UInt8], Failure> {
+    static func assemble(_ chunks: [(sequence: UInt8, count: UInt8, payload: ArraySlice<UInt8>)]) -> Result<
+        [UInt8], Failure
+    > {
         let count = Int(chunks[0].count)
         guard count > 0, chunks.allSatisfy({ Int($0.count) == count }) else {
             return .failure(Failure(message: "ICC profile chunks disagree on the chunk count; profile ignored"))
         }
         let sorted = chunks.sorted { $0.sequence < $1.sequence }
-        guard sorted.count == count, sorted.enumerated().allSatisfy({ Int($0.element.sequence) == $0.offset + 1 }) else {
+        guard sorted.count == count, sorted.enumerated().allSatisfy({ Int($0.element.sequence) == $0.offset + 1 })
+        else {
             return .failure(Failure(message: "ICC profile has \(chunks.count) of \(count) chunks; profile ignored"))
         }
         return .success(sorted.flatMap { Array($0.payload) })

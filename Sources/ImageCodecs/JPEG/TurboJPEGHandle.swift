@@ -1,5 +1,5 @@
-import Foundation
 internal import CTurboJPEG
+import Foundation
 
 /// Owns one `tjhandle`: `init` throws when TurboJPEG cannot make one, `deinit` destroys it.
 ///

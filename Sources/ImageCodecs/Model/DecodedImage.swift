@@ -11,7 +11,9 @@ public struct DecodedImage: Sendable {
     /// Problems the codec recovered from (lenient mode), in its own words.
     public var warnings: [String]
 
-    public init(pixels: PixelBuffer, sourceWidth: Int, sourceHeight: Int, iccProfile: [UInt8]? = nil, warnings: [String] = []) {
+    public init(
+        pixels: PixelBuffer, sourceWidth: Int, sourceHeight: Int, iccProfile: [UInt8]? = nil, warnings: [String] = []
+    ) {
         self.pixels = pixels
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight

@@ -1,10 +1,13 @@
 /// A bounds- and CRC-checked walk over PNG chunks, done in Swift before libpng sees the
-/// bytes. libpng's simplified API skips some checks (and never exposes iCCP), so this walk
-/// is what rejects bad signatures, bad critical-chunk CRCs and truncation.
+/// bytes. libpng's simplified API rejects all of PngSuite's `x*` files by itself, but it
+/// accepts a file cut anywhere after the last image row (no IEND needed) and never exposes
+/// iCCP; this walk requires IEND, checks critical-chunk CRCs and collects iCCP and acTL.
 ///
 ///     let chunks = try PNGChunks(bytes, budget: 50_000_000)
 ///     chunks.width; chunks.iccpData; chunks.animationFrames
 struct PNGChunks: Sendable {
+    /// Errors found by this walk name it rather than libpng, which never saw the bytes.
+    static let name = "png-chunks"
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     struct Failure: Error { let message: String }
@@ -19,7 +22,7 @@ struct PNGChunks: Sendable {
     /// Walks every chunk up to IEND. `sizeCheck` runs right after IHDR, before the rest of the
     /// file is read, so a pixel-budget refusal wins over later damage.
     init(_ bytes: [UInt8], sizeCheck: (Int, Int) throws(CodecError) -> Void) throws(CodecError) {
-        func fail(_ message: String) -> CodecError { .corrupt(codec: PNGCodec.name, message: message) }
+        func fail(_ message: String) -> CodecError { .corrupt(codec: PNGChunks.name, message: message) }
         guard bytes.count >= 8, Array(bytes[0..<8]) == Self.signature else {
             throw fail("not a PNG file (bad signature)")
         }
@@ -28,7 +31,9 @@ struct PNGChunks: Sendable {
         var sawIDAT = false
         while true {
             guard bytes.count - offset >= 8 else { throw fail("file truncated before IEND (at byte \(offset))") }
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let length =
+                Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                | Int(bytes[offset + 3])
             let typeBytes = bytes[(offset + 4)..<(offset + 8)]
             guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
                 throw fail("invalid chunk type at byte \(offset + 4)")
@@ -38,17 +43,23 @@ struct PNGChunks: Sendable {
             guard bytes.count - offset - 12 >= length else { throw fail("file truncated inside the \(type) chunk") }
             let dataStart = offset + 8
             let crcStart = dataStart + length
-            let stored = UInt32(bytes[crcStart]) << 24 | UInt32(bytes[crcStart + 1]) << 16 | UInt32(bytes[crcStart + 2]) << 8 | UInt32(bytes[crcStart + 3])
+            let stored =
+                UInt32(bytes[crcStart]) << 24 | UInt32(bytes[crcStart + 1]) << 16 | UInt32(bytes[crcStart + 2]) << 8
+                | UInt32(bytes[crcStart + 3])
             let crcOK = CRC32.checksum(bytes[(offset + 4)..<crcStart]) == stored
             let isCritical = typeBytes.first! & 0x20 == 0
             if !crcOK && isCritical { throw fail("CRC error in the \(type) chunk") }
 
             if index == 0 {
                 guard type == "IHDR", length == 13 else { throw fail("IHDR is not the first chunk") }
-                width = Int(bytes[dataStart]) << 24 | Int(bytes[dataStart + 1]) << 16 | Int(bytes[dataStart + 2]) << 8 | Int(bytes[dataStart + 3])
-                height = Int(bytes[dataStart + 4]) << 24 | Int(bytes[dataStart + 5]) << 16 | Int(bytes[dataStart + 6]) << 8 | Int(bytes[dataStart + 7])
+                width =
+                    Int(bytes[dataStart]) << 24 | Int(bytes[dataStart + 1]) << 16 | Int(bytes[dataStart + 2]) << 8
+                    | Int(bytes[dataStart + 3])
+                height =
+                    Int(bytes[dataStart + 4]) << 24 | Int(bytes[dataStart + 5]) << 16 | Int(bytes[dataStart + 6]) << 8
+                    | Int(bytes[dataStart + 7])
                 guard width > 0, height > 0, width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
-                    throw .invalidDimensions(width: width, height: height)
+                    throw fail("IHDR gives an impossible size \(width)x\(height)")
                 }
                 try sizeCheck(width, height)
             } else if crcOK {
@@ -56,7 +67,10 @@ struct PNGChunks: Sendable {
                 case "IDAT": sawIDAT = true
                 case "iCCP" where iccpData == nil && !sawIDAT: iccpData = Array(bytes[dataStart..<crcStart])
                 case "acTL" where length == 8:
-                    animationFrames = max(1, Int(bytes[dataStart]) << 24 | Int(bytes[dataStart + 1]) << 16 | Int(bytes[dataStart + 2]) << 8 | Int(bytes[dataStart + 3]))
+                    animationFrames = max(
+                        1,
+                        Int(bytes[dataStart]) << 24 | Int(bytes[dataStart + 1]) << 16 | Int(bytes[dataStart + 2]) << 8
+                            | Int(bytes[dataStart + 3]))
                 default: break
                 }
             }

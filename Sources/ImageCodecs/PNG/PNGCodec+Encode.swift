@@ -1,5 +1,5 @@
-import Foundation
 internal import CPNG
+import Foundation
 
 extension PNGCodec {
     /// Encodes 8-bit grey, RGB or RGBA pixels losslessly.
@@ -18,11 +18,12 @@ extension PNGCodec {
         let image = PNGImageHandle()
         image.pointer.pointee.width = UInt32(pixels.width)
         image.pointer.pointee.height = UInt32(pixels.height)
-        image.pointer.pointee.format = switch pixels.layout {
-        case .gray: UInt32(PNG_FORMAT_GRAY)
-        case .rgb: UInt32(PNG_FORMAT_RGB)
-        case .rgba: UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
-        }
+        image.pointer.pointee.format =
+            switch pixels.layout {
+            case .gray: UInt32(PNG_FORMAT_GRAY)
+            case .rgb: UInt32(PNG_FORMAT_RGB)
+            case .rgba: UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+            }
         let hasProfile = !(iccProfile ?? []).isEmpty
         var flags: UInt32 = 0
         if compression == .fast { flags |= UInt32(PNG_IMAGE_FLAG_FAST) }
@@ -46,7 +47,8 @@ extension PNGCodec {
 
         if let iccProfile, hasProfile {
             // Signature (8) + IHDR chunk (25): iCCP must come before PLTE and IDAT.
-            let chunk = PNGChunks.chunk(type: "iCCP", data: Array("ICC Profile".utf8) + [0, 0] + Zlib.stored(iccProfile))
+            let chunk = PNGChunks.chunk(
+                type: "iCCP", data: Array("ICC Profile".utf8) + [0, 0] + Zlib.stored(iccProfile))
             encoded.insert(contentsOf: chunk, at: 33)
         }
         return Data(encoded)

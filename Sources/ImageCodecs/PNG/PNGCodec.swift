@@ -1,5 +1,5 @@
-import Foundation
 internal import CPNG
+import Foundation
 
 /// PNG through libpng's simplified API, with a Swift chunk walk in front for signature, CRC,
 /// truncation and iCCP handling.
@@ -38,15 +38,17 @@ public enum PNGCodec {
         try begin(image, bytes)
         let source = image.pointer.pointee.format
         let layout: PixelBuffer.Layout =
-            source & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0 ? .rgba
+            source & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0
+            ? .rgba
             : source & UInt32(PNG_FORMAT_FLAG_COLOR) != 0 ? .rgb : .gray
         let width = Int(image.pointer.pointee.width), height = Int(image.pointer.pointee.height)
         try Limits.check(width: width, height: height, budget: options.pixelBudget)
-        image.pointer.pointee.format = switch layout {
-        case .gray: UInt32(PNG_FORMAT_GRAY)
-        case .rgb: UInt32(PNG_FORMAT_RGB)
-        case .rgba: UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
-        }
+        image.pointer.pointee.format =
+            switch layout {
+            case .gray: UInt32(PNG_FORMAT_GRAY)
+            case .rgb: UInt32(PNG_FORMAT_RGB)
+            case .rgba: UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+            }
         // 16-bit files without gAMA/sRGB are sRGB-encoded, not linear.
         image.pointer.pointee.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
         var pixels = PixelBuffer(width: width, height: height, layout: layout)
@@ -59,7 +61,8 @@ public enum PNGCodec {
         if image.pointer.pointee.warning_or_error & UInt32(PNG_IMAGE_WARNING) != 0 { warnings.append(image.message) }
         let (iccProfile, note) = profile(from: chunks)
         if let note { warnings.append(note) }
-        return DecodedImage(pixels: pixels, sourceWidth: width, sourceHeight: height, iccProfile: iccProfile, warnings: warnings)
+        return DecodedImage(
+            pixels: pixels, sourceWidth: width, sourceHeight: height, iccProfile: iccProfile, warnings: warnings)
     }
 
     private static func begin(_ image: PNGImageHandle, _ bytes: [UInt8]) throws(CodecError) {

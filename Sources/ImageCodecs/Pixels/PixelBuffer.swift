@@ -41,8 +41,9 @@ public struct PixelBuffer: Sendable, Hashable {
     public init(width: Int, height: Int, layout: Layout, stride: Int? = nil, bytes: [UInt8]) {
         let rowBytes = width * layout.channels
         let stride = stride ?? rowBytes
-        precondition(width >= 0 && height >= 0 && stride >= rowBytes && bytes.count >= stride * height,
-                     "pixel bytes do not match the size")
+        precondition(
+            width >= 0 && height >= 0 && stride >= rowBytes && bytes.count >= stride * height,
+            "pixel bytes do not match the size")
         self.width = width
         self.height = height
         self.layout = layout
@@ -64,7 +65,9 @@ public struct PixelBuffer: Sendable, Hashable {
     }
 
     /// Write access to the raw bytes, for codecs and inner loops.
-    package mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    package mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows
+        -> R
+    {
         try bytes.withUnsafeMutableBufferPointer { buffer in try body(buffer) }
     }
 }

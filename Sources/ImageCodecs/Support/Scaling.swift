@@ -10,7 +10,9 @@ enum Scaling {
 
     /// JPEG: the smallest TurboJPEG factor (num/denom <= 1) whose output is at least the box
     /// in both directions. Returns the factor and the output size TurboJPEG will produce.
-    static func jpeg(width: Int, height: Int, box: (width: Int, height: Int)?) -> (num: Int, denom: Int, width: Int, height: Int) {
+    static func jpeg(width: Int, height: Int, box: (width: Int, height: Int)?) -> (
+        num: Int, denom: Int, width: Int, height: Int
+    ) {
         guard let box else { return (1, 1, width, height) }
         let (tw, th) = target(width: width, height: height, box: box)
         var count: Int32 = 0

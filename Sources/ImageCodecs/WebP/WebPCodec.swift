@@ -1,5 +1,5 @@
-import Foundation
 internal import CWebP
+import Foundation
 
 /// WebP through libwebp's advanced decoding API, and libwebpdemux for animations and ICCP.
 ///
@@ -15,7 +15,8 @@ public enum WebPCodec {
     public static func readInfo(_ data: Data) throws(CodecError) -> ImageInfo {
         let bytes = [UInt8](data)
         let features = try features(bytes)
-        var info = ImageInfo(width: Int(features.width), height: Int(features.height), hasAlpha: features.has_alpha != 0)
+        var info = ImageInfo(
+            width: Int(features.width), height: Int(features.height), hasAlpha: features.has_alpha != 0)
         guard info.width > 0, info.height > 0 else { throw .invalidDimensions(width: info.width, height: info.height) }
         if let demuxer = try? WebPDemuxer(bytes) {
             info.frames = max(1, demuxer.frameCount)
@@ -46,7 +47,8 @@ public enum WebPCodec {
             return DecodedImage(pixels: pixels, sourceWidth: width, sourceHeight: height, iccProfile: profile)
         }
         // A first frame smaller than the canvas: composite onto a transparent canvas.
-        let framePixels = try decodeStill(frame.bitstream, alpha: true, size: (frame.width, frame.height), sourceSize: (frame.width, frame.height))
+        let framePixels = try decodeStill(
+            frame.bitstream, alpha: true, size: (frame.width, frame.height), sourceSize: (frame.width, frame.height))
         var canvas = PixelBuffer(width: width, height: height, layout: .rgba)
         for y in 0..<frame.height where frame.y + y < height {
             for x in 0..<frame.width where frame.x + x < width {
@@ -95,8 +97,10 @@ public enum WebPCodec {
     /// libwebp's status codes, in words.
     static func error(_ status: VP8StatusCode) -> CodecError {
         switch status {
-        case VP8_STATUS_UNSUPPORTED_FEATURE: .unsupported(codec: name, message: "unsupported feature (VP8_STATUS_UNSUPPORTED_FEATURE)")
-        case VP8_STATUS_NOT_ENOUGH_DATA: .corrupt(codec: name, message: "not enough data: the file is truncated (VP8_STATUS_NOT_ENOUGH_DATA)")
+        case VP8_STATUS_UNSUPPORTED_FEATURE:
+            .unsupported(codec: name, message: "unsupported feature (VP8_STATUS_UNSUPPORTED_FEATURE)")
+        case VP8_STATUS_NOT_ENOUGH_DATA:
+            .corrupt(codec: name, message: "not enough data: the file is truncated (VP8_STATUS_NOT_ENOUGH_DATA)")
         case VP8_STATUS_BITSTREAM_ERROR: .corrupt(codec: name, message: "bitstream error (VP8_STATUS_BITSTREAM_ERROR)")
         case VP8_STATUS_OUT_OF_MEMORY: .corrupt(codec: name, message: "out of memory (VP8_STATUS_OUT_OF_MEMORY)")
         case VP8_STATUS_INVALID_PARAM: .corrupt(codec: name, message: "invalid parameter (VP8_STATUS_INVALID_PARAM)")

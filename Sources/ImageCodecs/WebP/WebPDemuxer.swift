@@ -56,6 +56,7 @@ final class WebPDemuxer {
         }
         return Frame(
             bitstream: Array(UnsafeBufferPointer(start: bytes, count: iterator.fragment.size)),
-            x: Int(iterator.x_offset), y: Int(iterator.y_offset), width: Int(iterator.width), height: Int(iterator.height))
+            x: Int(iterator.x_offset), y: Int(iterator.y_offset), width: Int(iterator.width),
+            height: Int(iterator.height))
     }
 }

@@ -35,7 +35,10 @@ enum Pixels {
         var buffer = PixelBuffer(width: width, height: height, layout: layout)
         for y in 0..<height {
             for x in 0..<width {
-                let values = [x * 255 / max(1, width - 1), y * 255 / max(1, height - 1), ((x / 8 + y / 8) % 2) * 200 + 20, 128 + (x + y) % 128]
+                let values = [
+                    x * 255 / max(1, width - 1), y * 255 / max(1, height - 1), ((x / 8 + y / 8) % 2) * 200 + 20,
+                    128 + (x + y) % 128,
+                ]
                 for c in 0..<layout.channels { buffer[x, y, c] = UInt8(values[c]) }
             }
         }
