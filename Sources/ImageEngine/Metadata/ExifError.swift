@@ -14,8 +14,6 @@ public enum ExifError: Error, Sendable, Equatable, CustomStringConvertible {
     case outOfBounds(what: String, offset: Int, wanted: Int, blockLength: Int)
     /// The orientation tag has a type or count other than one SHORT.
     case badOrientationEntry(type: UInt16, count: UInt32, offset: Int)
-    /// The orientation tag's value is not 1...8.
-    case badOrientationValue(Int, offset: Int)
 
     public var description: String {
         switch self {
@@ -29,8 +27,6 @@ public enum ExifError: Error, Sendable, Equatable, CustomStringConvertible {
             "Exif \(what) wants \(wanted) bytes at offset \(offset) of a \(blockLength)-byte block; the Exif block is truncated or lies, strip it"
         case .badOrientationEntry(let type, let count, let offset):
             "Exif orientation tag at byte \(offset) has type \(type) and count \(count), expected one SHORT; strip the Exif block"
-        case .badOrientationValue(let value, let offset):
-            "Exif orientation at byte \(offset) is \(value), expected 1...8; treat the image as upright or fix its metadata"
         }
     }
 }

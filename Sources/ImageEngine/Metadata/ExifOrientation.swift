@@ -12,7 +12,8 @@ public enum ExifOrientation {
     static let orientationTag: UInt16 = 0x0112
     static let typeShort: UInt16 = 3
 
-    /// The orientation of a JPEG file; `.up` when it has no Exif block or no orientation tag.
+    /// The orientation of a JPEG file; `.up` when it has no Exif block, no orientation tag, or a
+    /// tag value outside 1...8 (some cameras write 0 for "unknown").
     /// - Throws: `ExifError` when the markers or the Exif block are malformed.
     /// - Complexity: O(header markers); stops at the Exif block or the first scan.
     public static func read(jpeg bytes: [UInt8]) throws(ExifError) -> Orientation {
@@ -68,11 +69,8 @@ public enum ExifOrientation {
             guard type == typeShort, count == 1 else {
                 throw .badOrientationEntry(type: type, count: count, offset: base + entry)
             }
-            let value = Int(try! r.uint16(at: entry + 8, endian))
-            guard let orientation = Orientation(rawValue: value) else {
-                throw .badOrientationValue(value, offset: base + entry + 8)
-            }
-            return orientation
+            // Values outside 1...8 (cameras write 0 for "unknown") mean no rotation, as in browsers.
+            return Orientation(rawValue: Int(try! r.uint16(at: entry + 8, endian))) ?? .up
         }
         return .up
     }

@@ -6,8 +6,8 @@ import ImageCodecs
 ///     let box = FitBox.fit(Size(width: 480, height: 720), in: Size(width: 256, height: 256))
 ///     let thumb = resizer.resize(decoded, to: box, orientation: .right)
 ///
-/// The horizontal pass writes a `destination width × source height` intermediate, then the
-/// vertical pass writes the output; an axis whose size does not change is skipped. RGBA with any
+/// The horizontal pass writes a 16-bit `destination width × source height` intermediate (6
+/// fraction bits, overshoot kept), then the vertical pass writes the output; an axis whose size does not change is skipped. RGBA with any
 /// non-opaque pixel is resampled premultiplied, so transparent colour never bleeds.
 ///
 /// An instance owns its weight tables and scratch buffers and reuses them across calls, so it
@@ -22,7 +22,7 @@ public final class Resizer {
     private static let cacheLimit = 64
     private var weightCache: [AxisKey: ResampleWeights] = [:]
     private let premultiplied = ScratchBuffer<UInt8>()
-    private let intermediate = ScratchBuffer<UInt8>()
+    private let intermediate = ScratchBuffer<Int16>()
     private let accumulator = ScratchBuffer<Int32>()
 
     public init() {}
@@ -66,23 +66,23 @@ public final class Resizer {
                     srcStride = image.width * 4
                     isPremultiplied = true
                 }
-                if let wx {
-                    if let _ = wy {
-                        let rowBytes = stored.width * channels
-                        let tmp = intermediate.pointer(count: rowBytes * image.height)
-                        ResamplePasses.horizontal(src, stride: srcStride, rows: image.height, weights: wx, channels: channels,
-                                                  into: tmp, PixelMapping(channels: channels, stride: rowBytes))
-                        src = UnsafePointer(tmp)
-                        srcStride = rowBytes
-                    } else {
-                        ResamplePasses.horizontal(src, stride: srcStride, rows: image.height, weights: wx, channels: channels,
-                                                  into: dst, final)
-                    }
-                }
-                if let wy {
+                switch (wx, wy) {
+                case (let wx?, let wy?):
+                    // Horizontal into the 16-bit intermediate, then vertical into the output.
+                    let samples = stored.width * channels
+                    let tmp = intermediate.pointer(count: samples * image.height)
+                    ResamplePasses.horizontal(src, stride: srcStride, rows: image.height, weights: wx, channels: channels,
+                                              into: tmp, PixelMapping(channels: channels, stride: samples))
+                    ResamplePasses.vertical(UnsafePointer(tmp), stride: samples, width: stored.width, weights: wy, channels: channels,
+                                            accumulator: accumulator.pointer(count: samples), into: dst, final)
+                case (let wx?, nil):
+                    ResamplePasses.horizontal(src, stride: srcStride, rows: image.height, weights: wx, channels: channels,
+                                              into: dst, final)
+                case (nil, let wy?):
                     ResamplePasses.vertical(src, stride: srcStride, width: stored.width, weights: wy, channels: channels,
-                                            accumulator: accumulator.pointer(count: stored.width * channels),
-                                            into: dst, final)
+                                            accumulator: accumulator.pointer(count: stored.width * channels), into: dst, final)
+                case (nil, nil):
+                    preconditionFailure("handled above")
                 }
                 if isPremultiplied { Premultiply.unpremultiply(dst, count: size.width * size.height) }
             }
