@@ -28,7 +28,7 @@ import Testing
             let reference = ReferenceResize.lanczos3(image, width: to.width, height: to.height)
             #expect(fast.width == to.width && fast.height == to.height && fast.layout == layout)
             let error = maxAbsDifference(fast, reference)
-            #expect(error <= 3, "\(kind) \(layout) \(from) -> \(to): max error \(error)")
+            #expect(error <= 1, "\(kind) \(layout) \(from) -> \(to): max error \(error)")
             if to.width >= 8, to.height >= 8 {
                 let ssim = SSIM.luma(fast, reference)
                 #expect(ssim >= 0.99, "\(kind) \(layout) \(from) -> \(to): SSIM \(ssim)")
