@@ -6,8 +6,9 @@ import ImageCodecs
 ///     let box = FitBox.fit(Size(width: 480, height: 720), in: Size(width: 256, height: 256))
 ///     let thumb = resizer.resize(decoded, to: box, orientation: .right)
 ///
-/// The horizontal pass writes a 16-bit `destination width × source height` intermediate (6
-/// fraction bits, overshoot kept), then the vertical pass writes the output; an axis whose size does not change is skipped. RGBA with any
+/// The two passes meet in a 16-bit intermediate (6 fraction bits, overshoot kept). When rows
+/// shrink the vertical pass runs first, otherwise the horizontal one, so the scalar horizontal
+/// pass always runs over the fewer rows; an axis whose size does not change is skipped. RGBA with any
 /// non-opaque pixel is resampled premultiplied, so transparent colour never bleeds.
 ///
 /// An instance owns its weight tables and scratch buffers and reuses them across calls, so it
@@ -67,8 +68,18 @@ public final class Resizer {
                     isPremultiplied = true
                 }
                 switch (wx, wy) {
+                case (let wx?, let wy?) where stored.height < image.height:
+                    // Shrinking rows: vertical first (vectorised, over the wide rows), so the
+                    // scalar horizontal pass runs on the fewer output rows.
+                    let samples = image.width * channels
+                    let tmp = intermediate.pointer(count: samples * stored.height)
+                    ResamplePasses.vertical(src, stride: srcStride, width: image.width, weights: wy, channels: channels,
+                                            accumulator: accumulator.pointer(count: samples), into: tmp,
+                                            PixelMapping(channels: channels, stride: samples))
+                    ResamplePasses.horizontal(UnsafePointer(tmp), stride: samples, rows: stored.height, weights: wx,
+                                              channels: channels, into: dst, final)
                 case (let wx?, let wy?):
-                    // Horizontal into the 16-bit intermediate, then vertical into the output.
+                    // Growing rows: horizontal first, on the fewer source rows.
                     let samples = stored.width * channels
                     let tmp = intermediate.pointer(count: samples * image.height)
                     ResamplePasses.horizontal(src, stride: srcStride, rows: image.height, weights: wx, channels: channels,
