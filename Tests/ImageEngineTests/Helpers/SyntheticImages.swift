@@ -58,3 +58,15 @@ func maxAbsDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
     }
     return worst
 }
+
+/// The mean per-byte difference between two equal-sized images.
+func meanAbsDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+    precondition(a.width == b.width && a.height == b.height && a.layout == b.layout)
+    var total = 0
+    for y in 0..<a.height {
+        for x in 0..<a.width {
+            for c in 0..<a.layout.channels { total += abs(Int(a[x, y, c]) - Int(b[x, y, c])) }
+        }
+    }
+    return Double(total) / Double(max(1, a.pixelCount * a.layout.channels))
+}
