@@ -1,8 +1,8 @@
 import Foundation
 import ImageEngine
 import MediaTypes
-import Testing
 import TestSupport
+import Testing
 
 /// Hand-built Exif blobs and JPEG wrappers.
 enum ExifFixture {
@@ -12,7 +12,9 @@ enum ExifFixture {
 
     /// A TIFF header plus IFD0 at offset 8. SHORT values sit left-aligned in the value field.
     static func tiff(bigEndian: Bool, entries: [Entry], ifdOffset: UInt32 = 8, entryCount: UInt16? = nil) -> [UInt8] {
-        func u16(_ v: UInt16) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u16(_ v: UInt16) -> [UInt8] {
+            bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)]
+        }
         func u32(_ v: UInt32) -> [UInt8] {
             let b = [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
             return bigEndian ? b : b.reversed()
@@ -44,7 +46,9 @@ enum ExifFixture {
     func readsBothByteOrders(bigEndian: Bool, orientation: Orientation) throws {
         let other = ExifFixture.Entry(tag: 0x010F, type: 2, count: 4, value: 0x4142_4300)  // Make, before
         let later = ExifFixture.Entry(tag: 0x0131, type: 2, count: 3, value: 0x5858_0000)  // Software, after
-        let tiff = ExifFixture.tiff(bigEndian: bigEndian, entries: [other, .init(tag: 0x0112, type: 3, count: 1, value: UInt32(orientation.rawValue)), later])
+        let tiff = ExifFixture.tiff(
+            bigEndian: bigEndian,
+            entries: [other, .init(tag: 0x0112, type: 3, count: 1, value: UInt32(orientation.rawValue)), later])
         #expect(try ExifOrientation.read(jpeg: ExifFixture.exifJPEG(tiff)) == orientation)
         #expect(try ExifOrientation.read(tiff: tiff) == orientation)
     }
@@ -69,10 +73,14 @@ enum ExifFixture {
 
     @Test func lyingBlocksThrowClearErrors() {
         let six = [ExifFixture.orientation(6)]
-        func read(_ tiff: [UInt8]) throws(ExifError) -> Orientation { try ExifOrientation.read(jpeg: ExifFixture.exifJPEG(tiff)) }
+        func read(_ tiff: [UInt8]) throws(ExifError) -> Orientation {
+            try ExifOrientation.read(jpeg: ExifFixture.exifJPEG(tiff))
+        }
 
         // IFD offset past the end of the block.
-        #expect(throws: ExifError.self) { try read(ExifFixture.tiff(bigEndian: false, entries: six, ifdOffset: 0xFFFF_FFF0)) }
+        #expect(throws: ExifError.self) {
+            try read(ExifFixture.tiff(bigEndian: false, entries: six, ifdOffset: 0xFFFF_FFF0))
+        }
         // Entry count larger than the block holds.
         do {
             _ = try read(ExifFixture.tiff(bigEndian: true, entries: six, entryCount: 4000))
@@ -83,7 +91,9 @@ enum ExifFixture {
             #expect(error.description.contains("strip it"))
         }
         // Truncated header, bad byte order, bad magic.
-        #expect(throws: ExifError.outOfBounds(what: "TIFF header", offset: 0, wanted: 8, blockLength: 5)) { try read([0x49, 0x49, 42, 0, 8]) }
+        #expect(throws: ExifError.outOfBounds(what: "TIFF header", offset: 0, wanted: 8, blockLength: 5)) {
+            try read([0x49, 0x49, 42, 0, 8])
+        }
         var order = ExifFixture.tiff(bigEndian: false, entries: six)
         order[0] = 0x41
         #expect(throws: ExifError.badByteOrder(offset: 12, found: 0x4149)) { try read(order) }
@@ -91,8 +101,12 @@ enum ExifFixture {
         magic[3] = 43
         #expect(throws: ExifError.badMagic(offset: 14, found: 43)) { try read(magic) }
         // Wrong type, wrong count.
-        #expect(throws: ExifError.self) { try read(ExifFixture.tiff(bigEndian: false, entries: [.init(tag: 0x0112, type: 4, count: 1, value: 6)])) }
-        #expect(throws: ExifError.self) { try read(ExifFixture.tiff(bigEndian: false, entries: [.init(tag: 0x0112, type: 3, count: 70000, value: 6)])) }
+        #expect(throws: ExifError.self) {
+            try read(ExifFixture.tiff(bigEndian: false, entries: [.init(tag: 0x0112, type: 4, count: 1, value: 6)]))
+        }
+        #expect(throws: ExifError.self) {
+            try read(ExifFixture.tiff(bigEndian: false, entries: [.init(tag: 0x0112, type: 3, count: 70000, value: 6)]))
+        }
         // Broken JPEG markers.
         #expect(throws: ExifError.jpeg(.notJPEG)) { try ExifOrientation.read(jpeg: [0x89, 0x50]) }
     }
@@ -103,11 +117,13 @@ enum ExifFixture {
         #expect(try ExifOrientation.read(jpeg: bytes).rawValue == max(n, 1))
     }
 
-    @Test(.enabled(if: Corpus.isAvailable), arguments: [
-        ("apple_iphone5_orient3.jpg", Orientation.down),
-        ("canon_eos_1000d_orient6.jpg", .right),
-        ("leica_t_typ701_orient8.jpg", .left),
-    ])
+    @Test(
+        .enabled(if: Corpus.isAvailable),
+        arguments: [
+            ("apple_iphone5_orient3.jpg", Orientation.down),
+            ("canon_eos_1000d_orient6.jpg", .right),
+            ("leica_t_typ701_orient8.jpg", .left),
+        ])
     func cameraPhotos(name: String, expected: Orientation) throws {
         #expect(try ExifOrientation.read(jpeg: [UInt8](try Corpus.data("photos/\(name)"))) == expected)
     }
@@ -125,10 +141,14 @@ enum ExifFixture {
             var bytes = header
             for _ in 0..<Int.random(in: 1...6, using: &rng) {
                 // Mostly the TIFF header and IFD0, sometimes anywhere (including segment lengths).
-                let at = Int.random(in: 0..<10, using: &rng) < 8 ? Int.random(in: hot, using: &rng) : Int.random(in: 0..<bytes.count, using: &rng)
+                let at =
+                    Int.random(in: 0..<10, using: &rng) < 8
+                    ? Int.random(in: hot, using: &rng) : Int.random(in: 0..<bytes.count, using: &rng)
                 bytes[at] = UInt8.random(in: 0...255, using: &rng)
             }
-            if Int.random(in: 0..<8, using: &rng) == 0 { bytes.removeLast(Int.random(in: 0..<bytes.count, using: &rng)) }
+            if Int.random(in: 0..<8, using: &rng) == 0 {
+                bytes.removeLast(Int.random(in: 0..<bytes.count, using: &rng))
+            }
             do {
                 _ = try ExifOrientation.read(jpeg: bytes)
                 outcomes.returned += 1

@@ -19,14 +19,20 @@ import Testing
     }
 
     @Test func upscalesOnlyWhenAllowed() {
-        #expect(FitBox.fit(Size(width: 100, height: 50), in: Self.box, allowUpscale: true) == Size(width: 256, height: 128))
-        #expect(FitBox.fit(Size(width: 3, height: 2), in: Self.box, allowUpscale: true) == Size(width: 256, height: 171))
+        #expect(
+            FitBox.fit(Size(width: 100, height: 50), in: Self.box, allowUpscale: true) == Size(width: 256, height: 128))
+        #expect(
+            FitBox.fit(Size(width: 3, height: 2), in: Self.box, allowUpscale: true) == Size(width: 256, height: 171))
     }
 
     @Test func nonSquareBoxUsesTheLimitingSide() {
         // 2000×1000 in 400×100: height limits (1000/100 > 2000/400).
-        #expect(FitBox.fit(Size(width: 2000, height: 1000), in: Size(width: 400, height: 100)) == Size(width: 200, height: 100))
-        #expect(FitBox.fit(Size(width: 4000, height: 3000), in: Size(width: 2048, height: 2048)) == Size(width: 2048, height: 1536))
+        #expect(
+            FitBox.fit(Size(width: 2000, height: 1000), in: Size(width: 400, height: 100))
+                == Size(width: 200, height: 100))
+        #expect(
+            FitBox.fit(Size(width: 4000, height: 3000), in: Size(width: 2048, height: 2048))
+                == Size(width: 2048, height: 1536))
     }
 
     @Test func neverReturnsZero() {

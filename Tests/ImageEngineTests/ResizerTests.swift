@@ -77,8 +77,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [(16, 8, [Size(width: 5, height: 3), Size(width: 8, height: 4), Size(width: 23, height: 9)]),
-                      (160, 80, [Size(width: 40, height: 20), Size(width: 17, height: 16), Size(width: 33, height: 5)])])
+    @Test(arguments: [
+        (16, 8, [Size(width: 5, height: 3), Size(width: 8, height: 4), Size(width: 23, height: 9)]),
+        (160, 80, [Size(width: 40, height: 20), Size(width: 17, height: 16), Size(width: 33, height: 5)]),
+    ])
     func transparentRedDoesNotBleedIntoOpaqueGreen(width: Int, height: Int, sizes: [Size]) {
         // Left half fully transparent red, right half opaque green. The large image also takes
         // the box pre-reduce path, which premultiplies on its own.
@@ -127,7 +129,10 @@ import Testing
         let resizer = Resizer()
         for layout in [PixelBuffer.Layout.gray, .rgb, .rgba] {
             let image = Synthetic.make(.gradient, width: 90, height: 60, layout: layout)
-            for stored in [Size(width: 31, height: 17), Size(width: 90, height: 23), Size(width: 29, height: 60), Size(width: 90, height: 60)] {
+            for stored in [
+                Size(width: 31, height: 17), Size(width: 90, height: 23), Size(width: 29, height: 60),
+                Size(width: 90, height: 60),
+            ] {
                 let upright = orientation.swapsDimensions ? Size(width: stored.height, height: stored.width) : stored
                 let fused = resizer.resize(image, to: upright, orientation: orientation)
                 let separate = orientation.apply(to: resizer.resize(image, to: stored))
@@ -153,6 +158,8 @@ import Testing
             for x in 0..<40 { for c in 0..<3 { padded[x, y, c] = packed[x, y, c] } }
         }
         let resizer = Resizer()
-        #expect(resizer.resize(padded, to: Size(width: 11, height: 7)) == resizer.resize(packed, to: Size(width: 11, height: 7)))
+        #expect(
+            resizer.resize(padded, to: Size(width: 11, height: 7))
+                == resizer.resize(packed, to: Size(width: 11, height: 7)))
     }
 }

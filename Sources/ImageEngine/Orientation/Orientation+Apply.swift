@@ -13,7 +13,8 @@ extension Orientation {
         let (uw, uh) = uprightSize(width: image.width, height: image.height)
         var out = PixelBuffer(width: uw, height: uh, layout: image.layout)
         if image.pixelCount == 0 { return out }
-        let map = PixelMapping(self, storedWidth: image.width, storedHeight: image.height, channels: c, uprightStride: out.stride)
+        let map = PixelMapping(
+            self, storedWidth: image.width, storedHeight: image.height, channels: c, uprightStride: out.stride)
         let srcStride = image.stride, w = image.width, h = image.height
         image.withUnsafeBytes { src in
             out.withUnsafeMutableBytes { dst in

@@ -21,21 +21,21 @@ struct PixelMapping: Sendable, Hashable {
     init(_ orientation: Orientation, storedWidth w: Int, storedHeight h: Int, channels c: Int, uprightStride s: Int) {
         // Upright pixel (u, v) sits at v * s + u * c. Each case writes (u, v) for stored (x, y).
         switch orientation {
-        case .up:            // (x, y)
+        case .up:  // (x, y)
             (origin, columnStep, rowStep) = (0, c, s)
-        case .upMirrored:    // (w-1-x, y)
+        case .upMirrored:  // (w-1-x, y)
             (origin, columnStep, rowStep) = ((w - 1) * c, -c, s)
-        case .down:          // (w-1-x, h-1-y)
+        case .down:  // (w-1-x, h-1-y)
             (origin, columnStep, rowStep) = ((h - 1) * s + (w - 1) * c, -c, -s)
         case .downMirrored:  // (x, h-1-y)
             (origin, columnStep, rowStep) = ((h - 1) * s, c, -s)
         case .leftMirrored:  // (y, x)
             (origin, columnStep, rowStep) = (0, s, c)
-        case .right:         // (h-1-y, x)
+        case .right:  // (h-1-y, x)
             (origin, columnStep, rowStep) = ((h - 1) * c, s, -c)
-        case .rightMirrored: // (h-1-y, w-1-x)
+        case .rightMirrored:  // (h-1-y, w-1-x)
             (origin, columnStep, rowStep) = ((w - 1) * s + (h - 1) * c, -s, -c)
-        case .left:          // (y, w-1-x)
+        case .left:  // (y, w-1-x)
             (origin, columnStep, rowStep) = ((w - 1) * s, -s, c)
         }
     }

@@ -26,7 +26,8 @@ enum BoxReduce {
     /// `rowSums` holds `width × channels` UInt32s.
     static func reduce(
         _ src: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, channels: Int,
-        fx: Int, fy: Int, premultiply: Bool, rowSums: UnsafeMutablePointer<UInt32>, into dst: UnsafeMutablePointer<UInt8>
+        fx: Int, fy: Int, premultiply: Bool, rowSums: UnsafeMutablePointer<UInt32>,
+        into dst: UnsafeMutablePointer<UInt8>
     ) {
         let outW = reducedLength(width, factor: fx), outH = reducedLength(height, factor: fy)
         let samples = width &* channels
@@ -53,7 +54,9 @@ enum BoxReduce {
     }
 
     @inline(__always)
-    private static func addPremultiplied(_ row: UnsafePointer<UInt8>, _ sums: UnsafeMutablePointer<UInt32>, _ width: Int) {
+    private static func addPremultiplied(
+        _ row: UnsafePointer<UInt8>, _ sums: UnsafeMutablePointer<UInt32>, _ width: Int
+    ) {
         for x in 0..<width {
             let p = row + x &* 4, s = sums + x &* 4
             let a = UInt32(p[3])

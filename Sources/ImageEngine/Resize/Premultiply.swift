@@ -15,7 +15,9 @@ enum Premultiply {
     }
 
     /// Copies `src` into the packed `dst`, multiplying colour by alpha / 255 (rounded).
-    static func premultiply(_ src: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, into dst: UnsafeMutablePointer<UInt8>) {
+    static func premultiply(
+        _ src: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, into dst: UnsafeMutablePointer<UInt8>
+    ) {
         let rowBytes = width * 4
         for y in 0..<height {
             let s = src + y * stride

@@ -82,7 +82,8 @@ enum ResamplePasses {
                     var k = 0
                     // Two taps per sweep halves the accumulator traffic.
                     while k &+ 1 < taps {
-                        accumulate(first + k &* stride, wj[k], first + (k &+ 1) &* stride, wj[k &+ 1], accumulator, rowSamples)
+                        accumulate(
+                            first + k &* stride, wj[k], first + (k &+ 1) &* stride, wj[k &+ 1], accumulator, rowSamples)
                         k &+= 2
                     }
                     if k < taps { accumulate(first + k &* stride, wj[k], accumulator, rowSamples) }
@@ -119,7 +120,8 @@ enum ResamplePasses {
 
     @inline(__always)
     private static func writeRow<Output: ResampleSample>(
-        _ acc: UnsafePointer<Int32>, _ width: Int, _ shift: Int32, _ dst: UnsafeMutablePointer<Output>, _ step: Int, channels: Int
+        _ acc: UnsafePointer<Int32>, _ width: Int, _ shift: Int32, _ dst: UnsafeMutablePointer<Output>, _ step: Int,
+        channels: Int
     ) {
         if step == channels {
             for b in 0..<(width &* channels) { dst[b] = Output(clampingShifted: acc[b] >> shift) }

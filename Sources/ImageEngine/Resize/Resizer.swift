@@ -38,7 +38,8 @@ public final class Resizer {
     ///   - size: the final, **upright** output size. With an orientation that swaps dimensions
     ///     (5...8) the stored image is resampled to `size.height × size.width` first.
     ///   - orientation: how `image` is stored, usually from `ExifOrientation.read(jpeg:)`.
-    /// - Returns: a packed buffer of `size` in the input's layout.
+    /// - Returns: a packed buffer of `size` in the input's layout (the input itself when the
+    ///   size already matches and `orientation` is `.up`).
     /// - Complexity: O(input pixels) for the opacity scan and any box reduce, plus O(output
     ///   width × rows × 13–25 taps) for Lanczos3 (taps are about 6 × the factor left after the box).
     ///
@@ -51,8 +52,9 @@ public final class Resizer {
 
         let channels = image.layout.channels
         var out = PixelBuffer(width: size.width, height: size.height, layout: image.layout)
-        let final = PixelMapping(orientation, storedWidth: stored.width, storedHeight: stored.height,
-                                 channels: channels, uprightStride: out.stride)
+        let final = PixelMapping(
+            orientation, storedWidth: stored.width, storedHeight: stored.height,
+            channels: channels, uprightStride: out.stride)
         let fx = BoxReduce.factor(source: image.width, destination: stored.width)
         let fy = BoxReduce.factor(source: image.height, destination: stored.height)
 
@@ -60,15 +62,18 @@ public final class Resizer {
             out.withUnsafeMutableBytes { outBytes in
                 let dst = outBytes.baseAddress!
                 var src = Plane(base: raw.baseAddress!, width: image.width, height: image.height, stride: image.stride)
-                let premultiply = image.layout == .rgba
+                let premultiply =
+                    image.layout == .rgba
                     && !Premultiply.isOpaque(src.base, width: src.width, height: src.height, stride: src.stride)
                 if fx > 1 || fy > 1 {
                     // Large reduction: box-average first (premultiplying on the way), Lanczos3 the rest.
-                    let w = BoxReduce.reducedLength(src.width, factor: fx), h = BoxReduce.reducedLength(src.height, factor: fy)
+                    let w = BoxReduce.reducedLength(src.width, factor: fx),
+                        h = BoxReduce.reducedLength(src.height, factor: fy)
                     let p = boxed.pointer(count: w * h * channels)
-                    BoxReduce.reduce(src.base, width: src.width, height: src.height, stride: src.stride, channels: channels,
-                                     fx: fx, fy: fy, premultiply: premultiply,
-                                     rowSums: rowSums.pointer(count: src.width * channels), into: p)
+                    BoxReduce.reduce(
+                        src.base, width: src.width, height: src.height, stride: src.stride, channels: channels,
+                        fx: fx, fy: fy, premultiply: premultiply,
+                        rowSums: rowSums.pointer(count: src.width * channels), into: p)
                     src = Plane(base: UnsafePointer(p), width: w, height: h, stride: w * channels)
                 } else if premultiply {
                     let p = premultiplied.pointer(count: src.width * src.height * 4)
@@ -91,7 +96,9 @@ public final class Resizer {
     }
 
     /// The Lanczos3 passes from `src` to `stored`, the last one writing through `final`.
-    private func resample(_ src: Plane, to stored: Size, channels: Int, into dst: UnsafeMutablePointer<UInt8>, _ final: PixelMapping) {
+    private func resample(
+        _ src: Plane, to stored: Size, channels: Int, into dst: UnsafeMutablePointer<UInt8>, _ final: PixelMapping
+    ) {
         let wx = stored.width != src.width ? weights(src.width, stored.width) : nil
         let wy = stored.height != src.height ? weights(src.height, stored.height) : nil
         switch (wx, wy) {
@@ -100,25 +107,31 @@ public final class Resizer {
             // horizontal pass runs on the fewer output rows.
             let samples = src.width * channels
             let tmp = intermediate.pointer(count: samples * stored.height)
-            ResamplePasses.vertical(src.base, stride: src.stride, width: src.width, weights: wy, channels: channels,
-                                    accumulator: accumulator.pointer(count: samples), into: tmp,
-                                    PixelMapping(channels: channels, stride: samples))
-            ResamplePasses.horizontal(UnsafePointer(tmp), stride: samples, rows: stored.height, weights: wx,
-                                      channels: channels, into: dst, final)
+            ResamplePasses.vertical(
+                src.base, stride: src.stride, width: src.width, weights: wy, channels: channels,
+                accumulator: accumulator.pointer(count: samples), into: tmp,
+                PixelMapping(channels: channels, stride: samples))
+            ResamplePasses.horizontal(
+                UnsafePointer(tmp), stride: samples, rows: stored.height, weights: wx,
+                channels: channels, into: dst, final)
         case (let wx?, let wy?):
             // Growing rows: horizontal first, on the fewer source rows.
             let samples = stored.width * channels
             let tmp = intermediate.pointer(count: samples * src.height)
-            ResamplePasses.horizontal(src.base, stride: src.stride, rows: src.height, weights: wx, channels: channels,
-                                      into: tmp, PixelMapping(channels: channels, stride: samples))
-            ResamplePasses.vertical(UnsafePointer(tmp), stride: samples, width: stored.width, weights: wy, channels: channels,
-                                    accumulator: accumulator.pointer(count: samples), into: dst, final)
+            ResamplePasses.horizontal(
+                src.base, stride: src.stride, rows: src.height, weights: wx, channels: channels,
+                into: tmp, PixelMapping(channels: channels, stride: samples))
+            ResamplePasses.vertical(
+                UnsafePointer(tmp), stride: samples, width: stored.width, weights: wy, channels: channels,
+                accumulator: accumulator.pointer(count: samples), into: dst, final)
         case (let wx?, nil):
-            ResamplePasses.horizontal(src.base, stride: src.stride, rows: src.height, weights: wx, channels: channels,
-                                      into: dst, final)
+            ResamplePasses.horizontal(
+                src.base, stride: src.stride, rows: src.height, weights: wx, channels: channels,
+                into: dst, final)
         case (nil, let wy?):
-            ResamplePasses.vertical(src.base, stride: src.stride, width: src.width, weights: wy, channels: channels,
-                                    accumulator: accumulator.pointer(count: src.width * channels), into: dst, final)
+            ResamplePasses.vertical(
+                src.base, stride: src.stride, width: src.width, weights: wy, channels: channels,
+                accumulator: accumulator.pointer(count: src.width * channels), into: dst, final)
         case (nil, nil):
             // Only reachable after a box reduce that landed exactly on the target: copy through the mapping.
             for y in 0..<src.height {

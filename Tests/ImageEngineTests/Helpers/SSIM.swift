@@ -1,3 +1,4 @@
+import Foundation
 import ImageCodecs
 
 /// Mean structural similarity of two images' BT.601 luma, with the standard 11-tap Gaussian
@@ -17,7 +18,8 @@ enum SSIM {
         var out = [Double](repeating: 0, count: image.pixelCount)
         for y in 0..<image.height {
             for x in 0..<image.width {
-                out[y * image.width + x] = image.layout == .gray
+                out[y * image.width + x] =
+                    image.layout == .gray
                     ? Double(image[x, y, 0])
                     : 0.299 * Double(image[x, y, 0]) + 0.587 * Double(image[x, y, 1]) + 0.114 * Double(image[x, y, 2])
             }
@@ -35,7 +37,8 @@ enum SSIM {
         var total = 0.0
         for i in 0..<mx.count {
             let vx = xx[i] - mx[i] * mx[i], vy = yy[i] - my[i] * my[i], cov = xy[i] - mx[i] * my[i]
-            total += ((2 * mx[i] * my[i] + c1) * (2 * cov + c2)) / ((mx[i] * mx[i] + my[i] * my[i] + c1) * (vx + vy + c2))
+            total +=
+                ((2 * mx[i] * my[i] + c1) * (2 * cov + c2)) / ((mx[i] * mx[i] + my[i] * my[i] + c1) * (vx + vy + c2))
         }
         return total / Double(mx.count)
     }
@@ -70,5 +73,3 @@ enum SSIM {
         return out
     }
 }
-
-import Foundation

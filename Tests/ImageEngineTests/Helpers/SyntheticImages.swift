@@ -8,7 +8,9 @@ enum Synthetic: String, CaseIterable, CustomStringConvertible, Sendable {
 
     var description: String { rawValue }
 
-    static func make(_ kind: Synthetic, width: Int, height: Int, layout: PixelBuffer.Layout, seed: UInt64 = 42) -> PixelBuffer {
+    static func make(_ kind: Synthetic, width: Int, height: Int, layout: PixelBuffer.Layout, seed: UInt64 = 42)
+        -> PixelBuffer
+    {
         var image = PixelBuffer(width: width, height: height, layout: layout)
         var rng = SplitMix64(seed: seed)
         for y in 0..<height {
