@@ -128,10 +128,11 @@ import Testing
     func fusedOrientationEqualsResizeThenOrient(orientation: Orientation) {
         let resizer = Resizer()
         for layout in [PixelBuffer.Layout.gray, .rgb, .rgba] {
-            let image = Synthetic.make(.gradient, width: 90, height: 60, layout: layout)
+            let image = Synthetic.make(.gradient, width: 180, height: 120, layout: layout)
+            // Both passes, one pass each way, box pre-reduce, upscale, and orientation only.
             for stored in [
-                Size(width: 31, height: 17), Size(width: 90, height: 23), Size(width: 29, height: 60),
-                Size(width: 90, height: 60),
+                Size(width: 61, height: 47), Size(width: 180, height: 23), Size(width: 29, height: 120),
+                Size(width: 40, height: 24), Size(width: 200, height: 130), Size(width: 180, height: 120),
             ] {
                 let upright = orientation.swapsDimensions ? Size(width: stored.height, height: stored.width) : stored
                 let fused = resizer.resize(image, to: upright, orientation: orientation)
