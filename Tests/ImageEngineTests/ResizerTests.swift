@@ -164,3 +164,30 @@ import Testing
                 == resizer.resize(packed, to: Size(width: 11, height: 7)))
     }
 }
+
+@Suite struct ResizerFitTests {
+    static let box = Size(width: 256, height: 256)
+
+    @Test func fitsTheUprightSize() {
+        let image = Synthetic.make(.gradient, width: 720, height: 480, layout: .rgb)
+        let resizer = Resizer()
+        #expect(resizer.fit(image, in: Self.box).width == 256)
+        let turned = resizer.fit(image, in: Self.box, orientation: .right)
+        #expect(turned.width == 171 && turned.height == 256)
+        #expect(turned == resizer.resize(image, to: Size(width: 171, height: 256), orientation: .right))
+    }
+
+    @Test func followsTheOriginalAspectAfterShrinkOnLoad() {
+        // 4001×2999 decoded at 1/8 is 501×375 (ceil); the output must match the original's fit.
+        let decoded = Synthetic.make(.noise, width: 501, height: 375, layout: .rgb)
+        let original = Size(width: 4001, height: 2999)
+        let out = Resizer().fit(decoded, in: Self.box, originalSize: original)
+        #expect(Size(width: out.width, height: out.height) == FitBox.fit(original, in: Self.box))
+        #expect(out.height == 192)
+    }
+
+    @Test func smallUprightImagePassesThrough() {
+        let image = Synthetic.make(.edges, width: 100, height: 50, layout: .gray)
+        #expect(Resizer().fit(image, in: Self.box) == image)
+    }
+}
