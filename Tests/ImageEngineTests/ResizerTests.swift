@@ -41,7 +41,7 @@ import Testing
     /// Lanczos3 reference rather than within one level of it.
     static let largeReductions: [(Size, Size)] = [
         (Size(width: 720, height: 480), Size(width: 64, height: 43)),
-        (Size(width: 1000, height: 700), Size(width: 100, height: 70)),
+        (Size(width: 600, height: 420), Size(width: 60, height: 42)),
         (Size(width: 800, height: 90), Size(width: 160, height: 30)),
         (Size(width: 2000, height: 50), Size(width: 256, height: 6)),
     ]
