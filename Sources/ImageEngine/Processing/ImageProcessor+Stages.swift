@@ -24,7 +24,10 @@ extension ImageProcessor {
     static func checkPixelBudget(width: Int, height: Int, budget: Int) throws(ProcessingError) {
         guard width > 0, height > 0 else { throw .codec(.invalidDimensions(width: width, height: height)) }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || pixels > budget {
+        // No real header overflows (PNG's 2^31 - 1 squared fits in 64 bits); a product that does
+        // is reported as unusable, since `pixelBudgetExceeded` prints the product.
+        if overflow { throw .codec(.invalidDimensions(width: width, height: height)) }
+        if pixels > budget {
             throw .codec(.pixelBudgetExceeded(width: width, height: height, budget: budget))
         }
     }

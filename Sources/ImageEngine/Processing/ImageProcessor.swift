@@ -92,6 +92,11 @@ public final class ImageProcessor {
             width: max(mainSize.width, thumbSize?.width ?? 0), height: max(mainSize.height, thumbSize?.height ?? 0))
         let decoded = try decode(
             data, format: format, stored: stored, covering: cover, orientation, limits, powerOfTwoScales: isCMYK, &log)
+        if sniffed.isAnimated || info.frames > 1 {
+            log.warnings.append(
+                "animated \(format.displayName) (\(max(info.frames, sniffed.frames ?? 0)) frames): only the first frame is kept"
+            )
+        }
         if isCMYK { log.steps.append("converted \(info.colorSpace ?? "cmyk") to rgb") }
         let opaque = AlphaChannel.isOpaque(decoded.pixels)
         if decoded.pixels.layout == .rgba, opaque {
