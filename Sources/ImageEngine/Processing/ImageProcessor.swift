@@ -16,8 +16,9 @@ import MediaTypes
 /// - **Passthrough**: an accepted format (JPEG, PNG) within the byte cap, the long side and the
 ///   memory budget, and upright (no Exif orientation other than 1), is returned byte for byte
 ///   after a header read. CMYK/YCCK JPEGs are always re-encoded as RGB (colour handling of
-///   Adobe CMYK differs between decoders, and RGB is what every iOS path expects). A passthrough
-///   is not decoded, so it is not validated here (`Verifier` does that).
+///   Adobe CMYK differs between decoders, and RGB is what every iOS path expects). In lenient
+///   mode a passthrough is not decoded, so not validated here (`Verifier` does that); in strict
+///   mode it is decoded once at the smallest scale (or at the thumbnail's) and codec warnings throw.
 /// - **Decode once**, at the smallest codec scale covering the larger of the two outputs, in
 ///   stored orientation (a 90° orientation swaps the box).
 /// - **Thumbnail source**: the main output's upright pixels (before any byte-cap shrink) when they
@@ -81,6 +82,13 @@ public final class ImageProcessor {
                 thumbnail = try makeThumbnail(
                     from: decoded.pixels, orientation: orientation, size: thumbSize, icc: Self.profile(decoded, &log),
                     limits: limits, log: &log)
+            } else if limits.strict {
+                // Strict: codec warnings are errors, so the bytes are decoded (at the smallest
+                // scale) before they are vouched for.
+                _ = try decode(
+                    data, format: format, stored: stored, covering: Size(width: 1, height: 1), orientation, limits, &log
+                )
+                log.steps[log.steps.count - 1] += " to validate (strict)"
             }
             let output = ProcessedImage(data: data, format: format, width: upright.width, height: upright.height)
             return ProcessingResult(

@@ -57,6 +57,19 @@ import Testing
         #expect(!result.steps.contains { $0.hasPrefix("decoded") })
     }
 
+    /// Strict mode decodes a passthrough candidate before vouching for it; lenient mode does not.
+    @Test func strictPassthroughIsValidated() throws {
+        let small = try Processing.fixture("small-320x240.jpg")
+        let strict = try Processing.run(small, ProcessingLimits(strict: true))
+        #expect(strict.passthrough && strict.output.data == small)
+        #expect(strict.steps.contains("decoded at 1/8: 320x240 -> 40x30 to validate (strict)"), "\(strict.steps)")
+
+        let truncated = try Processing.fixture("truncated.jpg")
+        #expect(throws: ProcessingError.self) { _ = try Processing.run(truncated, ProcessingLimits(strict: true)) }
+        let lenient = try Processing.run(truncated)
+        #expect(lenient.passthrough, "lenient passthrough reads headers only; Verifier decodes")
+    }
+
     /// A thumbnail on a passthrough decodes once, at the thumbnail's own scale.
     @Test func passthroughThumbnailDecodesAtItsScale() throws {
         let data = try Processing.fixture("photo-1600x1200.jpg")
