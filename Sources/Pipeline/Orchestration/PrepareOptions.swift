@@ -1,11 +1,12 @@
 import Fetch
 import Foundation
+import ImageEngine
 import MediaTypes
 
 /// Everything `Preparer` needs to know about one run of `pushattach prepare`.
 ///
 ///     var options = PrepareOptions(container: URL(fileURLWithPath: "out"), inputs: ["list.txt"])
-///     options.thumbnailSize = 256
+///     options.limits.thumbnailSize = 256
 ///     options.fetch.allowPrivateNetworks = true
 ///     let summary = try await Preparer(options: options).run()
 public struct PrepareOptions: Sendable {
@@ -34,11 +35,9 @@ public struct PrepareOptions: Sendable {
     /// The largest image download: an image over iOS's 10 MB can still be shrunk by the engine,
     /// so it may be downloaded up to this size.
     public var imageDownloadCap = 50_000_000
-    /// Engine limits: the long side images are fitted to, the JPEG quality, the thumbnail.
-    public var maxLongSide = 2048
-    public var quality = 85
-    /// `--thumbnail N`: a thumbnail whose long side is N pixels, in `Thumbnails/`.
-    public var thumbnailSize: Int? = nil
+    /// The engine's limits: byte cap, long side, JPEG quality, `--thumbnail N` (`thumbnailSize`).
+    /// `strict` is taken from `PrepareOptions.strict`.
+    public var limits = ProcessingLimits()
 
     public init(container: URL, inputs: [String]) {
         self.container = container

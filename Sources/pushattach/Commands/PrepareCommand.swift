@@ -1,4 +1,5 @@
 import Foundation
+import ImageEngine
 import Pipeline
 
 /// `pushattach prepare INPUT... --container DIR`: download, check, fit and write attachments.
@@ -76,10 +77,10 @@ struct PrepareCommand: Command {
             container: URL(fileURLWithPath: arguments.value("--container") ?? "."), inputs: arguments.positionals)
         json = arguments.flag("--json")
         if arguments.value("--thumbnail") != nil {
-            options.thumbnailSize = try arguments.int("--thumbnail", default: 256, in: 16...4096, command: command)
+            options.limits.thumbnailSize = try arguments.int("--thumbnail", default: 256, in: 16...4096, command: command)
         }
-        options.maxLongSide = try arguments.int("--max-long-side", default: 2048, in: 16...16384, command: command)
-        options.quality = try arguments.int("--quality", default: 85, in: 1...100, command: command)
+        options.limits.maxLongSide = try arguments.int("--max-long-side", default: 2048, in: 16...16384, command: command)
+        options.limits.quality = try arguments.int("--quality", default: 85, in: 1...100, command: command)
         options.stableNames = arguments.flag("--stable-names")
         options.resume = arguments.flag("--resume")
         options.strict = arguments.flag("--strict")
