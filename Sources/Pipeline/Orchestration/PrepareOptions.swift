@@ -33,8 +33,9 @@ public struct PrepareOptions: Sendable {
     /// Apple's caps, for audio and movies (which must already fit) and for the final check.
     public var rules = AppleRules.standard
     /// The largest image download: an image over iOS's 10 MB can still be shrunk by the engine,
-    /// so it may be downloaded up to this size.
-    public var imageDownloadCap = 50_000_000
+    /// so it may be downloaded up to this size. 32 MB covers any JPEG inside the engine's 50 MP
+    /// pixel budget, and keeps an endless "image" body (which grows by doubling) under 100 MB RSS.
+    public var imageDownloadCap = 32_000_000
     /// The engine's limits: byte cap, long side, JPEG quality, `--thumbnail N` (`thumbnailSize`).
     /// `strict` is taken from `PrepareOptions.strict`.
     public var limits = ProcessingLimits()
