@@ -141,3 +141,15 @@ struct PrepareCommandTests {
         #expect(resumed.stderr.contains("already prepared (skipped)"))
     }
 }
+
+extension PrepareCommandTests {
+    @Test func aFatalContainerErrorExits2() throws {
+        let f = try PrepareFixture()
+        let blocker = try f.dir.file("blocker", "a file where a folder should be")
+        let listPath = try list(f, [f.server.url("/ok")])
+        let result = try ProcessRunner.run(
+            "pushattach", ["prepare", listPath, "--container", blocker.appendingPathComponent("out").path])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("ENOTDIR") || result.stderr.contains("Not a directory"))
+    }
+}

@@ -160,3 +160,47 @@ struct PrepareRouteTests {
         #expect(truncated.status == .rejected)
     }
 }
+
+/// Concurrency limits, counted at the server (not timed).
+@Suite("prepare: concurrency limits")
+struct PrepareLimitTests {
+    /// Counts requests in progress at once.
+    final class Gauge: @unchecked Sendable {
+        private let lock = NSLock()
+        private var current = 0
+        private(set) var peak = 0
+        func enter() { lock.withLock { current += 1; peak = max(peak, current) } }
+        func leave() { lock.withLock { current -= 1 } }
+        var observedPeak: Int { lock.withLock { peak } }
+    }
+
+    @Test(arguments: [(6, 16), (2, 16), (3, 2)])
+    func perHostAndGlobalLimitsHold(perHost: Int, inFlight: Int) async throws {
+        let f = try PrepareFixture()
+        let gauge = Gauge()
+        let urls = (0..<24).map { index in
+            let path = "/slow/\(index).jpg"
+            f.server.route(path) { _ in
+                gauge.enter()
+                defer { gauge.leave() }
+                usleep(40_000)
+                return .bytes(PrepareFixture.jpeg, contentType: "image/jpeg")
+            }
+            return f.server.url(path)
+        }
+        var options = try f.options(urls)
+        options.perHost = perHost
+        options.maxInFlight = inFlight
+        let (summary, _, _) = try await f.run(options)
+        #expect(summary.prepared == 24)
+        #expect(gauge.observedPeak <= min(perHost, inFlight))
+        #expect(gauge.observedPeak >= 1)
+    }
+
+    @Test func aContainerThatCannotBeCreatedIsAFatalFailure() async throws {
+        let f = try PrepareFixture()
+        let blocker = try f.dir.file("blocker", "a file where the container's parent should be")
+        let options = try f.options([f.server.url("/ok")], container: blocker.appendingPathComponent("out"))
+        await #expect(throws: PrepareFailure.self) { _ = try await Preparer(options: options).run() }
+    }
+}
