@@ -57,7 +57,9 @@ public struct PrepareSummary: Sendable, Hashable {
     static func reasonKey(_ reason: String) -> String {
         let cut = reason.firstIndex(where: { $0 == ":" || $0 == ";" || $0 == "(" }) ?? reason.endIndex
         var text = String(reason[..<cut])
-        if let from = text.range(of: " from http") ?? text.range(of: " from file") { text = String(text[..<from.lowerBound]) }
+        if let from = text.range(of: " from http") ?? text.range(of: " from file") {
+            text = String(text[..<from.lowerBound])
+        }
         let words = text.split(separator: " ").filter { !$0.contains("://") }
         return words.joined(separator: " ")
     }

@@ -77,9 +77,11 @@ struct PrepareCommand: Command {
             container: URL(fileURLWithPath: arguments.value("--container") ?? "."), inputs: arguments.positionals)
         json = arguments.flag("--json")
         if arguments.value("--thumbnail") != nil {
-            options.limits.thumbnailSize = try arguments.int("--thumbnail", default: 256, in: 16...4096, command: command)
+            options.limits.thumbnailSize = try arguments.int(
+                "--thumbnail", default: 256, in: 16...4096, command: command)
         }
-        options.limits.maxLongSide = try arguments.int("--max-long-side", default: 2048, in: 16...16384, command: command)
+        options.limits.maxLongSide = try arguments.int(
+            "--max-long-side", default: 2048, in: 16...16384, command: command)
         options.limits.quality = try arguments.int("--quality", default: 85, in: 1...100, command: command)
         options.stableNames = arguments.flag("--stable-names")
         options.resume = arguments.flag("--resume")
@@ -97,13 +99,16 @@ struct PrepareCommand: Command {
     func validate() throws {
         let command = "pushattach prepare"
         guard hadContainer else {
-            throw UsageError(command: command, message: "--container DIR is required: the folder to write attachments to")
+            throw UsageError(
+                command: command, message: "--container DIR is required: the folder to write attachments to")
         }
         guard !options.inputs.isEmpty else {
             throw UsageError(command: command, message: "no INPUT given: name a URL list, payload, media file or '-'")
         }
         for pattern in options.fetch.allowedHosts where pattern.isEmpty || pattern.contains("/") {
-            throw UsageError(command: command, message: "--allow-host '\(pattern)' is not a host pattern (example.com or *.example.com)")
+            throw UsageError(
+                command: command,
+                message: "--allow-host '\(pattern)' is not a host pattern (example.com or *.example.com)")
         }
         let journal = options.container.appendingPathComponent("manifest.jsonl").path
         if !options.resume, let size = try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int,
@@ -111,7 +116,9 @@ struct PrepareCommand: Command {
         {
             throw UsageError(
                 command: command,
-                message: "\(options.container.path) already holds a run's manifest; pass --resume to continue it, or choose an empty --container")
+                message:
+                    "\(options.container.path) already holds a run's manifest; pass --resume to continue it, or choose an empty --container"
+            )
         }
     }
 

@@ -56,7 +56,8 @@ final class PrepareReporter: @unchecked Sendable {
 
     func finish(_ summary: PrepareSummary) {
         clearStatus()
-        var text = "\n\(summary.total) item\(summary.total == 1 ? "" : "s"): \(summary.prepared) prepared, "
+        var text =
+            "\n\(summary.total) item\(summary.total == 1 ? "" : "s"): \(summary.prepared) prepared, "
             + "\(summary.rejected) rejected, \(summary.failed) failed"
         if summary.skipped > 0 { text += ", \(summary.skipped) already prepared (skipped)" }
         if summary.interrupted { text += " (interrupted: run again with --resume to finish)" }

@@ -9,7 +9,8 @@ import TestSupport
 final class PrepareFixture {
     let server: TestHTTPServer
     let dir: TemporaryDirectory
-    static let jpeg: Data = (try? Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))) ?? Data()
+    static let jpeg: Data =
+        (try? Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))) ?? Data()
 
     init() throws {
         server = try TestHTTPServer()

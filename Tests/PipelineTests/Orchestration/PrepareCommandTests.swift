@@ -20,7 +20,8 @@ struct PrepareCommandTests {
         f.serveJPEG("/ok.jpg")
         let good = try list(f, [f.server.url("/ok.jpg")])
         let out = f.dir.url.appendingPathComponent("good").path
-        let ok = try ProcessRunner.run("pushattach", ["prepare", good, "--container", out, "--allow-private-networks", "--json"])
+        let ok = try ProcessRunner.run(
+            "pushattach", ["prepare", good, "--container", out, "--allow-private-networks", "--json"])
         #expect(ok.status == 0, "\(ok.stderr)")
         let line = try JSONDecoder().decode(ManifestEntry.self, from: Data(ok.stdout.utf8))
         #expect(line.status == .prepared && line.input == f.server.url("/ok.jpg"))
@@ -28,8 +29,11 @@ struct PrepareCommandTests {
 
         let mixed = try list(f, [f.server.url("/ok.jpg"), f.server.url("/status/404")])
         let some = try ProcessRunner.run(
-            "pushattach", ["prepare", mixed, "--container", f.dir.url.appendingPathComponent("mixed").path,
-                           "--allow-private-networks", "--retries", "0"])
+            "pushattach",
+            [
+                "prepare", mixed, "--container", f.dir.url.appendingPathComponent("mixed").path,
+                "--allow-private-networks", "--retries", "0",
+            ])
         #expect(some.status == 1)
         #expect(some.stderr.contains("1 failed") && some.stderr.contains("HTTP 404"))
 
@@ -85,7 +89,8 @@ struct PrepareCommandTests {
         var files: [String] = []
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: container.appendingPathComponent(path).path, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(
+                atPath: container.appendingPathComponent(path).path, isDirectory: &isDirectory)
             if !isDirectory.boolValue { files.append(path) }
         }
         return files.sorted()

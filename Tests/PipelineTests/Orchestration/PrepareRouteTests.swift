@@ -16,7 +16,8 @@ struct PrepareRouteTests {
         f.serveJPEG("/noext", contentType: nil)
         f.serveJPEG("/attach", extraHeaders: [("Content-Disposition", "attachment; filename=\"../../etc/passwd\"")])
         s.route("/flaky.jpg") { request in
-            request.hit <= 1 ? .text("try again\n", status: 500) : .bytes(PrepareFixture.jpeg, contentType: "image/jpeg")
+            request.hit <= 1
+                ? .text("try again\n", status: 500) : .bytes(PrepareFixture.jpeg, contentType: "image/jpeg")
         }
         s.route("/slow-down.jpg") { request in
             guard request.hit > 1 else {
@@ -169,7 +170,11 @@ struct PrepareLimitTests {
         private let lock = NSLock()
         private var current = 0
         private(set) var peak = 0
-        func enter() { lock.withLock { current += 1; peak = max(peak, current) } }
+        func enter() {
+            lock.withLock {
+                current += 1; peak = max(peak, current)
+            }
+        }
         func leave() { lock.withLock { current -= 1 } }
         var observedPeak: Int { lock.withLock { peak } }
     }
