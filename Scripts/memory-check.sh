@@ -15,6 +15,8 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+# The interpreter itself, not a version-manager shim, so that killing $server_pid stops the server.
+python="$(python3 -c 'import sys; print(sys.executable)')"
 
 cat >"$work/server.py" <<'PY'
 import http.server, sys
@@ -45,7 +47,7 @@ server.daemon_threads = True
 print(server.server_address[1], flush=True)
 server.serve_forever()
 PY
-python3 "$work/server.py" "$root/TestImages/small-320x240.jpg" >"$work/port" &
+"$python" "$work/server.py" "$root/TestImages/small-320x240.jpg" >"$work/port" &
 server_pid=$!
 for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
 base="http://127.0.0.1:$(cat "$work/port")"

@@ -12,12 +12,14 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+# The interpreter itself, not a version-manager shim, so that killing $server_pid stops the server.
+python="$(python3 -c 'import sys; print(sys.executable)')"
 
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-python3 -m http.server "$port" --bind 127.0.0.1 --directory "$root/TestImages" >"$work/server.log" 2>&1 &
+"$python" -m http.server "$port" --bind 127.0.0.1 --directory "$root/TestImages" >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 50); do
-    python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
+    "$python" -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
     sleep 0.1
 done
 base="http://127.0.0.1:$port"
