@@ -4,7 +4,7 @@ SWIFT ?= swift
 DEBS := libturbojpeg0-dev libpng-dev libwebp-dev libcurl4-openssl-dev pkg-config
 CONFIG ?= debug
 
-.PHONY: all deps build release test demo bench compare format clean
+.PHONY: all deps build release test demo memory-check bench compare format clean
 
 all: build
 
@@ -27,6 +27,16 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Serve TestImages/ on loopback and prepare demo/attachments.txt into .build/demo.
+demo: deps
+	$(SWIFT) build -c release --product pushattach
+	./demo/run.sh
+
+# Peak RSS of prepare on 10,000 small images and on an endless body (see Scripts/memory-check.sh).
+memory-check: deps
+	$(SWIFT) build -c release --product pushattach
+	./Scripts/memory-check.sh
 
 format:
 	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Benchmarks

@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "ImageEngineTests", dependencies: ["ImageEngine", "ImageCodecs", "MediaTypes", "Verification", "TestSupport"]),
         .testTarget(name: "VerificationTests", dependencies: ["Verification", "MediaTypes", "TestSupport"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Fetch", "ImageEngine", "MediaTypes", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["pushattach", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -104,7 +104,7 @@ public enum Manifest {
         let formatter = ISO8601DateFormatter()
         let document = Document(version: version, created: formatter.string(from: now), entries: journal.entries)
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let path = dir.appendingPathComponent(fileName)
         let data: Data
         do { data = try encoder.encode(document) } catch { throw .encoding(path: path.path, reason: "\(error)") }

@@ -1,0 +1,205 @@
+import Fetch
+import Foundation
+import MediaTypes
+
+/// The shared machinery of a run, and the path of one item through it.
+final class ItemContext: Sendable {
+    let options: PrepareOptions
+    let container: Container
+    let client: HTTPClient
+    let hosts: HostGate
+    /// Sniffing, the engine and hashing: one `MediaStage` (one engine) per thread.
+    let cpu: WorkerPool<MediaStage>
+    /// Local reads, atomic writes and the journal's fsyncs.
+    let io: WorkerPool<Void>
+
+    init(options: PrepareOptions, container: Container) {
+        self.options = options
+        self.container = container
+        client = HTTPClient(policy: Self.policy(options), maxConcurrent: options.maxInFlight)
+        hosts = HostGate(perHost: options.perHost)
+        cpu = WorkerPool(name: "cpu", threads: options.cpuThreads) { MediaStage(options: options) }
+        io = WorkerPool(name: "io", threads: 2) { () }
+    }
+
+    func shutdown() {
+        cpu.shutdown()
+        io.shutdown()
+    }
+
+    /// The fetch policy with the byte caps: the largest a download may be before its type is
+    /// known, then, from the first bytes, the category's cap. Images may be larger than iOS's
+    /// 10 MB (the engine shrinks them); audio and movies must already fit; bytes no format
+    /// claims are held to the image cap (they will be rejected anyway).
+    static func policy(_ options: PrepareOptions) -> FetchPolicy {
+        var policy = options.fetch
+        let rules = options.rules
+        let imageCap = max(rules.imageByteCap, options.imageDownloadCap)
+        policy.byteCap = max(imageCap, rules.audioByteCap, rules.movieByteCap)
+        policy.tightenCap = { prefix in
+            switch Sniffer.identify(prefix: prefix).category {
+            case .image: imageCap
+            case .audio: rules.audioByteCap
+            case .movie: rules.movieByteCap
+            case nil: rules.imageByteCap
+            }
+        }
+        return policy
+    }
+
+    /// Downloads (or reads), processes and writes one item. Never throws: problems are entries.
+    func prepare(_ item: InputItem) async -> ItemResult {
+        var entry = ManifestEntry(input: item.url, line: item.line, id: item.id, status: .failed)
+        let clock = ContinuousClock()
+
+        // 1. Download.
+        let start = clock.now
+        let download: Download
+        switch await fetch(item) {
+        case .success(let body): download = body
+        case .failure(.abandoned): return .abandoned
+        case .failure(.failed(let reason)):
+            entry.reason = reason
+            entry.timings.downloadMs = (clock.now - start).milliseconds
+            return .entry(entry)
+        }
+        entry.timings.downloadMs = (clock.now - start).milliseconds
+        entry.bytes = download.body.count
+
+        // 2. Sniff, reconcile, assess, engine, hash: on the CPU threads.
+        let processStart = clock.now
+        let claims = MediaClaims(
+            mediaType: item.mediaType, contentType: download.contentType,
+            urlExtension: Self.pathExtension(of: item.url))
+        let body = download.body
+        let outcome = await cpu.run { stage in stage.prepare(body, claims: claims) }
+        entry.timings.processMs = (clock.now - processStart).milliseconds
+        entry.apply(outcome, extraWarnings: download.warnings)
+        guard outcome.status == .prepared, let output = outcome.data, let format = outcome.format,
+            let category = format.category
+        else { return .entry(entry) }
+
+        // 3. Atomic writes: the attachment, then its thumbnail.
+        let writeStart = clock.now
+        let name = AttachmentName(
+            url: item.url, suggestedFilename: download.suggestedFilename, fileExtension: format.fileExtension,
+            naming: options.stableNames ? .stable : .random)
+        let thumbnail = outcome.thumbnail
+        let container = container
+        let written: Result<(String, String?), ContainerError> = await io.run { _ in
+            do throws(ContainerError) {
+                let file = try container.write(output, named: name, in: Container.Folder(category))
+                var thumbFile: String?
+                if let thumbnail, let uuid = UUID(uuidString: name.identifier) {
+                    let thumbName = AttachmentName(
+                        uuid: uuid, suggestedFilename: name.baseName, fileExtension: thumbnail.format.fileExtension)
+                    thumbFile = try container.write(thumbnail.data, named: thumbName, in: .thumbnails)
+                }
+                return .success((file, thumbFile))
+            } catch {
+                return .failure(error)
+            }
+        }
+        entry.timings.writeMs = (clock.now - writeStart).milliseconds
+        switch written {
+        case .success(let (file, thumbFile)):
+            entry.file = file
+            entry.thumbnail = thumbFile
+            entry.identifier = name.identifier
+            return .entry(entry)
+        case .failure(let error):
+            if error.isFatal { return .fatal(error) }
+            entry.status = .failed
+            entry.reason = "cannot write the attachment: \(error)"
+            return .entry(entry)
+        }
+    }
+
+    struct Download: Sendable {
+        var body: Data
+        var contentType: String?
+        var suggestedFilename: String?
+        var warnings: [String] = []
+    }
+
+    enum DownloadFailure: Error {
+        case failed(String)
+        case abandoned
+    }
+
+    private func fetch(_ item: InputItem) async -> Result<Download, DownloadFailure> {
+        if item.url.hasPrefix("file://") { return await readLocal(item.url) }
+        if Task.isCancelled { return .failure(.abandoned) }
+        let host = URLComponents(string: item.url)?.host?.lowercased() ?? ""
+        await hosts.acquire(host)
+        let result: Result<FetchResponse, FetchError>
+        do { result = .success(try await client.fetch(item.url)) } catch { result = .failure(error) }
+        await hosts.release(host)
+        switch result {
+        case .success(let response):
+            var warnings: [String] = []
+            if response.attempts > 1 { warnings.append("downloaded after \(response.attempts) attempts") }
+            if !response.redirects.isEmpty {
+                warnings.append("followed \(response.redirects.count) redirect(s) to \(response.finalURL)")
+            }
+            return .success(
+                Download(
+                    body: response.body, contentType: response.contentType,
+                    suggestedFilename: response.suggestedFilename, warnings: warnings))
+        case .failure(let error):
+            if case .cancelled = error { return .failure(.abandoned) }
+            return .failure(.failed(error.description))
+        }
+    }
+
+    /// A local media file given as INPUT: read whole if under the largest cap.
+    private func readLocal(_ url: String) async -> Result<Download, DownloadFailure> {
+        let path = URL(string: url)?.path ?? String(url.dropFirst("file://".count))
+        let cap = Self.policy(options).byteCap
+        return await io.run { _ in
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            guard let size else { return .failure(.failed("cannot read \(path): no such file or not readable")) }
+            if size > cap { return .failure(.failed("\(path) has \(size) bytes, over the \(cap)-byte cap")) }
+            do {
+                return .success(Download(body: try Data(contentsOf: URL(fileURLWithPath: path))))
+            } catch {
+                return .failure(.failed("cannot read \(path): \(error.localizedDescription)"))
+            }
+        }
+    }
+
+    /// The URL path's extension, when its last component has one.
+    static func pathExtension(of url: String) -> String? {
+        guard let path = URLComponents(string: url)?.path, let last = path.split(separator: "/").last,
+            let dot = last.lastIndex(of: "."), dot != last.startIndex
+        else { return nil }
+        let ext = last[last.index(after: dot)...]
+        return ext.isEmpty ? nil : String(ext)
+    }
+}
+
+extension ManifestEntry {
+    mutating func apply(_ outcome: MediaOutcome, extraWarnings: [String]) {
+        status = outcome.status
+        reason = outcome.reason
+        if let format = outcome.format, format != .unknown {
+            self.format = format.rawValue
+            uti = format.uti
+            category = format.category?.rawValue
+        }
+        if let data = outcome.data { bytes = data.count }
+        width = outcome.width
+        height = outcome.height
+        frames = outcome.frames
+        sha256 = outcome.sha256
+        transform = outcome.steps.isEmpty ? nil : outcome.steps
+        warnings = extraWarnings + outcome.warnings
+    }
+}
+
+extension Duration {
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

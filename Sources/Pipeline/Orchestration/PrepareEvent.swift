@@ -1,0 +1,74 @@
+import Foundation
+
+/// What a run reports as it goes, for progress lines and `--json`.
+public enum PrepareEvent: Sendable {
+    /// An item started (its download was queued).
+    case started(InputItem)
+    /// An item finished; its entry is already in `manifest.jsonl`.
+    case finished(ManifestEntry)
+    /// An item was skipped because the resumed manifest has it prepared.
+    case skipped(InputItem)
+    /// Non-fatal notes: journal lines skipped on resume, orphans removed, …
+    case note(String)
+}
+
+/// How a run ended.
+public struct PrepareSummary: Sendable, Hashable {
+    public var prepared = 0
+    public var rejected = 0
+    public var failed = 0
+    /// Items skipped on `--resume` because they were prepared before.
+    public var skipped = 0
+    /// Reason → count, for rejected and failed items, grouped by the reason's first clause.
+    public var reasons: [String: Int] = [:]
+    /// True when the run stopped early on an interrupt; unfinished items were abandoned.
+    public var interrupted = false
+    public var container: URL
+    public var manifest: URL
+
+    public init(container: URL) {
+        self.container = container
+        self.manifest = container.appendingPathComponent(Manifest.fileName)
+    }
+
+    public var total: Int { prepared + rejected + failed }
+    public var allPrepared: Bool { rejected == 0 && failed == 0 }
+
+    /// The most frequent reasons, most frequent first.
+    public func topReasons(_ count: Int = 5) -> [(reason: String, count: Int)] {
+        reasons.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(count).map {
+            ($0.key, $0.value)
+        }
+    }
+
+    mutating func record(_ entry: ManifestEntry) {
+        switch entry.status {
+        case .prepared: prepared += 1
+        case .rejected: rejected += 1
+        case .failed: failed += 1
+        }
+        if entry.status != .prepared, let reason = entry.reason {
+            reasons[Self.reasonKey(reason), default: 0] += 1
+        }
+    }
+
+    /// The reason up to its first `:` or `;`, with URLs dropped so per-item details do not split
+    /// the groups ("HTTP 404 from http://…" becomes "HTTP 404").
+    static func reasonKey(_ reason: String) -> String {
+        let cut = reason.firstIndex(where: { $0 == ":" || $0 == ";" || $0 == "(" }) ?? reason.endIndex
+        var text = String(reason[..<cut])
+        if let from = text.range(of: " from http") ?? text.range(of: " from file") {
+            text = String(text[..<from.lowerBound])
+        }
+        let words = text.split(separator: " ").filter { !$0.contains("://") }
+        return words.joined(separator: " ")
+    }
+}
+
+/// A run that could not go on: the container is not writable, the disk is full, or the
+/// container is locked by another run.
+public struct PrepareFailure: Error, Sendable, CustomStringConvertible {
+    public var error: ContainerError
+    public var summary: PrepareSummary
+    public var description: String { error.description }
+}

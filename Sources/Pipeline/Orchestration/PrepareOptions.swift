@@ -1,0 +1,47 @@
+import Fetch
+import Foundation
+import ImageEngine
+import MediaTypes
+
+/// Everything `Preparer` needs to know about one run of `pushattach prepare`.
+///
+///     var options = PrepareOptions(container: URL(fileURLWithPath: "out"), inputs: ["list.txt"])
+///     options.limits.thumbnailSize = 256
+///     options.fetch.allowPrivateNetworks = true
+///     let summary = try await Preparer(options: options).run()
+public struct PrepareOptions: Sendable {
+    /// The container folder (created when missing).
+    public var container: URL
+    /// INPUT arguments, as `InputReader` reads them (`-` is standard input).
+    public var inputs: [String]
+    /// Items in flight at once (downloading, processing or writing): the back-pressure window.
+    public var maxInFlight = 16
+    /// Downloads at once from one host.
+    public var perHost = 6
+    /// Threads for CPU work (decode, resize, encode, hashing); the core count by default.
+    public var cpuThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Name-based (v5) UUIDs of the URL instead of random ones, so re-runs give the same names.
+    public var stableNames = false
+    /// Skip what the container's manifest already has prepared; remove files no entry names.
+    public var resume = false
+    /// A disagreement between the bytes and the media_type, Content-Type or URL extension
+    /// rejects the item instead of being a warning.
+    public var strict = false
+    /// Redirects, private networks, allowed hosts, deadline, retries. `byteCap` and
+    /// `tightenCap` are set by the preparer from `rules` and `imageDownloadCap`.
+    public var fetch = FetchPolicy()
+    /// Apple's caps, for audio and movies (which must already fit) and for the final check.
+    public var rules = AppleRules.standard
+    /// The largest image download: an image over iOS's 10 MB can still be shrunk by the engine,
+    /// so it may be downloaded up to this size. 32 MB covers any JPEG inside the engine's 50 MP
+    /// pixel budget, and keeps an endless "image" body (which grows by doubling) under 100 MB RSS.
+    public var imageDownloadCap = 32_000_000
+    /// The engine's limits: byte cap, long side, JPEG quality, `--thumbnail N` (`thumbnailSize`).
+    /// `strict` is taken from `PrepareOptions.strict`.
+    public var limits = ProcessingLimits()
+
+    public init(container: URL, inputs: [String]) {
+        self.container = container
+        self.inputs = inputs
+    }
+}

@@ -1,0 +1,176 @@
+import Fetch
+import Foundation
+import MediaTypes
+
+/// Runs `pushattach prepare`: inputs → download → sniff, reconcile, assess → engine → hash →
+/// atomic write → manifest, with bounded concurrency and memory.
+///
+///     var options = PrepareOptions(container: URL(fileURLWithPath: "out"), inputs: ["list.txt"])
+///     options.fetch.allowPrivateNetworks = true
+///     let summary = try await Preparer(options: options).run { event in print(event) }
+///     summary.prepared   // 42
+///
+/// - Back-pressure: an input event is read only when one of the `maxInFlight` slots is free, so
+///   at most that many bodies are in memory whatever the list length. Input is read on a thread
+///   of its own (standard input may block).
+/// - Downloads: `HTTPClient` (its own threads), at most `perHost` per host. `file://` items (local
+///   paths given as INPUT) are read from disk.
+/// - CPU work: sniffing, the engine and SHA-256 run on `cpuThreads` dedicated threads, each with
+///   its own engine; file writes and the journal's fsyncs on two I/O threads. Nothing blocks
+///   Swift's cooperative pool.
+/// - Identical URLs are downloaded once; every entry naming one points to the same file.
+/// - Each finished item is appended to `manifest.jsonl` at once; `manifest.json` is written at
+///   the end, also after an interrupt (cancelling the task running `run`: unfinished items are
+///   abandoned, and `--resume` redoes them).
+/// - Per-item problems are entries. Only container errors that would fail every later item
+///   (not writable, disk full, locked) stop the run, as `PrepareFailure`.
+public final class Preparer: Sendable {
+    public let options: PrepareOptions
+
+    public init(options: PrepareOptions) { self.options = options }
+
+    public func run(events: @escaping @Sendable (PrepareEvent) -> Void = { _ in }) async throws(PrepareFailure)
+        -> PrepareSummary
+    {
+        var summary = PrepareSummary(container: options.container.standardizedFileURL)
+        let container: Container
+        do { container = try Container.open(at: options.container) } catch {
+            throw PrepareFailure(error: error, summary: summary)
+        }
+        summary.container = container.url
+        summary.manifest = container.url.appendingPathComponent(Manifest.fileName)
+
+        var resume: Manifest.ResumeState?
+        if options.resume {
+            do { resume = try Manifest.load(dir: container.url) } catch {
+                throw PrepareFailure(error: error, summary: summary)
+            }
+            for warning in resume?.warnings ?? [] { events(.note(warning)) }
+            let removed = container.removeUnreferencedFiles(keeping: resume?.referencedFiles ?? [])
+            if !removed.isEmpty {
+                events(.note("removed \(removed.count) file(s) no prepared entry names (left by an interrupted run)"))
+            }
+        }
+        let journal: ManifestJournal
+        do { journal = try ManifestJournal(directory: container.url) } catch {
+            throw PrepareFailure(error: error, summary: summary)
+        }
+
+        let context = ItemContext(options: options, container: container)
+        defer { context.shutdown() }
+        let inputs = options.inputs
+        let reader = WorkerPool<InputReader>(name: "input", threads: 1) { InputReader(inputs: inputs) }
+        defer { reader.shutdown() }
+
+        let preparedKeys = Set(
+            (resume?.entries ?? []).filter { $0.status == .prepared }.map { EntryKey(input: $0.input, line: $0.line) })
+        var seen: [String: SharedOutcome] = [:]
+        var fatal: ContainerError?
+
+        func record(_ entry: ManifestEntry) async -> ContainerError? {
+            let failure: ContainerError? = await context.io.run { _ in
+                do throws(ContainerError) { try journal.append(entry) } catch { return error }
+                return nil
+            }
+            if let failure { return failure }
+            summary.record(entry)
+            events(.finished(entry))
+            return nil
+        }
+
+        await withTaskGroup(of: ItemResult.self) { group in
+            var inFlight = 0
+            var inputDone = false
+            while true {
+                // Fill free slots from the input, one event per slot.
+                while !inputDone, fatal == nil, inFlight < options.maxInFlight {
+                    if Task.isCancelled {
+                        inputDone = true
+                        break
+                    }
+                    guard let event = await reader.run({ $0.next() }) else {
+                        inputDone = true
+                        break
+                    }
+                    switch event {
+                    case .problem(let problem):
+                        let entry = ManifestEntry(
+                            input: problem.source, line: problem.line, status: .failed, reason: problem.message)
+                        fatal = await record(entry)
+                    case .item(let item):
+                        if let prior = resume?.prepared[item.url] {
+                            if preparedKeys.contains(EntryKey(input: item.url, line: item.line)) {
+                                summary.skipped += 1
+                                events(.skipped(item))
+                            } else {
+                                fatal = await record(prior.reused(by: item))
+                            }
+                            continue
+                        }
+                        events(.started(item))
+                        inFlight += 1
+                        if let shared = seen[item.url] {
+                            group.addTask {
+                                guard let first = await shared.wait() else { return .abandoned }
+                                var entry = first.reused(by: item)
+                                entry.warnings.append(
+                                    "same URL as \(shared.firstSource):\(shared.firstLine); downloaded once")
+                                return .entry(entry)
+                            }
+                        } else {
+                            let shared = SharedOutcome(firstSource: item.source, firstLine: item.line)
+                            seen[item.url] = shared
+                            group.addTask {
+                                let result = await context.prepare(item)
+                                if case .entry(let entry) = result { shared.fulfil(entry) } else { shared.fulfil(nil) }
+                                return result
+                            }
+                        }
+                    }
+                }
+                guard let result = await group.next() else { break }
+                inFlight -= 1
+                switch result {
+                case .entry(let entry):
+                    if fatal == nil, let failure = await record(entry) { fatal = failure }
+                case .abandoned:
+                    summary.interrupted = true
+                case .fatal(let error):
+                    fatal = fatal ?? error
+                }
+                if fatal != nil { group.cancelAll() }
+            }
+        }
+        if Task.isCancelled { summary.interrupted = true }
+
+        var closing: ContainerError?
+        do { try journal.close() } catch { closing = error }
+        do { try Manifest.finalize(dir: container.url) } catch { closing = closing ?? error }
+        if let error = fatal ?? closing { throw PrepareFailure(error: error, summary: summary) }
+        return summary
+    }
+}
+
+struct EntryKey: Hashable {
+    var input: String
+    var line: Int
+}
+
+enum ItemResult: Sendable {
+    case entry(ManifestEntry)
+    /// Interrupted before it finished: no entry, `--resume` redoes it.
+    case abandoned
+    case fatal(ContainerError)
+}
+
+extension ManifestEntry {
+    /// This entry's outcome for another item naming the same URL.
+    func reused(by item: InputItem) -> ManifestEntry {
+        var entry = self
+        entry.input = item.url
+        entry.line = item.line
+        entry.id = item.id
+        entry.timings = Timings()
+        return entry
+    }
+}

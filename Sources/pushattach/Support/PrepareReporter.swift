@@ -1,0 +1,101 @@
+import Foundation
+import Pipeline
+
+/// What `prepare` shows while it runs: on a terminal, one status line on stderr redrawn in
+/// place; otherwise one plain line per item that was not prepared (and a periodic count).
+/// `--json` puts each entry on stdout as it finishes.
+final class PrepareReporter: @unchecked Sendable {
+    let meter = ProgressMeter()
+    private let json: Bool
+    private let terminal: Bool
+    private let lock = NSLock()
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+    private var statusShown = false
+
+    init(json: Bool, terminal: Bool) {
+        self.json = json
+        self.terminal = terminal
+    }
+
+    func handle(_ event: PrepareEvent) {
+        switch event {
+        case .started: break
+        case .skipped: meter.skippedOne()
+        case .note(let text): say("note: \(text)")
+        case .finished(let entry):
+            meter.finished(entry)
+            if json, let line = try? encoder.encode(entry) {
+                lock.withLock { FileHandle.standardOutput.write(line + Data([0x0A])) }
+            }
+            if !terminal {
+                say(Self.plainLine(entry))
+            } else if entry.status != .prepared {
+                say("\(entry.status.rawValue): \(entry.input): \(entry.reason ?? "")")
+            }
+        }
+    }
+
+    func interrupted(_ signal: Int32) {
+        say("interrupted: finishing the manifest (press Ctrl-C again to quit at once)")
+    }
+
+    /// Redraws the status line twice a second on a terminal.
+    func startTicker() -> Task<Void, Never>? {
+        guard terminal else { return nil }
+        return Task.detached { [self] in
+            while !Task.isCancelled {
+                drawStatus()
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
+    func finish(_ summary: PrepareSummary) {
+        clearStatus()
+        var text =
+            "\n\(summary.total) item\(summary.total == 1 ? "" : "s"): \(summary.prepared) prepared, "
+            + "\(summary.rejected) rejected, \(summary.failed) failed"
+        if summary.skipped > 0 { text += ", \(summary.skipped) already prepared (skipped)" }
+        if summary.interrupted { text += " (interrupted: run again with --resume to finish)" }
+        let top = summary.topReasons()
+        if !top.isEmpty {
+            text += "\ntop reasons:"
+            for (reason, count) in top { text += "\n  \(count) x \(reason)" }
+        }
+        text += "\ncontainer: \(summary.container.path)\nmanifest:  \(summary.manifest.path)"
+        Console.error(text)
+    }
+
+    static func plainLine(_ entry: ManifestEntry) -> String {
+        switch entry.status {
+        case .prepared: "prepared \(entry.file ?? "-") <- \(entry.input)"
+        case .rejected, .failed: "\(entry.status.rawValue) \(entry.input): \(entry.reason ?? "")"
+        }
+    }
+
+    private func say(_ line: String) {
+        lock.withLock {
+            if terminal && statusShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+            if terminal { writeStatusLocked() }
+        }
+    }
+
+    private func drawStatus() { lock.withLock { writeStatusLocked() } }
+
+    private func writeStatusLocked() {
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + meter.line()).utf8))
+        statusShown = true
+    }
+
+    private func clearStatus() {
+        lock.withLock {
+            if terminal && statusShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            statusShown = false
+        }
+    }
+}
