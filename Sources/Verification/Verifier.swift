@@ -125,7 +125,7 @@ public struct Verifier: Sendable {
     /// Header dimensions through the codec, the pixel budget, then (unless `--fast`) one decode.
     /// Returns the problem that makes the file unusable, if any, and the codec's warnings.
     private func inspectPixels(_ data: Data, _ sniffed: SniffedType) -> (problem: DecodeProblem?, warnings: [String]) {
-        if let w = sniffed.width, let h = sniffed.height, w * h > options.pixelBudget {
+        if let w = sniffed.width, let h = sniffed.height, Self.exceeds(w, h, options.pixelBudget) {
             return (pixelBomb(w, h), [])
         }
         guard let codecFormat = Self.decodableFormats.first(where: { $0 == sniffed.format }) else { return (nil, []) }
@@ -134,7 +134,7 @@ public struct Verifier: Sendable {
             if info.width == 0 || info.height == 0 {
                 return (DecodeProblem(code: .corrupt, reason: "the header says the image is \(info.width)x\(info.height)"), [])
             }
-            if info.width * info.height > options.pixelBudget { return (pixelBomb(info.width, info.height), []) }
+            if Self.exceeds(info.width, info.height, options.pixelBudget) { return (pixelBomb(info.width, info.height), []) }
             guard options.decode else { return (nil, []) }
             let decoded = try ImageCodecs.decode(data, format: codecFormat, options: decodeOptions(for: codecFormat))
             if decoded.pixels.width == 0 || decoded.pixels.height == 0 {
@@ -180,6 +180,12 @@ public struct Verifier: Sendable {
     }
 
     static let decodableFormats: [MediaFormat] = [.jpeg, .png, .webp]
+
+    /// True when width x height passes `budget` (or overflows).
+    static func exceeds(_ width: Int, _ height: Int, _ budget: Int) -> Bool {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow || pixels > budget
+    }
 
     /// The format a file name's extension claims, if any.
     static func format(forExtension ext: String) -> MediaFormat? {

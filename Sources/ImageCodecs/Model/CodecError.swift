@@ -25,7 +25,7 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupported(let codec, let message):
             "\(codec) cannot decode this variant: \(message). Re-encode the image as 8-bit baseline JPEG, PNG or WebP."
         case .pixelBudgetExceeded(let width, let height, let budget):
-            "image is \(width)x\(height) (\(width * height) pixels), over the budget of \(budget) pixels; it was not decoded. Raise DecodeOptions.pixelBudget or serve a smaller image."
+            "image is \(width)x\(height) (\(Double(width) * Double(height) / 1e6) MP), over the budget of \(budget) pixels; it was not decoded. Raise DecodeOptions.pixelBudget or serve a smaller image."
         case .invalidDimensions(let width, let height):
             "image dimensions \(width)x\(height) are not usable; width and height must be positive."
         case .encodeFailed(let codec, let message):
