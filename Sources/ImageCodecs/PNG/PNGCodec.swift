@@ -19,8 +19,7 @@ public enum PNGCodec {
     public static func readInfo(_ data: Data) throws(CodecError) -> ImageInfo {
         let bytes = [UInt8](data)
         let chunks = try PNGChunks(bytes) { _, _ throws(CodecError) in }
-        let image = PNGImageHandle()
-        try begin(image, bytes)
+        let image = try PNGImageHandle(reading: bytes)
         return ImageInfo(
             width: chunks.width, height: chunks.height,
             hasAlpha: image.pointer.pointee.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0,
@@ -34,8 +33,7 @@ public enum PNGCodec {
         let chunks = try PNGChunks(bytes) { width, height throws(CodecError) in
             try Limits.check(width: width, height: height, budget: options.pixelBudget)
         }
-        let image = PNGImageHandle()
-        try begin(image, bytes)
+        let image = try PNGImageHandle(reading: bytes)
         let source = image.pointer.pointee.format
         let layout: PixelBuffer.Layout =
             source & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0
@@ -63,13 +61,6 @@ public enum PNGCodec {
         if let note { warnings.append(note) }
         return DecodedImage(
             pixels: pixels, sourceWidth: width, sourceHeight: height, iccProfile: iccProfile, warnings: warnings)
-    }
-
-    private static func begin(_ image: PNGImageHandle, _ bytes: [UInt8]) throws(CodecError) {
-        let ok = bytes.withUnsafeBufferPointer { buffer in
-            png_image_begin_read_from_memory(image.pointer, buffer.baseAddress, buffer.count)
-        }
-        guard ok != 0 else { throw .corrupt(codec: name, message: image.message) }
     }
 
     /// The ICC profile inflated from iCCP (name, 0, method 0, zlib stream), or a note on why not.
