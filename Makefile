@@ -24,9 +24,12 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# Unit, conformance and end-to-end tests (debug), then the release build's smoke test.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(SWIFT) build -c release --product pushattach
+	./Scripts/release-smoke.sh
 
 # Serve TestImages/ on loopback and prepare demo/attachments.txt into .build/demo.
 demo: deps
