@@ -1,1 +1,0 @@
-// ImageEngine: placeholder until its stage lands.

@@ -1,0 +1,77 @@
+import MediaTypes
+
+/// Reads the Orientation tag (0x0112) from a JPEG's APP1 `Exif\0\0` block.
+///
+///     let orientation = try ExifOrientation.read(jpeg: bytes)   // .up when there is no Exif
+///     let upright = resizer.resize(image, to: box, orientation: orientation)
+///
+/// Both TIFF byte orders are handled. Every offset and count is checked against the block,
+/// so a lying file throws an `ExifError` and never traps.
+public enum ExifOrientation {
+    static let exifHeader: [UInt8] = Array("Exif\0\0".utf8)
+    static let orientationTag: UInt16 = 0x0112
+    static let typeShort: UInt16 = 3
+
+    /// The orientation of a JPEG file; `.up` when it has no Exif block, no orientation tag, or a
+    /// tag value outside 1...8 (some cameras write 0 for "unknown").
+    /// - Throws: `ExifError` when the markers or the Exif block are malformed.
+    /// - Complexity: O(header markers); stops at the Exif block or the first scan.
+    public static func read(jpeg bytes: [UInt8]) throws(ExifError) -> Orientation {
+        let segments: [JPEGSegment]
+        do {
+            segments = try JPEGSegments.read(bytes) { isExif($0, in: bytes) }
+        } catch {
+            throw .jpeg(error)
+        }
+        guard let app1 = segments.last, isExif(app1, in: bytes) else { return .up }
+        let tiffStart = app1.payloadOffset + exifHeader.count
+        let tiff = ByteReader(Array(bytes[tiffStart..<app1.payloadRange.upperBound]))
+        return try read(tiff: tiff, fileOffset: tiffStart)
+    }
+
+    /// The orientation in a TIFF-structured Exif block (the bytes after `Exif\0\0`).
+    /// `fileOffset` only makes error messages point into the original file.
+    public static func read(tiff bytes: [UInt8], fileOffset: Int = 0) throws(ExifError) -> Orientation {
+        try read(tiff: ByteReader(bytes), fileOffset: fileOffset)
+    }
+
+    static func isExif(_ segment: JPEGSegment, in bytes: [UInt8]) -> Bool {
+        guard segment.marker == 0xE1, segment.payloadLength >= exifHeader.count else { return false }
+        return bytes[segment.payloadOffset..<(segment.payloadOffset + exifHeader.count)].elementsEqual(exifHeader)
+    }
+
+    static func read(tiff r: ByteReader, fileOffset base: Int) throws(ExifError) -> Orientation {
+        func check(_ what: String, _ n: Int, at offset: Int) throws(ExifError) {
+            do { try r.require(n, at: offset) } catch {
+                throw .outOfBounds(what: what, offset: offset, wanted: n, blockLength: r.count)
+            }
+        }
+        try check("TIFF header", 8, at: 0)
+        let endian: ByteReader.Endian
+        switch try! r.uint16(at: 0, .big) {
+        case 0x4949: endian = .little
+        case 0x4D4D: endian = .big
+        case let other: throw .badByteOrder(offset: base, found: other)
+        }
+        let magic = try! r.uint16(at: 2, endian)
+        guard magic == 42 else { throw .badMagic(offset: base + 2, found: magic) }
+        let ifd = Int(try! r.uint32(at: 4, endian))
+
+        try check("IFD0 entry count", 2, at: ifd)
+        let entries = Int(try! r.uint16(at: ifd, endian))
+        try check("IFD0 entries", entries * 12, at: ifd + 2)
+        for index in 0..<entries {
+            let entry = ifd + 2 + index * 12
+            guard try! r.uint16(at: entry, endian) == orientationTag else { continue }
+            let type = try! r.uint16(at: entry + 2, endian)
+            let count = try! r.uint32(at: entry + 4, endian)
+            // One SHORT fits in the 4-byte value field; anything else is not an orientation.
+            guard type == typeShort, count == 1 else {
+                throw .badOrientationEntry(type: type, count: count, offset: base + entry)
+            }
+            // Values outside 1...8 (cameras write 0 for "unknown") mean no rotation, as in browsers.
+            return Orientation(rawValue: Int(try! r.uint16(at: entry + 8, endian))) ?? .up
+        }
+        return .up
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Fixed-point Lanczos3 weights for one axis, `source` samples to `destination` samples.
+///
+///     let w = ResampleWeights(source: 720, destination: 256)
+///     // output i = sum over k < w.taps of input[w.starts[i] + k] * w.weights[i * w.taps + k] >> 14
+///
+/// The kernel is widened by the reduction factor when shrinking, so downscaling is properly
+/// antialiased (as Pillow and libvips do). Every output uses exactly `taps` inputs: windows at
+/// the edges are shifted inward and zero-padded, so inner loops need no bounds checks and have
+/// a constant trip count. Each row of weights sums to exactly `one`.
+struct ResampleWeights: Sendable {
+    static let precision = 14
+    static let one: Int32 = 1 << precision
+    static let half: Int32 = 1 << (precision - 1)
+    static let lobes = 3.0
+
+    let source: Int
+    let destination: Int
+    let taps: Int
+    let starts: [Int]
+    let weights: [Int32]
+
+    init(source: Int, destination: Int) {
+        precondition(source > 0 && destination > 0, "empty resample axis")
+        self.source = source
+        self.destination = destination
+        let scale = Double(source) / Double(destination)
+        let filterScale = max(scale, 1)
+        let support = Self.lobes * filterScale
+        let taps = min(source, Int((support * 2).rounded(.up)) + 1)
+        self.taps = taps
+
+        var starts = [Int](repeating: 0, count: destination)
+        var weights = [Int32](repeating: 0, count: destination * taps)
+        var real = [Double](repeating: 0, count: taps)
+        for i in 0..<destination {
+            let window = Self.window(i, scale: scale, support: support, source: source)
+            // Shift the window inward so [start, start + taps) stays inside the source.
+            let start = min(window.lowerBound, source - taps)
+            starts[i] = start
+            var sum = 0.0
+            for k in 0..<taps {
+                let x = start + k
+                real[k] = window.contains(x) ? Self.kernel(Self.distance(x, i, scale: scale) / filterScale) : 0
+                sum += real[k]
+            }
+            if sum == 0 {  // cannot happen for Lanczos3 windows; keep a sane fallback anyway
+                real[min(max(window.lowerBound - start, 0), taps - 1)] = 1
+                sum = 1
+            }
+            // Quantise, then put the rounding residue on the largest tap so the row sums to `one`.
+            var total: Int32 = 0
+            var largest = 0
+            for k in 0..<taps {
+                let q = Int32((real[k] / sum * Double(Self.one)).rounded())
+                weights[i * taps + k] = q
+                total += q
+                if real[k] > real[largest] { largest = k }
+            }
+            weights[i * taps + largest] += Self.one - total
+        }
+        self.starts = starts
+        self.weights = weights
+    }
+
+    /// Source samples that output `i` reads: centre ± support, clamped to the source.
+    static func window(_ i: Int, scale: Double, support: Double, source: Int) -> Range<Int> {
+        let center = (Double(i) + 0.5) * scale
+        let lo = max(0, Int((center - support + 0.5).rounded(.down)))
+        let hi = min(source, Int((center + support + 0.5).rounded(.down)))
+        return lo..<max(hi, lo + 1)
+    }
+
+    /// Distance, in source samples, from source sample `x`'s centre to output `i`'s centre.
+    @inline(__always)
+    static func distance(_ x: Int, _ i: Int, scale: Double) -> Double {
+        Double(x) + 0.5 - (Double(i) + 0.5) * scale
+    }
+
+    /// Lanczos3: sinc(x) · sinc(x / 3) inside |x| < 3.
+    static func kernel(_ x: Double) -> Double {
+        let x = abs(x)
+        if x < 1e-9 { return 1 }
+        if x >= lobes { return 0 }
+        let px = Double.pi * x
+        return lobes * sin(px) * sin(px / lobes) / (px * px)
+    }
+}
