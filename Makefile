@@ -28,6 +28,18 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Benchmarks: never part of `make test`. `bench` runs pushattach-bench on the corpus photos
+# (../shared/corpus/photos, else TestImages/); `compare` runs it side by side with libvips,
+# Pillow, ImageMagick and the TurboJPEG floor (sets up Benchmarks/.venv on first use).
+BENCH_ARGS ?=
+bench: deps
+	$(SWIFT) build -c release --product pushattach-bench
+	.build/release/pushattach-bench $(BENCH_ARGS)
+
+compare: deps
+	$(SWIFT) build -c release --product pushattach-bench
+	Benchmarks/compare $(BENCH_ARGS)
+
 format:
 	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Benchmarks
 
