@@ -1,0 +1,125 @@
+import Foundation
+import ImageCodecs
+import MediaTypes
+
+/// Encodes the main output under the byte cap: quality search first, then smaller sizes.
+///
+///     var fitter = ByteCapFitter(resizer: resizer, decoded: pixels, orientation: .up, upright: size, ...)
+///     let image = try fitter.fit(mainPixels, format: .jpeg, opaque: true, log: &log)
+///
+/// Shrinking resamples again from the decoded pixels (not from the previous attempt), so
+/// repeated shrinks do not stack blur.
+struct ByteCapFitter {
+    let resizer: Resizer
+    let decoded: PixelBuffer
+    let orientation: Orientation
+    let upright: Size
+    let icc: [UInt8]?
+    let limits: ProcessingLimits
+    let sourceFormat: MediaFormat
+    /// Below this long side the fitter gives up with `.cannotFit`.
+    static let smallestSide = 16
+    /// At most this factor per shrink step.
+    static let shrinkStep = 0.8
+
+    /// `pixels` (upright, already at the target size) encoded as `format` within `limits.byteCap`.
+    mutating func fit(_ pixels: PixelBuffer, format: MediaFormat, opaque: Bool, log: inout ProcessingLog)
+        throws(ProcessingError) -> ProcessedImage
+    {
+        var current = pixels
+        var format = format
+        var smallest = Int.max
+        while true {
+            if format == .png {
+                let png = try encodePNG(current, opaque: opaque)
+                smallest = min(smallest, png.count)
+                if png.count <= limits.byteCap {
+                    note(format: .png, log: &log)
+                    log.steps.append("encoded png (\(png.count) bytes)")
+                    return ProcessedImage(data: png, format: .png, width: current.width, height: current.height)
+                }
+                if opaque {
+                    log.steps.append(
+                        "png is \(png.count) bytes, over \(limits.byteCap): switching to jpeg (the image is opaque)")
+                    format = .jpeg
+                    continue
+                }
+                current = try shrink(current, encodedBytes: png.count, smallest: smallest, log: &log)
+                continue
+            }
+            if let image = try searchJPEG(current, smallest: &smallest, log: &log) { return image }
+            current = try shrink(current, encodedBytes: smallest, smallest: smallest, log: &log)
+        }
+    }
+
+    /// JPEG at `quality`, else the highest quality down to `qualityFloor` that fits; nil when even
+    /// the floor is over the cap (`smallest` then holds the floor's size).
+    private func searchJPEG(_ pixels: PixelBuffer, smallest: inout Int, log: inout ProcessingLog)
+        throws(ProcessingError) -> ProcessedImage?
+    {
+        let cap = limits.byteCap, top = limits.quality, floor = min(limits.qualityFloor, limits.quality)
+        func made(_ data: Data, _ q: Int) -> ProcessedImage {
+            ProcessedImage(data: data, format: .jpeg, width: pixels.width, height: pixels.height, quality: q)
+        }
+        let first = try encodeJPEG(pixels, quality: top)
+        smallest = min(smallest, first.count)
+        if first.count <= cap {
+            note(format: .jpeg, log: &log)
+            log.steps.append("encoded jpeg q\(top) (\(first.count) bytes)")
+            return made(first, top)
+        }
+        guard floor < top else { return nil }
+        let atFloor = try encodeJPEG(pixels, quality: floor)
+        smallest = min(smallest, atFloor.count)
+        guard atFloor.count <= cap else {
+            log.steps.append(
+                "quality search \(top) -> \(floor): still \(atFloor.count) bytes at q\(floor), over \(cap)")
+            return nil
+        }
+        // Invariant: lo fits, hi does not.
+        var lo = floor, hi = top, best = atFloor
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            let data = try encodeJPEG(pixels, quality: mid)
+            if data.count <= cap {
+                lo = mid
+                best = data
+            } else {
+                hi = mid
+            }
+        }
+        note(format: .jpeg, log: &log)
+        log.steps.append("quality search \(top) -> \(lo) to fit \(cap) bytes (\(best.count) bytes)")
+        return made(best, lo)
+    }
+
+    /// The next smaller size: by the square root of the overshoot (bytes roughly follow pixels),
+    /// at most `shrinkStep`.
+    private func shrink(_ pixels: PixelBuffer, encodedBytes: Int, smallest: Int, log: inout ProcessingLog)
+        throws(ProcessingError) -> PixelBuffer
+    {
+        let ratio = (Double(limits.byteCap) / Double(max(encodedBytes, 1))).squareRoot() * 0.95
+        let current = Size(width: pixels.width, height: pixels.height)
+        var next = TargetSize.shrunk(current, by: min(Self.shrinkStep, ratio), aspectOf: upright)
+        if next == current { next = TargetSize.shrunk(current, by: 0.5, aspectOf: upright) }
+        guard max(next.width, next.height) >= Self.smallestSide, next != current else {
+            throw .cannotFit(byteCap: limits.byteCap, smallest: smallest)
+        }
+        log.steps.append("shrunk to \(next.width)x\(next.height) to fit \(limits.byteCap) bytes")
+        return resizer.resize(decoded, to: next, orientation: orientation)
+    }
+
+    /// Records a transcode once, when the output format differs from the input's.
+    private func note(format: MediaFormat, log: inout ProcessingLog) {
+        if format != sourceFormat { log.steps.append("transcoded \(sourceFormat.rawValue) -> \(format.rawValue)") }
+    }
+
+    private func encodeJPEG(_ pixels: PixelBuffer, quality: Int) throws(ProcessingError) -> Data {
+        do { return try JPEGCodec.encode(pixels, quality: quality, iccProfile: icc) } catch { throw .codec(error) }
+    }
+
+    private func encodePNG(_ pixels: PixelBuffer, opaque: Bool) throws(ProcessingError) -> Data {
+        let toWrite = opaque ? AlphaChannel.droppingAlpha(pixels) : pixels
+        do { return try PNGCodec.encode(toWrite, iccProfile: icc) } catch { throw .codec(error) }
+    }
+}

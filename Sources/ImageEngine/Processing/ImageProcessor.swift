@@ -1,0 +1,128 @@
+import Foundation
+import ImageCodecs
+import MediaTypes
+
+/// Fits an image to the limits in one call: passthrough when it already fits, otherwise one
+/// shrink-on-load decode, a fused orientation + Lanczos3 resize, and an encode searched down to
+/// the byte cap. An optional thumbnail comes from the same decode.
+///
+///     let processor = ImageProcessor()                 // one per worker thread
+///     let sniffed = try Sniffer.sniff(data)
+///     let result = try processor.process(data, sniffed: sniffed, limits: ProcessingLimits(thumbnailSize: 256))
+///     result.output.format   // .jpeg
+///     result.steps           // ["decoded at 1/2: 5760x3840 -> 2880x1920", "resized 5760x3840 -> 2048x1365", ...]
+///
+/// Decisions:
+/// - **Passthrough**: an accepted format (JPEG, PNG) within the byte cap, the long side and the
+///   memory budget, and upright (no Exif orientation other than 1), is returned byte for byte
+///   after a header read. It is not decoded, so it is not validated here (`Verifier` does that).
+/// - **Decode once**, at the smallest codec scale covering the larger of the two outputs, in
+///   stored orientation (a 90° orientation swaps the box).
+/// - **Thumbnail source**: the main output's upright pixels (before any byte-cap shrink) when they
+///   cover the thumbnail, because they are smaller than the decode and already upright; otherwise
+///   the decoded pixels. On a passthrough the decode is made at the thumbnail's own scale.
+/// - **Format**: PNG when the pixels have real alpha (an all-255 alpha channel is opaque), PNG for
+///   opaque PNG input (alpha dropped) unless PNG cannot fit the byte cap at the target size, then
+///   JPEG (keeping resolution matters more on a lock screen than losslessness). JPEG otherwise;
+///   WebP is always transcoded.
+/// - **Byte cap**: JPEG at `quality`; over the cap, a binary search down to `qualityFloor`; still
+///   over, the size shrinks (by the square root of the overshoot, at most ×0.8 a step) and the
+///   search runs again. PNG with alpha only shrinks.
+///
+/// An instance owns a `Resizer` and its scratch buffers, so it is **not thread-safe**.
+public final class ImageProcessor {
+    let resizer = Resizer()
+
+    public init() {}
+
+    /// `data` fitted to `limits`, with a thumbnail when `limits.thumbnailSize` is set.
+    ///
+    /// - Parameter sniffed: what `Sniffer.sniff` said about `data`; its format picks the codec and
+    ///   its header size is checked against `limits.pixelBudget` first.
+    /// - Throws: `.notDecodable` for anything but JPEG, PNG and WebP; `.codec` for damaged input
+    ///   or a pixel bomb (`.pixelBudgetExceeded`, before any decode); `.cannotFit` when no size
+    ///   fits the byte cap.
+    /// - Complexity: one decode at reduced scale, one resize per output, a few encodes when the
+    ///   byte cap bites.
+    public func process(_ data: Data, sniffed: SniffedType, limits: ProcessingLimits) throws(ProcessingError)
+        -> ProcessingResult
+    {
+        try Self.validate(limits)
+        let format = sniffed.format
+        guard ImageCodecs.decodableFormats.contains(format) else { throw .notDecodable(format) }
+        if let width = sniffed.width, let height = sniffed.height {
+            try Self.checkPixelBudget(width: width, height: height, budget: limits.pixelBudget)
+        }
+        let info: ImageInfo
+        do { info = try ImageCodecs.readInfo(data, format: format) } catch { throw .codec(error) }
+        try Self.checkPixelBudget(width: info.width, height: info.height, budget: limits.pixelBudget)
+
+        var log = ProcessingLog()
+        let orientation = try Self.orientation(of: data, format: format, strict: limits.strict, log: &log)
+        let stored = Size(width: info.width, height: info.height)
+        let upright = orientation.swapsDimensions ? Size(width: stored.height, height: stored.width) : stored
+        let mainSize = TargetSize.main(for: upright, limits: limits)
+        let thumbSize = limits.thumbnailSize.map { TargetSize.thumbnail(for: upright, side: $0) }
+
+        let passthrough =
+            AppleRules.standard.isAccepted(format) && data.count <= limits.byteCap && mainSize == upright
+            && orientation == .up
+        if passthrough {
+            log.steps.append(
+                "passed through: \(format.rawValue) \(upright.width)x\(upright.height), \(data.count) bytes, within every limit"
+            )
+            var thumbnail: ProcessedImage? = nil
+            if let thumbSize {
+                let decoded = try decode(
+                    data, format: format, stored: stored, covering: thumbSize, orientation, limits, &log)
+                thumbnail = try makeThumbnail(
+                    from: decoded.pixels, orientation: orientation, size: thumbSize, icc: decoded.iccProfile,
+                    limits: limits, log: &log)
+            }
+            let output = ProcessedImage(data: data, format: format, width: upright.width, height: upright.height)
+            return ProcessingResult(
+                output: output, passthrough: true, thumbnail: thumbnail, steps: log.steps, warnings: log.warnings,
+                sourceWidth: stored.width, sourceHeight: stored.height)
+        }
+
+        let cover = Size(
+            width: max(mainSize.width, thumbSize?.width ?? 0), height: max(mainSize.height, thumbSize?.height ?? 0))
+        let decoded = try decode(data, format: format, stored: stored, covering: cover, orientation, limits, &log)
+        let opaque = AlphaChannel.isOpaque(decoded.pixels)
+        if decoded.pixels.layout == .rgba, opaque {
+            log.steps.append("alpha channel is fully opaque: treated as opaque")
+        }
+
+        if orientation != .up { log.steps.append("oriented upright (EXIF \(orientation.rawValue))") }
+        let mainPixels = resizer.resize(decoded.pixels, to: mainSize, orientation: orientation)
+        if mainSize != upright {
+            log.steps.append("resized \(upright.width)x\(upright.height) -> \(mainSize.width)x\(mainSize.height)")
+        }
+        let target: MediaFormat = !opaque ? .png : (format == .png ? .png : .jpeg)
+        var fitter = ByteCapFitter(
+            resizer: resizer, decoded: decoded.pixels, orientation: orientation, upright: upright,
+            icc: decoded.iccProfile, limits: limits, sourceFormat: format)
+        let output = try fitter.fit(mainPixels, format: target, opaque: opaque, log: &log)
+
+        var thumbnail: ProcessedImage? = nil
+        if let thumbSize {
+            let fromMain = mainPixels.width >= thumbSize.width && mainPixels.height >= thumbSize.height
+            thumbnail = try makeThumbnail(
+                from: fromMain ? mainPixels : decoded.pixels, orientation: fromMain ? .up : orientation,
+                size: thumbSize, icc: decoded.iccProfile, limits: limits, log: &log)
+            log.steps[log.steps.count - 1] += fromMain ? " (from the main output)" : " (from the decode)"
+        }
+        return ProcessingResult(
+            output: output, passthrough: false, thumbnail: thumbnail, steps: log.steps, warnings: log.warnings,
+            sourceWidth: stored.width, sourceHeight: stored.height)
+    }
+}
+
+/// Steps and warnings gathered during one `process` call.
+struct ProcessingLog {
+    var steps: [String] = []
+    var warnings: [String] = []
+}
+
+@available(*, unavailable, message: "an ImageProcessor reuses scratch buffers; keep one per thread")
+extension ImageProcessor: Sendable {}

@@ -1,0 +1,36 @@
+import ImageCodecs
+import MediaTypes
+
+/// Why an image could not be processed. The pipeline turns each into a per-item result.
+///
+///     do { _ = try processor.process(data, sniffed: sniffed, limits: limits) }
+///     catch .notDecodable { /* GIF, audio, video: verify and pass through */ }
+public enum ProcessingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Not an image this engine decodes (GIF, HEIC, audio, video...): the caller passes it
+    /// through after verifying it, or rejects it.
+    case notDecodable(MediaFormat)
+    /// The codec refused the bytes: damaged, an unsupported variant, a strict-mode warning, or
+    /// a header over the pixel budget (`.pixelBudgetExceeded`, thrown before any decode).
+    case codec(CodecError)
+    /// The Exif block is malformed and `strict` is on (lenient mode treats the image as upright).
+    case exif(ExifError)
+    /// Even the smallest size tried was over the byte cap.
+    case cannotFit(byteCap: Int, smallest: Int)
+    /// A limit that cannot be met by any image (zero or negative sizes, caps or qualities).
+    case invalidLimits(String)
+
+    public var description: String {
+        switch self {
+        case .notDecodable(let format):
+            "\(format.displayName) is not decoded by the image engine (JPEG, PNG and WebP are); pass it through if iOS accepts it, or convert it before sending"
+        case .codec(let error):
+            error.description
+        case .exif(let error):
+            "\(error) (strict mode; process leniently to treat the image as upright)"
+        case .cannotFit(let byteCap, let smallest):
+            "the smallest encoding tried is \(smallest) bytes, still over the \(byteCap)-byte cap; raise the cap or serve a simpler image"
+        case .invalidLimits(let reason):
+            "invalid processing limits: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// What a processed image must satisfy, and how to get there.
+///
+///     var limits = ProcessingLimits(byteCap: 1_000_000, thumbnailSize: 256)
+///     limits.maxLongSide = 1024
+///     let result = try processor.process(data, sniffed: sniffed, limits: limits)
+///
+/// Sizes are in bytes with 10^6-byte megabytes, as in `AppleRules`.
+public struct ProcessingLimits: Sendable, Hashable {
+    /// The category's byte cap: 10 MB for images.
+    public var byteCap: Int = 10_000_000
+    /// The output's long side fits in a `maxLongSide` square box.
+    public var maxLongSide: Int = 2048
+    /// `width * height * 4` of the output must fit (the NSE decoded-memory budget).
+    public var memoryBudget: Int = 24_000_000
+    /// Images whose header promises more pixels are refused before anything is decoded.
+    public var pixelBudget: Int = 50_000_000
+    /// JPEG quality of re-encodes.
+    public var quality: Int = 85
+    /// The quality search stops here; below it the image is shrunk instead.
+    public var qualityFloor: Int = 60
+    /// Side of the square box the thumbnail fits in, e.g. 256; nil makes no thumbnail.
+    public var thumbnailSize: Int? = nil
+    /// JPEG quality of thumbnails.
+    public var thumbnailQuality: Int = 80
+    /// Codec warnings (a truncated scan, a bad Exif block) fail the image instead of being reported.
+    public var strict: Bool = false
+    /// Let an image smaller than `maxLongSide` grow to it (never done by default).
+    public var allowUpscale: Bool = false
+
+    public init(
+        byteCap: Int = 10_000_000, maxLongSide: Int = 2048, memoryBudget: Int = 24_000_000,
+        pixelBudget: Int = 50_000_000, quality: Int = 85, qualityFloor: Int = 60, thumbnailSize: Int? = nil,
+        thumbnailQuality: Int = 80, strict: Bool = false, allowUpscale: Bool = false
+    ) {
+        self.byteCap = byteCap
+        self.maxLongSide = maxLongSide
+        self.memoryBudget = memoryBudget
+        self.pixelBudget = pixelBudget
+        self.quality = quality
+        self.qualityFloor = qualityFloor
+        self.thumbnailSize = thumbnailSize
+        self.thumbnailQuality = thumbnailQuality
+        self.strict = strict
+        self.allowUpscale = allowUpscale
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import MediaTypes
+
+/// One encoded image: the main output or the thumbnail.
+///
+///     try result.output.data.write(to: folder.appendingPathComponent("a.\(result.output.format.fileExtension)"))
+public struct ProcessedImage: Sendable, Hashable {
+    public var data: Data
+    /// `.jpeg` or `.png` (or the input's format on a passthrough).
+    public var format: MediaFormat
+    /// Upright pixel size.
+    public var width: Int
+    public var height: Int
+    /// The JPEG quality it was encoded at; nil for PNG and for passthrough.
+    public var quality: Int?
+
+    public init(data: Data, format: MediaFormat, width: Int, height: Int, quality: Int? = nil) {
+        self.data = data
+        self.format = format
+        self.width = width
+        self.height = height
+        self.quality = quality
+    }
+}
+
+/// What `ImageProcessor.process` made, and what it did to get there.
+///
+///     let result = try processor.process(data, sniffed: sniffed, limits: limits)
+///     result.passthrough   // false
+///     result.steps         // ["decoded at 1/2: 5760x3840 -> 2880x1920", "resized 5760x3840 -> 2048x1365", "encoded jpeg q85"]
+public struct ProcessingResult: Sendable {
+    public var output: ProcessedImage
+    /// True when `output.data` is the input, byte for byte.
+    public var passthrough: Bool
+    public var thumbnail: ProcessedImage?
+    /// What was done, in order, human readable.
+    public var steps: [String]
+    /// What the codecs recovered from (lenient mode) and other things worth a look.
+    public var warnings: [String]
+    /// The stored size in the header (before orientation).
+    public var sourceWidth: Int
+    public var sourceHeight: Int
+
+    public init(
+        output: ProcessedImage, passthrough: Bool, thumbnail: ProcessedImage? = nil, steps: [String] = [],
+        warnings: [String] = [], sourceWidth: Int, sourceHeight: Int
+    ) {
+        self.output = output
+        self.passthrough = passthrough
+        self.thumbnail = thumbnail
+        self.steps = steps
+        self.warnings = warnings
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+    }
+}
