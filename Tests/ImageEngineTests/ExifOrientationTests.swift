@@ -91,7 +91,7 @@ enum ExifFixture {
             #expect(error.description.contains("strip it"))
         }
         // Truncated header, bad byte order, bad magic.
-        #expect(throws: ExifError.outOfBounds(what: "TIFF header", offset: 0, wanted: 8, blockLength: 5)) {
+        #expect(throws: ExifError.outOfBounds(what: "IFD0 offset", offset: 4, wanted: 4, blockLength: 5)) {
             try read([0x49, 0x49, 42, 0, 8])
         }
         var order = ExifFixture.tiff(bigEndian: false, entries: six)

@@ -41,7 +41,7 @@ import Testing
     /// Lanczos3 reference rather than within one level of it.
     static let largeReductions: [(Size, Size)] = [
         (Size(width: 720, height: 480), Size(width: 64, height: 43)),
-        (Size(width: 1000, height: 700), Size(width: 100, height: 70)),
+        (Size(width: 600, height: 420), Size(width: 60, height: 42)),
         (Size(width: 800, height: 90), Size(width: 160, height: 30)),
         (Size(width: 2000, height: 50), Size(width: 256, height: 6)),
     ]
@@ -128,10 +128,11 @@ import Testing
     func fusedOrientationEqualsResizeThenOrient(orientation: Orientation) {
         let resizer = Resizer()
         for layout in [PixelBuffer.Layout.gray, .rgb, .rgba] {
-            let image = Synthetic.make(.gradient, width: 90, height: 60, layout: layout)
+            let image = Synthetic.make(.gradient, width: 180, height: 120, layout: layout)
+            // Both passes, one pass each way, box pre-reduce, upscale, and orientation only.
             for stored in [
-                Size(width: 31, height: 17), Size(width: 90, height: 23), Size(width: 29, height: 60),
-                Size(width: 90, height: 60),
+                Size(width: 61, height: 47), Size(width: 180, height: 23), Size(width: 29, height: 120),
+                Size(width: 40, height: 24), Size(width: 200, height: 130), Size(width: 180, height: 120),
             ] {
                 let upright = orientation.swapsDimensions ? Size(width: stored.height, height: stored.width) : stored
                 let fused = resizer.resize(image, to: upright, orientation: orientation)
@@ -161,5 +162,32 @@ import Testing
         #expect(
             resizer.resize(padded, to: Size(width: 11, height: 7))
                 == resizer.resize(packed, to: Size(width: 11, height: 7)))
+    }
+}
+
+@Suite struct ResizerFitTests {
+    static let box = Size(width: 256, height: 256)
+
+    @Test func fitsTheUprightSize() {
+        let image = Synthetic.make(.gradient, width: 720, height: 480, layout: .rgb)
+        let resizer = Resizer()
+        #expect(resizer.fit(image, in: Self.box).width == 256)
+        let turned = resizer.fit(image, in: Self.box, orientation: .right)
+        #expect(turned.width == 171 && turned.height == 256)
+        #expect(turned == resizer.resize(image, to: Size(width: 171, height: 256), orientation: .right))
+    }
+
+    @Test func followsTheOriginalAspectAfterShrinkOnLoad() {
+        // 4001×2999 decoded at 1/8 is 501×375 (ceil); the output must match the original's fit.
+        let decoded = Synthetic.make(.noise, width: 501, height: 375, layout: .rgb)
+        let original = Size(width: 4001, height: 2999)
+        let out = Resizer().fit(decoded, in: Self.box, originalSize: original)
+        #expect(Size(width: out.width, height: out.height) == FitBox.fit(original, in: Self.box))
+        #expect(out.height == 192)
+    }
+
+    @Test func smallUprightImagePassesThrough() {
+        let image = Synthetic.make(.edges, width: 100, height: 50, layout: .gray)
+        #expect(Resizer().fit(image, in: Self.box) == image)
     }
 }

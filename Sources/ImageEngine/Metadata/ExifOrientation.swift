@@ -41,37 +41,54 @@ public enum ExifOrientation {
     }
 
     static func read(tiff r: ByteReader, fileOffset base: Int) throws(ExifError) -> Orientation {
-        func check(_ what: String, _ n: Int, at offset: Int) throws(ExifError) {
-            do { try r.require(n, at: offset) } catch {
-                throw .outOfBounds(what: what, offset: offset, wanted: n, blockLength: r.count)
-            }
-        }
-        try check("TIFF header", 8, at: 0)
+        let order = try TIFFField.uint16(r, at: 0, .big, "TIFF byte order")
         let endian: ByteReader.Endian
-        switch try! r.uint16(at: 0, .big) {
+        switch order {
         case 0x4949: endian = .little
         case 0x4D4D: endian = .big
-        case let other: throw .badByteOrder(offset: base, found: other)
+        default: throw .badByteOrder(offset: base, found: order)
         }
-        let magic = try! r.uint16(at: 2, endian)
+        let magic = try TIFFField.uint16(r, at: 2, endian, "TIFF magic")
         guard magic == 42 else { throw .badMagic(offset: base + 2, found: magic) }
-        let ifd = Int(try! r.uint32(at: 4, endian))
+        let ifd = Int(try TIFFField.uint32(r, at: 4, endian, "IFD0 offset"))
 
-        try check("IFD0 entry count", 2, at: ifd)
-        let entries = Int(try! r.uint16(at: ifd, endian))
-        try check("IFD0 entries", entries * 12, at: ifd + 2)
+        let entries = Int(try TIFFField.uint16(r, at: ifd, endian, "IFD0 entry count"))
+        // Check the whole table once, so a lying count fails before the loop starts.
+        do { try r.require(entries * 12, at: ifd + 2) } catch {
+            throw .outOfBounds(what: "IFD0 entries", offset: ifd + 2, wanted: entries * 12, blockLength: r.count)
+        }
         for index in 0..<entries {
             let entry = ifd + 2 + index * 12
-            guard try! r.uint16(at: entry, endian) == orientationTag else { continue }
-            let type = try! r.uint16(at: entry + 2, endian)
-            let count = try! r.uint32(at: entry + 4, endian)
+            guard try TIFFField.uint16(r, at: entry, endian, "IFD0 tag") == orientationTag else { continue }
+            let type = try TIFFField.uint16(r, at: entry + 2, endian, "orientation type")
+            let count = try TIFFField.uint32(r, at: entry + 4, endian, "orientation count")
             // One SHORT fits in the 4-byte value field; anything else is not an orientation.
             guard type == typeShort, count == 1 else {
                 throw .badOrientationEntry(type: type, count: count, offset: base + entry)
             }
             // Values outside 1...8 (cameras write 0 for "unknown") mean no rotation, as in browsers.
-            return Orientation(rawValue: Int(try! r.uint16(at: entry + 8, endian))) ?? .up
+            let value = try TIFFField.uint16(r, at: entry + 8, endian, "orientation value")
+            return Orientation(rawValue: Int(value)) ?? .up
         }
         return .up
+    }
+}
+
+/// Bounds-checked TIFF field reads that fail with an `ExifError` naming the field.
+private enum TIFFField {
+    static func uint16(_ r: ByteReader, at offset: Int, _ endian: ByteReader.Endian, _ what: String) throws(ExifError)
+        -> UInt16
+    {
+        do { return try r.uint16(at: offset, endian) } catch {
+            throw .outOfBounds(what: what, offset: offset, wanted: 2, blockLength: r.count)
+        }
+    }
+
+    static func uint32(_ r: ByteReader, at offset: Int, _ endian: ByteReader.Endian, _ what: String) throws(ExifError)
+        -> UInt32
+    {
+        do { return try r.uint32(at: offset, endian) } catch {
+            throw .outOfBounds(what: what, offset: offset, wanted: 4, blockLength: r.count)
+        }
     }
 }

@@ -98,8 +98,8 @@ enum ResamplePasses {
         }
     }
 
-    /// acc[b] += row[b] · w across a row; a straight loop the compiler vectorises. Weights fit
-    /// 16 bits and so do samples, which lets the multiply use 16-bit lanes.
+    /// acc[b] += row[b] · w across a row; a straight loop the compiler vectorises. (Weights and
+    /// samples both fit 16 bits; on the baseline x86-64 target the multiply still runs as 32-bit.)
     @inline(__always)
     private static func accumulate<Input: ResampleSample>(
         _ row: UnsafePointer<Input>, _ w: Int32, _ acc: UnsafeMutablePointer<Int32>, _ count: Int
