@@ -10,35 +10,19 @@ protocol BenchWorker: AnyObject {
     func run(_ image: ImageSet.Image) throws -> Data?
 }
 
-/// W1 and W2: encoded bytes in, encoded JPEG bytes out, through the product's image path.
-///
-/// Until `ImageProcessor` lands this composes the same stages it is built from: EXIF
-/// orientation, a DCT-scaled decode covering the fitted size, the fused-orientation
-/// Lanczos3 `Resizer`, and the JPEG encoder.
+/// W1 and W2: encoded bytes in, encoded JPEG bytes out, through the product's `ImageProcessor`
+/// (one per thread, as the pipeline keeps it). W1 is expressed as the main output fitted in a
+/// 256 box at quality 80: the processor's thumbnail is a by-product of a larger main output.
 final class FitWorker: BenchWorker {
-    let box: Int
-    let quality: Int
-    private let resizer = Resizer()
+    let limits: ProcessingLimits
+    private let processor = ImageProcessor()
 
     init(box: Int, quality: Int) {
-        self.box = box
-        self.quality = quality
+        limits = ProcessingLimits(maxLongSide: box, quality: quality)
     }
 
     func run(_ image: ImageSet.Image) throws -> Data? {
-        let format = image.sniffed.format
-        let orientation: Orientation =
-            format == .jpeg ? ((try? ExifOrientation.read(jpeg: [UInt8](image.data))) ?? .up) : .up
-        guard let width = image.sniffed.width, let height = image.sniffed.height else { return nil }
-        let upright = orientation.uprightSize(width: width, height: height)
-        let target = FitBox.fit(
-            Size(width: upright.width, height: upright.height), in: Size(width: box, height: box))
-        // The decode only has to cover the fitted size, in stored orientation.
-        let stored = orientation.swapsDimensions ? (target.height, target.width) : (target.width, target.height)
-        let decoded = try ImageCodecs.decode(
-            image.data, format: format, options: DecodeOptions(minimumSize: stored, pixelBudget: 100_000_000))
-        let pixels = resizer.resize(decoded.pixels, to: target, orientation: orientation)
-        return try JPEGCodec.encode(pixels, quality: quality)
+        try processor.process(image.data, sniffed: image.sniffed, limits: limits).output.data
     }
 }
 
