@@ -27,7 +27,7 @@ public struct BenchConfiguration: Sendable {
             var list: [Workload] = []
             for name in raw.lowercased().split(separator: ",") {
                 guard let workload = Workload(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                    throw BenchUsageError("--workload: unknown workload '\(name)' (expected w1, w2, w3, comma-separated)")
+                    throw BenchUsageError("--workload: unknown workload '\(name)' (expected w1, w2, w3, d1, d2, comma-separated)")
                 }
                 if !list.contains(workload) { list.append(workload) }
             }
@@ -114,6 +114,7 @@ public struct BenchConfiguration: Sendable {
           w1  thumbnail: fit in 256x256, EXIF orientation applied, JPEG q80
           w2  fit in 2048x2048, JPEG q85
           w3  full-size decode per format (JPEG, PNG, WebP), in megapixels/s
+          d1, d2  diagnostics: only the scaled decode W1 / W2 make (our codec floor); not in the default
         Each runs single-threaded and on all cores (one worker per thread), after a warm-up
         round; figures are the median of the rounds. Peak RSS is the process's high-water mark
         so far (getrusage), so run w1 first to read its own peak.
@@ -141,12 +142,16 @@ public struct BenchConfiguration: Sendable {
 /// The benchmark workloads of issue 5.
 public enum Workload: String, Sendable, CaseIterable {
     case w1, w2, w3
+    /// Diagnostics: only the scaled decode W1 / W2 make (our codec's own floor).
+    case d1, d2
 
     public var title: String {
         switch self {
         case .w1: "W1 thumbnail 256 q80"
         case .w2: "W2 fit 2048 q85"
         case .w3: "W3 full decode"
+        case .d1: "D1 W1's scaled decode alone"
+        case .d2: "D2 W2's scaled decode alone"
         }
     }
 }

@@ -33,7 +33,7 @@ public struct BenchRunner {
     /// The image groups a workload runs over: every image for W1/W2, one group per format for W3.
     private func cases(_ workload: Workload, _ set: ImageSet) -> [(String, [ImageSet.Image])] {
         switch workload {
-        case .w1, .w2: return [("all", set.images)]
+        case .w1, .w2, .d1, .d2: return [("all", set.images)]
         case .w3:
             var extra: ImageSet?
             return [MediaFormat.jpeg, .png, .webp].map { format in
@@ -64,7 +64,9 @@ public struct BenchRunner {
         switch workload {
         case .w1: FitWorker(box: 256, quality: 80)
         case .w2: FitWorker(box: 2048, quality: 85)
-        case .w3: DecodeWorker()
+        case .w3: DecodeWorker(box: nil)
+        case .d1: DecodeWorker(box: 256)
+        case .d2: DecodeWorker(box: 2048)
         }
     }
 

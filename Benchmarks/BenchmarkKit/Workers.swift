@@ -26,11 +26,20 @@ final class FitWorker: BenchWorker {
     }
 }
 
-/// W3: a full-size decode, nothing else.
+/// W3: a full-size decode, nothing else. With `box`: the scaled decode W1/W2 make (covering the
+/// fitted size, in stored orientation), alone: the floor our own codec sets.
 final class DecodeWorker: BenchWorker {
+    let box: Int?
+
+    init(box: Int?) { self.box = box }
+
     func run(_ image: ImageSet.Image) throws -> Data? {
-        _ = try ImageCodecs.decode(
-            image.data, format: image.sniffed.format, options: DecodeOptions(pixelBudget: 100_000_000))
+        var options = DecodeOptions(pixelBudget: 100_000_000)
+        if let box, let width = image.sniffed.width, let height = image.sniffed.height {
+            let fitted = FitBox.fit(Size(width: width, height: height), in: Size(width: box, height: box))
+            options.minimumSize = (fitted.width, fitted.height)
+        }
+        _ = try ImageCodecs.decode(image.data, format: image.sniffed.format, options: options)
         return nil
     }
 }
