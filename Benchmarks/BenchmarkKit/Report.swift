@@ -33,7 +33,18 @@ public struct BenchReport: Sendable, Codable {
     public var images: Int
     public var rounds: Int
     public var machine: String
+    /// Encoded bytes of the folder, held in memory for the whole run.
+    public var inputMegabytes: Double
+    /// Peak RSS after reading the inputs, before any workload: subtract it from a line's peak
+    /// to get that workload's working memory.
+    public var baselineRSSMegabytes: Double
     public var results: [BenchResult]
+
+    enum CodingKeys: String, CodingKey {
+        case folder, images, rounds, machine, results
+        case inputMegabytes = "input_mb"
+        case baselineRSSMegabytes = "baseline_rss_mb"
+    }
 
     public func json() -> String {
         let encoder = JSONEncoder()
@@ -45,6 +56,7 @@ public struct BenchReport: Sendable, Codable {
     public func table() -> String {
         var lines = [
             "pushattach-bench: \(images) images from \(folder), median of \(rounds) rounds, \(machine)",
+            "inputs in memory \(fmt(inputMegabytes)) MB; peak RSS before any workload \(fmt(baselineRSSMegabytes)) MB",
             pad(["workload", "format", "threads", "images", "images/s", "MP/s", "p50 ms", "p95 ms", "peak RSS MB", "load"]),
         ]
         for r in results {

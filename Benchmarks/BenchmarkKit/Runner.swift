@@ -14,6 +14,7 @@ public struct BenchRunner {
     public func run(progress: (String) -> Void = { _ in }) -> BenchReport {
         let folder = configuration.resolvedFolder()
         let set = ImageSet.load(folder: folder)
+        let baseline = Double(Machine.peakRSSBytes) / 1_000_000
         let cores = Machine.cores
         let threadCounts = configuration.threads.map { [$0] } ?? (cores > 1 ? [1, cores] : [1])
         var results: [BenchResult] = []
@@ -27,7 +28,8 @@ public struct BenchRunner {
         }
         return BenchReport(
             folder: folder.path, images: set.images.count, rounds: configuration.rounds, machine: Machine.describe(),
-            results: results)
+            inputMegabytes: Double(set.images.reduce(0) { $0 + $1.data.count }) / 1_000_000,
+            baselineRSSMegabytes: baseline, results: results)
     }
 
     /// The image groups a workload runs over: every image for W1/W2, one group per format for W3.
