@@ -4,7 +4,7 @@ import MediaTypes
 
 /// Encodes the main output under the byte cap: quality search first, then smaller sizes.
 ///
-///     var fitter = ByteCapFitter(resizer: resizer, decoded: pixels, orientation: .up, upright: size, ...)
+///     let fitter = ByteCapFitter(resizer: resizer, decoded: pixels, orientation: .up, upright: size, ...)
 ///     let image = try fitter.fit(mainPixels, format: .jpeg, opaque: true, log: &log)
 ///
 /// Shrinking resamples again from the decoded pixels (not from the previous attempt), so
@@ -23,7 +23,7 @@ struct ByteCapFitter {
     static let shrinkStep = 0.8
 
     /// `pixels` (upright, already at the target size) encoded as `format` within `limits.byteCap`.
-    mutating func fit(_ pixels: PixelBuffer, format: MediaFormat, opaque: Bool, log: inout ProcessingLog)
+    func fit(_ pixels: PixelBuffer, format: MediaFormat, opaque: Bool, log: inout ProcessingLog)
         throws(ProcessingError) -> ProcessedImage
     {
         var current = pixels

@@ -15,7 +15,10 @@ import MediaTypes
 /// Decisions:
 /// - **Passthrough**: an accepted format (JPEG, PNG) within the byte cap, the long side and the
 ///   memory budget, and upright (no Exif orientation other than 1), is returned byte for byte
-///   after a header read. It is not decoded, so it is not validated here (`Verifier` does that).
+///   after a header read. CMYK/YCCK JPEGs are always re-encoded as RGB (colour handling of
+///   Adobe CMYK differs between decoders, and RGB is what every iOS path expects). In lenient
+///   mode a passthrough is not decoded, so not validated here (`Verifier` does that); in strict
+///   mode it is decoded once at the smallest scale (or at the thumbnail's) and codec warnings throw.
 /// - **Decode once**, at the smallest codec scale covering the larger of the two outputs, in
 ///   stored orientation (a 90° orientation swaps the box).
 /// - **Thumbnail source**: the main output's upright pixels (before any byte-cap shrink) when they
@@ -64,9 +67,10 @@ public final class ImageProcessor {
         let mainSize = TargetSize.main(for: upright, limits: limits)
         let thumbSize = limits.thumbnailSize.map { TargetSize.thumbnail(for: upright, side: $0) }
 
+        let isCMYK = info.colorSpace == "cmyk" || info.colorSpace == "ycck"
         let passthrough =
             AppleRules.standard.isAccepted(format) && data.count <= limits.byteCap && mainSize == upright
-            && orientation == .up
+            && orientation == .up && !isCMYK
         if passthrough {
             log.steps.append(
                 "passed through: \(format.rawValue) \(upright.width)x\(upright.height), \(data.count) bytes, within every limit"
@@ -76,8 +80,15 @@ public final class ImageProcessor {
                 let decoded = try decode(
                     data, format: format, stored: stored, covering: thumbSize, orientation, limits, &log)
                 thumbnail = try makeThumbnail(
-                    from: decoded.pixels, orientation: orientation, size: thumbSize, icc: decoded.iccProfile,
+                    from: decoded.pixels, orientation: orientation, size: thumbSize, icc: Self.profile(decoded, &log),
                     limits: limits, log: &log)
+            } else if limits.strict {
+                // Strict: codec warnings are errors, so the bytes are decoded (at the smallest
+                // scale) before they are vouched for.
+                _ = try decode(
+                    data, format: format, stored: stored, covering: Size(width: 1, height: 1), orientation, limits, &log
+                )
+                log.steps[log.steps.count - 1] += " to validate (strict)"
             }
             let output = ProcessedImage(data: data, format: format, width: upright.width, height: upright.height)
             return ProcessingResult(
@@ -87,7 +98,14 @@ public final class ImageProcessor {
 
         let cover = Size(
             width: max(mainSize.width, thumbSize?.width ?? 0), height: max(mainSize.height, thumbSize?.height ?? 0))
-        let decoded = try decode(data, format: format, stored: stored, covering: cover, orientation, limits, &log)
+        let decoded = try decode(
+            data, format: format, stored: stored, covering: cover, orientation, limits, powerOfTwoScales: isCMYK, &log)
+        if sniffed.isAnimated || info.frames > 1 {
+            log.warnings.append(
+                "animated \(format.displayName) (\(max(info.frames, sniffed.frames ?? 0)) frames): only the first frame is kept"
+            )
+        }
+        if isCMYK { log.steps.append("converted \(info.colorSpace ?? "cmyk") to rgb") }
         let opaque = AlphaChannel.isOpaque(decoded.pixels)
         if decoded.pixels.layout == .rgba, opaque {
             log.steps.append("alpha channel is fully opaque: treated as opaque")
@@ -99,9 +117,10 @@ public final class ImageProcessor {
             log.steps.append("resized \(upright.width)x\(upright.height) -> \(mainSize.width)x\(mainSize.height)")
         }
         let target: MediaFormat = !opaque ? .png : (format == .png ? .png : .jpeg)
-        var fitter = ByteCapFitter(
+        let icc = Self.profile(decoded, &log)
+        let fitter = ByteCapFitter(
             resizer: resizer, decoded: decoded.pixels, orientation: orientation, upright: upright,
-            icc: decoded.iccProfile, limits: limits, sourceFormat: format)
+            icc: icc, limits: limits, sourceFormat: format)
         let output = try fitter.fit(mainPixels, format: target, opaque: opaque, log: &log)
 
         var thumbnail: ProcessedImage? = nil
@@ -109,7 +128,7 @@ public final class ImageProcessor {
             let fromMain = mainPixels.width >= thumbSize.width && mainPixels.height >= thumbSize.height
             thumbnail = try makeThumbnail(
                 from: fromMain ? mainPixels : decoded.pixels, orientation: fromMain ? .up : orientation,
-                size: thumbSize, icc: decoded.iccProfile, limits: limits, log: &log)
+                size: thumbSize, icc: icc, limits: limits, log: &log)
             log.steps[log.steps.count - 1] += fromMain ? " (from the main output)" : " (from the decode)"
         }
         return ProcessingResult(

@@ -1,0 +1,197 @@
+import Foundation
+import ImageCodecs
+import ImageEngine
+import MediaTypes
+import TestSupport
+import Testing
+
+/// Fitting to the byte cap, long side and memory budget; passthrough; refusals.
+@Suite struct ProcessorFitTests {
+    /// The most detailed photo at 2048 under a 1 MB cap: the quality search shows in the steps.
+    @Test func photoFitsUnderOneMegabyte() throws {
+        // At 1536x2048 this photo is about 0.66 MB at q85 but over 1 MB at q95, so starting at
+        // q95 makes the search run.
+        let limits = ProcessingLimits(byteCap: 1_000_000, maxLongSide: 2048, quality: 95)
+        let result = try Processing.run(corpus: "photos/oppo_r7_plus_portrait.jpg", limits)
+        #expect(result.output.data.count <= 1_000_000)
+        #expect(result.output.format == .jpeg)
+        #expect(result.output.width == 1536 && result.output.height == 2048)
+        let search = try #require(result.steps.first { $0.hasPrefix("quality search 95 -> ") }, "\(result.steps)")
+        #expect(search.hasSuffix("to fit 1000000 bytes (\(result.output.data.count) bytes)"))
+        let quality = try #require(result.output.quality)
+        #expect(quality >= 60 && quality < 95)
+        #expect(search.hasPrefix("quality search 95 -> \(quality) "))
+    }
+
+    /// With a cap the quality floor cannot meet, the size shrinks until it fits.
+    @Test func tinyCapShrinksTheImage() throws {
+        let limits = ProcessingLimits(byteCap: 60_000, maxLongSide: 2048)
+        let result = try Processing.run(fixture: "photo-1600x1200.jpg", limits)
+        #expect(result.output.data.count <= 60_000)
+        #expect(result.output.width < 1600)
+        #expect(
+            result.steps.contains { $0.hasPrefix("shrunk to ") && $0.hasSuffix("to fit 60000 bytes") },
+            "\(result.steps)")
+        let pixels = try Processing.pixels(result.output)
+        #expect(pixels.width == result.output.width && pixels.height == result.output.height)
+        // Aspect ratio kept.
+        #expect(abs(Double(pixels.width) / Double(pixels.height) - 4.0 / 3.0) < 0.02)
+    }
+
+    @Test func impossibleCapThrowsCannotFit() throws {
+        #expect {
+            _ = try Processing.run(fixture: "photo-1600x1200.jpg", ProcessingLimits(byteCap: 200))
+        } throws: { error in
+            guard case .cannotFit(200, let smallest)? = error as? ProcessingError else { return false }
+            return smallest > 200
+        }
+    }
+
+    @Test func smallAcceptedJPEGPassesThroughByteIdentical() throws {
+        let data = try Processing.fixture("small-320x240.jpg")
+        let result = try Processing.run(data)
+        #expect(result.passthrough)
+        #expect(result.output.data == data)
+        #expect(result.output.format == .jpeg && result.output.width == 320 && result.output.height == 240)
+        #expect(result.output.quality == nil && result.thumbnail == nil)
+        #expect(!result.steps.contains { $0.hasPrefix("decoded") })
+    }
+
+    /// Strict mode decodes a passthrough candidate before vouching for it; lenient mode does not.
+    @Test func strictPassthroughIsValidated() throws {
+        let small = try Processing.fixture("small-320x240.jpg")
+        let strict = try Processing.run(small, ProcessingLimits(strict: true))
+        #expect(strict.passthrough && strict.output.data == small)
+        #expect(strict.steps.contains("decoded at 1/8: 320x240 -> 40x30 to validate (strict)"), "\(strict.steps)")
+
+        let truncated = try Processing.fixture("truncated.jpg")
+        #expect(throws: ProcessingError.self) { _ = try Processing.run(truncated, ProcessingLimits(strict: true)) }
+        let lenient = try Processing.run(truncated)
+        #expect(lenient.passthrough, "lenient passthrough reads headers only; Verifier decodes")
+    }
+
+    /// A thumbnail on a passthrough decodes once, at the thumbnail's own scale.
+    @Test func passthroughThumbnailDecodesAtItsScale() throws {
+        let data = try Processing.fixture("photo-1600x1200.jpg")
+        let result = try Processing.run(data, ProcessingLimits(thumbnailSize: 100))
+        #expect(result.passthrough && result.output.data == data)
+        #expect(result.steps.contains("decoded at 1/8: 1600x1200 -> 200x150"), "\(result.steps)")
+        let thumb = try #require(result.thumbnail)
+        #expect(thumb.width == 100 && thumb.height == 75 && thumb.format == .jpeg && thumb.quality == 80)
+    }
+
+    /// An opaque PNG within limits passes through too.
+    @Test func acceptedPNGPassesThrough() throws {
+        let data = try Processing.fixture("opaque-300x200.png")
+        let result = try Processing.run(data)
+        #expect(result.passthrough && result.output.data == data)
+    }
+
+    /// Over the NSE memory budget but under the long side: shrunk until w*h*4 fits.
+    @Test func memoryBudgetShrinks() throws {
+        let limits = ProcessingLimits(maxLongSide: 4096, memoryBudget: 4_000_000)
+        let result = try Processing.run(fixture: "large-4000x3000.jpg", limits)
+        let w = result.output.width, h = result.output.height
+        #expect(w * h * 4 <= 4_000_000)
+        #expect(w > 1100, "as large as the budget allows, got \(w)x\(h)")
+        #expect(abs(Double(w) / Double(h) - 4.0 / 3.0) < 0.01)
+    }
+
+    @Test func neverUpscalesUnlessAsked() throws {
+        let data = try Processing.fixture("lossy-320x240.webp")
+        let normal = try Processing.run(data, ProcessingLimits(maxLongSide: 1000))
+        #expect(normal.output.width == 320 && normal.output.height == 240)
+        let upscaled = try Processing.run(data, ProcessingLimits(maxLongSide: 640, allowUpscale: true))
+        #expect(upscaled.output.width == 640 && upscaled.output.height == 480)
+    }
+
+    struct Bomb: Sendable, CustomTestStringConvertible {
+        let path: String
+        let width: Int
+        let height: Int
+        var testDescription: String { path }
+    }
+
+    /// Pixel bombs are refused from the header before any pixel memory exists.
+    @Test(arguments: [
+        Bomb(path: "jpeg/misc/sharp_giant-image_20000x14000.jpg", width: 20_000, height: 14_000),
+        Bomb(path: "pngsuite/extra/65536-uint32-limit.png", width: 65_536, height: 65_536),
+    ])
+    func pixelBombIsRefusedBeforeDecode(_ bomb: Bomb) throws {
+        let data = try Corpus.data(bomb.path)
+        #expect(
+            throws: ProcessingError.codec(
+                .pixelBudgetExceeded(width: bomb.width, height: bomb.height, budget: 50_000_000))
+        ) {
+            _ = try ImageProcessor().process(
+                data, sniffed: try Sniffer.sniff(data), limits: ProcessingLimits(thumbnailSize: 256))
+        }
+    }
+
+    /// The header is checked even when the sniffed type carries no size.
+    @Test func pixelBudgetCheckedWithoutSniffedSize() throws {
+        let data = try Corpus.data("jpeg/misc/sharp_giant-image_20000x14000.jpg")
+        #expect(throws: ProcessingError.codec(.pixelBudgetExceeded(width: 20_000, height: 14_000, budget: 1_000_000))) {
+            _ = try ImageProcessor().process(
+                data, sniffed: SniffedType(format: .jpeg), limits: ProcessingLimits(pixelBudget: 1_000_000))
+        }
+    }
+
+    @Test(arguments: ["animated-120x90.gif", "tone-1s.wav"])
+    func otherFormatsAreNotDecodable(_ name: String) throws {
+        let data = try Processing.fixture(name)
+        let format = try Sniffer.sniff(data).format
+        #expect(throws: ProcessingError.notDecodable(format)) { _ = try Processing.run(data) }
+    }
+
+    @Test func truncatedJPEGIsACodecErrorWhenStrict() throws {
+        let data = try Processing.fixture("truncated.jpg")
+        #expect {
+            _ = try Processing.run(data, ProcessingLimits(maxLongSide: 256, strict: true))
+        } throws: { error in
+            guard case .codec? = error as? ProcessingError else { return false }
+            return true
+        }
+        let lenient = try Processing.run(data, ProcessingLimits(maxLongSide: 256))
+        #expect(!lenient.warnings.isEmpty)
+        #expect(lenient.output.format == .jpeg)
+    }
+
+    @Test func invalidLimitsAreRefused() throws {
+        let data = try Processing.fixture("small-320x240.jpg")
+        #expect(throws: ProcessingError.self) { _ = try Processing.run(data, ProcessingLimits(byteCap: 0)) }
+        #expect(throws: ProcessingError.self) { _ = try Processing.run(data, ProcessingLimits(quality: 101)) }
+        #expect(throws: ProcessingError.self) { _ = try Processing.run(data, ProcessingLimits(thumbnailSize: 0)) }
+    }
+
+    /// The ICC profile survives the re-encode.
+    @Test func iccProfileIsKept() throws {
+        let data = try Corpus.data("photos/canon_powershot_s90_444.jpg")
+        let profile = try #require(try JPEGCodec.readInfo(data).iccProfile)
+        let result = try Processing.run(data, ProcessingLimits(maxLongSide: 512, thumbnailSize: 64))
+        #expect(try JPEGCodec.readInfo(result.output.data).iccProfile == profile)
+        #expect(try JPEGCodec.readInfo(try #require(result.thumbnail).data).iccProfile == profile)
+    }
+
+    /// A CMYK profile is not carried over to the RGB output.
+    @Test func cmykProfileIsDropped() throws {
+        let data = try Corpus.data("photos/cmyk_canon_eos300d_wikimedia.jpg")
+        #expect(try JPEGCodec.readInfo(data).iccProfile != nil)
+        let result = try Processing.run(data)
+        #expect(try JPEGCodec.readInfo(result.output.data).iccProfile == nil)
+        #expect(result.steps.contains { $0.hasPrefix("dropped the CMYK ICC profile") }, "\(result.steps)")
+        #expect(result.output.data.count < 100_000)
+    }
+
+    /// One processor reused across images gives the same bytes as fresh ones.
+    @Test func processorIsReusable() throws {
+        let processor = ImageProcessor()
+        let limits = ProcessingLimits(maxLongSide: 300, thumbnailSize: 64)
+        for name in ["photo-1600x1200.jpg", "alpha-256x256.png", "lossy-320x240.webp", "photo-1600x1200.jpg"] {
+            let data = try Processing.fixture(name)
+            let reused = try processor.process(data, sniffed: try Sniffer.sniff(data), limits: limits)
+            let fresh = try Processing.run(data, limits)
+            #expect(reused.output == fresh.output && reused.thumbnail == fresh.thumbnail, "\(name)")
+        }
+    }
+}
