@@ -27,7 +27,8 @@ public struct BenchConfiguration: Sendable {
             var list: [Workload] = []
             for name in raw.lowercased().split(separator: ",") {
                 guard let workload = Workload(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                    throw BenchUsageError("--workload: unknown workload '\(name)' (expected w1, w2, w3, d1, d2, comma-separated)")
+                    throw BenchUsageError(
+                        "--workload: unknown workload '\(name)' (expected w1, w2, w3, d1, d2, comma-separated)")
                 }
                 if !list.contains(workload) { list.append(workload) }
             }

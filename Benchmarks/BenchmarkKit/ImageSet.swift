@@ -26,7 +26,9 @@ public struct ImageSet: Sendable {
             guard let data = try? Data(contentsOf: url), let sniffed = try? Sniffer.sniff(data),
                 benchFormats.contains(sniffed.format), sniffed.width != nil
             else { continue }
-            let name = url.path.hasPrefix(folder.path) ? String(url.path.dropFirst(folder.path.count + 1)) : url.lastPathComponent
+            let name =
+                url.path.hasPrefix(folder.path)
+                ? String(url.path.dropFirst(folder.path.count + 1)) : url.lastPathComponent
             images.append(Image(name: name, data: data, sniffed: sniffed))
         }
         return ImageSet(folder: folder, images: images)
@@ -40,7 +42,8 @@ public struct ImageSet: Sendable {
                 at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else { return [] }
         var out: [URL] = []
-        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+        for case let url as URL in walker
+        where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
             out.append(url)
         }
         return out.sorted { $0.path < $1.path }

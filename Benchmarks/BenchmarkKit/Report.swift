@@ -57,7 +57,10 @@ public struct BenchReport: Sendable, Codable {
         var lines = [
             "pushattach-bench: \(images) images from \(folder), median of \(rounds) rounds, \(machine)",
             "inputs in memory \(fmt(inputMegabytes)) MB; peak RSS before any workload \(fmt(baselineRSSMegabytes)) MB",
-            pad(["workload", "format", "threads", "images", "images/s", "MP/s", "p50 ms", "p95 ms", "peak RSS MB", "load"]),
+            pad([
+                "workload", "format", "threads", "images", "images/s", "MP/s", "p50 ms", "p95 ms", "peak RSS MB",
+                "load",
+            ]),
         ]
         for r in results {
             lines.append(
@@ -67,7 +70,10 @@ public struct BenchReport: Sendable, Codable {
                     fmt(r.peakRSSMegabytes), fmt(r.load),
                 ]))
         }
-        for r in results where !r.failures.isEmpty && r.threads == results.first(where: { $0.workload == r.workload && $0.format == r.format })?.threads {
+        for r in results
+        where !r.failures.isEmpty
+            && r.threads == results.first(where: { $0.workload == r.workload && $0.format == r.format })?.threads
+        {
             lines.append("\(r.workload) \(r.format): \(r.failures.count) image(s) skipped, e.g. \(r.failures[0])")
         }
         return lines.joined(separator: "\n")

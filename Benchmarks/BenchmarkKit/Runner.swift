@@ -72,7 +72,8 @@ public struct BenchRunner {
         }
     }
 
-    private func measure(_ workload: Workload, label: String, images all: [ImageSet.Image], threads: Int) -> BenchResult {
+    private func measure(_ workload: Workload, label: String, images all: [ImageSet.Image], threads: Int) -> BenchResult
+    {
         let workers = (0..<threads).map { _ in WorkerBox(makeWorker(workload)) }
         // Warm-up round, single file at a time: also drops the images the path refuses.
         var images: [ImageSet.Image] = []
@@ -110,7 +111,9 @@ public struct BenchRunner {
     }
 
     /// One pass over `images` with one thread per worker pulling the next index.
-    private static func round(_ images: [ImageSet.Image], _ workers: [WorkerBox]) -> (seconds: Double, latencies: [Double]) {
+    private static func round(_ images: [ImageSet.Image], _ workers: [WorkerBox]) -> (
+        seconds: Double, latencies: [Double]
+    ) {
         let queue = WorkQueue(count: images.count, threads: workers.count)
         let start = Machine.now()
         if workers.count == 1 {

@@ -8,7 +8,10 @@ struct BenchCLITests {
     @Test func smokeRunProducesFigures() throws {
         let result = try ProcessRunner.run(
             "pushattach",
-            ["bench", "--rounds", "1", "--threads", "1", "--folder", Corpus.testImages.path, "--workload", "w1", "--json"])
+            [
+                "bench", "--rounds", "1", "--threads", "1", "--folder", Corpus.testImages.path, "--workload", "w1",
+                "--json",
+            ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let results = try #require(report["results"] as? [[String: Any]])
