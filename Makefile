@@ -41,6 +41,18 @@ memory-check: deps
 	$(SWIFT) build -c release --product pushattach
 	./Scripts/memory-check.sh
 
+# Benchmarks: never part of `make test`. `bench` runs pushattach-bench on the corpus photos
+# (../shared/corpus/photos, else TestImages/); `compare` runs it side by side with libvips,
+# Pillow, ImageMagick and the TurboJPEG floor (sets up Benchmarks/.venv on first use).
+BENCH_ARGS ?=
+bench: deps
+	$(SWIFT) build -c release --product pushattach-bench
+	.build/release/pushattach-bench $(BENCH_ARGS)
+
+compare: deps
+	$(SWIFT) build -c release --product pushattach-bench
+	Benchmarks/compare $(BENCH_ARGS)
+
 format:
 	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Benchmarks
 

@@ -26,10 +26,12 @@ let package = Package(
         .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs"]),
         .target(name: "Fetch", dependencies: ["MediaTypes", "CCurlShim"]),
         .target(name: "Pipeline", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch"]),
-        .executableTarget(name: "pushattach", dependencies: ["MediaTypes", "Verification", "ImageEngine", "Pipeline"]),
+        .executableTarget(name: "pushattach", dependencies: ["MediaTypes", "Verification", "ImageEngine", "Pipeline", "BenchmarkKit"]),
         .executableTarget(
-            name: "PushAttachBench", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"],
-            path: "Benchmarks/pushattach-bench"),
+            name: "PushAttachBench", dependencies: ["BenchmarkKit"], path: "Benchmarks/pushattach-bench"),
+        .target(
+            name: "BenchmarkKit", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"],
+            path: "Benchmarks/BenchmarkKit"),
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -6,7 +6,7 @@ import Foundation
 enum PushAttach {
     static let version = "0.1.0"
 
-    static var commands: [any Command.Type] { [VerifyCommand.self, PrepareCommand.self] }
+    static var commands: [any Command.Type] { [VerifyCommand.self, PrepareCommand.self, BenchCommand.self] }
 
     static var help: String {
         let width = commands.map { $0.name.count }.max() ?? 0

@@ -1,0 +1,165 @@
+import Foundation
+
+/// What a benchmark run measures: which workloads, on which folder, how many rounds and threads.
+///
+///     let config = try BenchConfiguration.parse(["--workload", "w1", "--rounds", "3"])
+///     let report = try BenchRunner(config).run()
+public struct BenchConfiguration: Sendable {
+    public var workloads: [Workload] = [.w1, .w2, .w3]
+    public var rounds = 5
+    /// nil: single-threaded and all cores; otherwise only this many threads.
+    public var threads: Int?
+    public var folder: URL?
+    public var json = false
+    /// Where W1/W2 outputs of the single-thread warm-up are written (for quality checks).
+    public var outputFolder: URL?
+
+    public init() {}
+
+    /// The options both `pushattach-bench` and `pushattach bench` take.
+    public static let flags: Set<String> = ["--json"]
+    public static let valueOptions: Set<String> = ["--workload", "--rounds", "--threads", "--folder", "--output"]
+
+    /// Builds a configuration from already-split options (the CLI's parser does the splitting).
+    public init(values: [String: String], flags: Set<String>) throws(BenchUsageError) {
+        json = flags.contains("--json")
+        if let raw = values["--workload"] {
+            var list: [Workload] = []
+            for name in raw.lowercased().split(separator: ",") {
+                guard let workload = Workload(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                    throw BenchUsageError(
+                        "--workload: unknown workload '\(name)' (expected w1, w2, w3, d1, d2, comma-separated)")
+                }
+                if !list.contains(workload) { list.append(workload) }
+            }
+            guard !list.isEmpty else { throw BenchUsageError("--workload needs at least one of w1, w2, w3") }
+            workloads = list
+        }
+        if let raw = values["--rounds"] {
+            guard let n = Int(raw), (1...1000).contains(n) else {
+                throw BenchUsageError("--rounds must be a whole number in 1...1000, got '\(raw)'")
+            }
+            rounds = n
+        }
+        if let raw = values["--threads"] {
+            guard let n = Int(raw), (1...256).contains(n) else {
+                throw BenchUsageError("--threads must be a whole number in 1...256, got '\(raw)'")
+            }
+            threads = n
+        }
+        if let raw = values["--folder"] {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: raw, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw BenchUsageError("--folder: '\(raw)' is not a folder; give a folder of JPEG, PNG or WebP images")
+            }
+            folder = URL(fileURLWithPath: raw)
+        }
+        if let raw = values["--output"] {
+            do {
+                try FileManager.default.createDirectory(atPath: raw, withIntermediateDirectories: true)
+            } catch {
+                throw BenchUsageError("--output: cannot create folder '\(raw)': \(error.localizedDescription)")
+            }
+            outputFolder = URL(fileURLWithPath: raw)
+        }
+    }
+
+    /// Splits `arguments` (`--name value`, `--name=value`, flags) and builds the configuration.
+    /// `--help` is reported by returning nil.
+    public static func parse(_ arguments: [String]) throws(BenchUsageError) -> BenchConfiguration? {
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+        var i = 0
+        while i < arguments.count {
+            var name = arguments[i]
+            i += 1
+            if name == "-h" || name == "--help" { return nil }
+            var inline: String?
+            if let eq = name.firstIndex(of: "="), name.hasPrefix("--") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            if Self.flags.contains(name) {
+                guard inline == nil else { throw BenchUsageError("\(name) takes no value") }
+                flags.insert(name)
+            } else if valueOptions.contains(name) {
+                if let inline {
+                    values[name] = inline
+                } else {
+                    guard i < arguments.count else { throw BenchUsageError("\(name) needs a value") }
+                    values[name] = arguments[i]
+                    i += 1
+                }
+            } else {
+                throw BenchUsageError("unknown argument '\(name)'")
+            }
+        }
+        return try BenchConfiguration(values: values, flags: flags)
+    }
+
+    /// The folder to read: `--folder`, else `../shared/corpus/photos` when present, else `TestImages/`.
+    public func resolvedFolder() -> URL {
+        if let folder { return folder }
+        let corpus = URL(fileURLWithPath: "../shared/corpus/photos")
+        if FileManager.default.fileExists(atPath: corpus.path) { return corpus.standardizedFileURL }
+        return URL(fileURLWithPath: "TestImages")
+    }
+
+    /// The `--help` text, for `command` ("pushattach-bench" or "pushattach bench").
+    public static func help(command: String) -> String {
+        """
+        OVERVIEW: Measure decode/resize/encode throughput in-process, from encoded bytes in memory
+        to encoded bytes in memory, through the same code the product runs.
+
+        Workloads:
+          w1  thumbnail: fit in 256x256, EXIF orientation applied, JPEG q80
+          w2  fit in 2048x2048, JPEG q85
+          w3  full-size decode per format (JPEG, PNG, WebP), in megapixels/s
+          d1, d2  diagnostics: only the scaled decode W1 / W2 make (our codec floor); not in the default
+        Each runs single-threaded and on all cores (one worker per thread), after a warm-up
+        round; figures are the median of the rounds. Peak RSS is the process's high-water mark
+        so far (getrusage), so run w1 first to read its own peak.
+
+        USAGE: \(command) [options]
+
+        OPTIONS:
+          --workload LIST   Comma-separated workloads (default w1,w2,w3).
+          --rounds N        Measured rounds after the warm-up (default 5).
+          --threads N       Only this many threads (default: 1, then all cores).
+          --folder DIR      Images to read (default ../shared/corpus/photos when present, else
+                            TestImages/). W3 adds PNG and WebP from TestImages/ and the corpus'
+                            webp/ and pngsuite/ when the folder has none.
+          --json            One JSON document instead of the table.
+          --output DIR      Also write the W1/W2 outputs of the warm-up (NAME.w1.jpg), for quality checks.
+          -h, --help        Show this help.
+
+        EXAMPLES:
+          make bench
+          \(command) --workload w1 --threads 1 --rounds 3 --json
+        """
+    }
+}
+
+/// The benchmark workloads of issue 5.
+public enum Workload: String, Sendable, CaseIterable {
+    case w1, w2, w3
+    /// Diagnostics: only the scaled decode W1 / W2 make (our codec's own floor).
+    case d1, d2
+
+    public var title: String {
+        switch self {
+        case .w1: "W1 thumbnail 256 q80"
+        case .w2: "W2 fit 2048 q85"
+        case .w3: "W3 full decode"
+        case .d1: "D1 W1's scaled decode alone"
+        case .d2: "D2 W2's scaled decode alone"
+        }
+    }
+}
+
+/// A mistake in the options: one line, exit status 64.
+public struct BenchUsageError: Error, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
