@@ -24,27 +24,29 @@ public enum AtomicWriter {
         let finalPath = finalURL.path
         let folder = finalURL.deletingLastPathComponent().path
         let tempPath = folder + "/" + temporaryName(for: finalURL.lastPathComponent)
+        // Errors name the final path: the temporary is an implementation detail, and it is gone
+        // by the time the error is read.
 
-        let fd = try SystemCall.run("open", path: tempPath) {
+        let fd = try SystemCall.run("open", path: finalPath) {
             open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
         var renamed = false
         defer { if !renamed { unlink(tempPath) } }
         do throws(ContainerError) {
             // The umask may have narrowed the mode; attachments are meant to be readable.
-            try SystemCall.run("fchmod", path: tempPath) { fchmod(fd, 0o644) }
+            try SystemCall.run("fchmod", path: finalPath) { fchmod(fd, 0o644) }
             let failure: ContainerError? = data.withUnsafeBytes { raw in
                 guard raw.count > 0 else { return nil }
-                do throws(ContainerError) { try SystemCall.writeAll(fd, raw, path: tempPath) } catch { return error }
+                do throws(ContainerError) { try SystemCall.writeAll(fd, raw, path: finalPath) } catch { return error }
                 return nil
             }
             if let failure { throw failure }
-            try SystemCall.run("fsync", path: tempPath) { fsync(fd) }
+            try SystemCall.run("fsync", path: finalPath) { fsync(fd) }
         } catch {
-            _ = try? SystemCall.closeDescriptor(fd, path: tempPath)
+            _ = try? SystemCall.closeDescriptor(fd, path: finalPath)
             throw error
         }
-        try SystemCall.closeDescriptor(fd, path: tempPath)
+        try SystemCall.closeDescriptor(fd, path: finalPath)
         try SystemCall.run("rename", path: finalPath) { rename(tempPath, finalPath) }
         renamed = true
         try SystemCall.syncDirectory(folder)

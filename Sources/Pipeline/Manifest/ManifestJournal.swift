@@ -21,6 +21,14 @@ import Foundation
 /// `syncEvery` lines, which `--resume` then redoes. A crash mid-line leaves a truncated last
 /// line, which `Manifest.load` skips; on reopening, the journal first ends that line so the
 /// next entry starts on its own line.
+///
+/// Faults:
+/// - A write that fails part-way (disk full) is cut back off the file, so the journal never
+///   keeps half a line from a live run.
+/// - The file deleted (or replaced) while the run goes on: before each append the journal
+///   checks its descriptor's link count; at 0 it copies the still-open, unlinked file back to
+///   its path (through a temporary and a rename) and carries on there. Nothing is held in
+///   memory for this: the lost inode itself is the copy. `recreations` counts these.
 public final class ManifestJournal: @unchecked Sendable {
     public static let fileName = "manifest.jsonl"
 
@@ -29,6 +37,7 @@ public final class ManifestJournal: @unchecked Sendable {
     private let mutex = NSLock()
     private var fd: Int32
     private var unsynced = 0
+    private var recreatedCount = 0
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
@@ -39,7 +48,7 @@ public final class ManifestJournal: @unchecked Sendable {
         let path = directory.appendingPathComponent(Self.fileName).path
         self.path = path
         self.syncEvery = max(1, syncEvery)
-        fd = try SystemCall.run("open", path: path) { open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
+        fd = try SystemCall.run("open", path: path) { open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
         do throws(ContainerError) {
             if try Self.endsWithoutNewline(path) {
                 let fd = fd
@@ -54,8 +63,13 @@ public final class ManifestJournal: @unchecked Sendable {
 
     deinit { try? close() }
 
-    /// Appends `entry` as one line; fsyncs every `syncEvery` lines.
-    public func append(_ entry: ManifestEntry) throws(ContainerError) {
+    /// How many times the file was found deleted and put back.
+    public var recreations: Int { mutex.withLock { recreatedCount } }
+
+    /// Appends `entry` as one line; fsyncs every `syncEvery` lines. Returns true when the file
+    /// had been deleted and was recreated first (from the open descriptor, nothing lost).
+    @discardableResult
+    public func append(_ entry: ManifestEntry) throws(ContainerError) -> Bool {
         var line: Data
         do { line = try encoder.encode(entry) } catch {
             throw .encoding(path: path, reason: "\(error)")
@@ -64,15 +78,77 @@ public final class ManifestJournal: @unchecked Sendable {
         mutex.lock()
         defer { mutex.unlock() }
         guard fd >= 0 else { throw .system(call: "write", path: path, errno: EBADF) }
+        let recreated = try recreateIfUnlinkedLocked()
         let fd = fd
         let path = path
+        let sizeBefore = try SystemCall.run("lseek", path: path) { lseek(fd, 0, SEEK_END) }
         let failure: ContainerError? = line.withUnsafeBytes { raw in
             do throws(ContainerError) { try SystemCall.writeAll(fd, raw, path: path) } catch { return error }
             return nil
         }
-        if let failure { throw failure }
+        if let failure {
+            // Cut off whatever part of the line made it, so no half line is left behind.
+            _ = ftruncate(fd, sizeBefore)
+            throw failure
+        }
         unsynced += 1
         if unsynced >= syncEvery { try syncLocked() }
+        return recreated
+    }
+
+    /// Puts the file back at `path` when it was deleted or replaced under the run. Returns true
+    /// when it did.
+    public func recreateIfUnlinked() throws(ContainerError) -> Bool {
+        mutex.lock()
+        defer { mutex.unlock() }
+        guard fd >= 0 else { return false }
+        return try recreateIfUnlinkedLocked()
+    }
+
+    private func recreateIfUnlinkedLocked() throws(ContainerError) -> Bool {
+        var info = stat()
+        try SystemCall.run("fstat", path: path) { fstat(fd, &info) }
+        guard info.st_nlink == 0 else { return false }
+        // Copy the unlinked file, through its open descriptor, to a temporary beside the path,
+        // then rename it into place and continue appending there.
+        let folder = (path as NSString).deletingLastPathComponent
+        let tempPath = folder + "/" + AtomicWriter.temporaryName(for: Self.fileName)
+        let copy = try SystemCall.run("open", path: tempPath) {
+            open(tempPath, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
+        var renamed = false
+        defer {
+            if !renamed {
+                unlink(tempPath)
+                _ = try? SystemCall.closeDescriptor(copy, path: tempPath)
+            }
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var offset: off_t = 0
+        while true {
+            let source = fd
+            let count = try SystemCall.run("pread", path: path) {
+                buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress, $0.count, offset) }
+            }
+            if count == 0 { break }
+            let failure: ContainerError? = buffer.withUnsafeBytes { raw in
+                do throws(ContainerError) {
+                    try SystemCall.writeAll(copy, UnsafeRawBufferPointer(rebasing: raw[0..<count]), path: tempPath)
+                } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
+            offset += off_t(count)
+        }
+        try SystemCall.run("fsync", path: tempPath) { fsync(copy) }
+        try SystemCall.run("rename", path: path) { rename(tempPath, path) }
+        renamed = true
+        try? SystemCall.syncDirectory(folder)
+        _ = try? SystemCall.closeDescriptor(fd, path: path)
+        fd = copy
+        unsynced = 0
+        recreatedCount += 1
+        return true
     }
 
     /// Forces written lines to disk now.
@@ -87,6 +163,7 @@ public final class ManifestJournal: @unchecked Sendable {
         mutex.lock()
         defer { mutex.unlock() }
         guard fd >= 0 else { return }
+        _ = try? recreateIfUnlinkedLocked()
         defer { fd = -1 }
         let syncResult = Result { () throws(ContainerError) in try syncLocked() }
         try SystemCall.closeDescriptor(fd, path: path)

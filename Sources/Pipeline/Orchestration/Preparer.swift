@@ -67,12 +67,24 @@ public final class Preparer: Sendable {
         var seen: [String: SharedOutcome] = [:]
         var fatal: ContainerError?
 
-        func record(_ entry: ManifestEntry) async -> ContainerError? {
-            let failure: ContainerError? = await context.io.run { _ in
-                do throws(ContainerError) { try journal.append(entry) } catch { return error }
-                return nil
+        let root = container.url
+        func record(_ entry: ManifestEntry, ownsFiles: Bool = false) async -> ContainerError? {
+            let outcome: Result<Bool, ContainerError> = await context.io.run { _ in
+                do throws(ContainerError) { return .success(try journal.append(entry)) } catch {
+                    // The entry is not in the journal, so its files must not stay on disk either:
+                    // the manifest and the folders agree, and `--resume` redoes the item.
+                    for file in [entry.file, entry.thumbnail].compactMap({ $0 }) where ownsFiles && entry.status == .prepared {
+                        unlink(root.appendingPathComponent(file).path)
+                    }
+                    return .failure(error)
+                }
             }
-            if let failure { return failure }
+            switch outcome {
+            case .failure(let error): return error
+            case .success(true):
+                events(.note("\(ManifestJournal.fileName) was deleted during the run; recreated it with every entry so far"))
+            case .success(false): break
+            }
             summary.record(entry)
             events(.finished(entry))
             return nil
@@ -115,7 +127,7 @@ public final class Preparer: Sendable {
                                 var entry = first.reused(by: item)
                                 entry.warnings.append(
                                     "same URL as \(shared.firstSource):\(shared.firstLine); downloaded once")
-                                return .entry(entry)
+                                return .reused(entry)
                             }
                         } else {
                             let shared = SharedOutcome(firstSource: item.source, firstLine: item.line)
@@ -131,8 +143,12 @@ public final class Preparer: Sendable {
                 guard let result = await group.next() else { break }
                 inFlight -= 1
                 switch result {
+                // Recorded even after a fatal error, so files already written are in the journal;
+                // if the journal cannot take them either, `record` removes them again.
                 case .entry(let entry):
-                    if fatal == nil, let failure = await record(entry) { fatal = failure }
+                    if let failure = await record(entry, ownsFiles: true) { fatal = fatal ?? failure }
+                case .reused(let entry):
+                    if let failure = await record(entry) { fatal = fatal ?? failure }
                 case .abandoned:
                     summary.interrupted = true
                 case .fatal(let error):
@@ -158,6 +174,8 @@ struct EntryKey: Hashable {
 
 enum ItemResult: Sendable {
     case entry(ManifestEntry)
+    /// A later item naming a URL already prepared in this run: it shares the first one's files.
+    case reused(ManifestEntry)
     /// Interrupted before it finished: no entry, `--resume` redoes it.
     case abandoned
     case fatal(ContainerError)
