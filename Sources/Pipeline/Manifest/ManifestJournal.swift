@@ -66,10 +66,19 @@ public final class ManifestJournal: @unchecked Sendable {
     /// How many times the file was found deleted and put back.
     public var recreations: Int { mutex.withLock { recreatedCount } }
 
-    /// Appends `entry` as one line; fsyncs every `syncEvery` lines. Returns true when the file
-    /// had been deleted and was recreated first (from the open descriptor, nothing lost).
+    /// Where an appended line is, and whether the file had to be recreated first.
+    public struct Appended: Sendable, Hashable {
+        /// The line's byte offset and length (without its newline), for `read(_:)`.
+        public var offset: Int
+        public var length: Int
+        /// True when the file had been deleted and was recreated first (from the open
+        /// descriptor, nothing lost).
+        public var recreated: Bool
+    }
+
+    /// Appends `entry` as one line; fsyncs every `syncEvery` lines.
     @discardableResult
-    public func append(_ entry: ManifestEntry) throws(ContainerError) -> Bool {
+    public func append(_ entry: ManifestEntry) throws(ContainerError) -> Appended {
         var line: Data
         do { line = try encoder.encode(entry) } catch {
             throw .encoding(path: path, reason: "\(error)")
@@ -93,7 +102,24 @@ public final class ManifestJournal: @unchecked Sendable {
         }
         unsynced += 1
         if unsynced >= syncEvery { try syncLocked() }
-        return recreated
+        return Appended(offset: Int(sizeBefore), length: line.count - 1, recreated: recreated)
+    }
+
+    /// The entry appended at `line` (what `append` returned), read back from the file: the
+    /// dedupe table keeps this 16-byte span per URL instead of the entry.
+    public func read(_ line: Appended) throws(ContainerError) -> ManifestEntry {
+        mutex.lock()
+        defer { mutex.unlock() }
+        guard fd >= 0 else { throw .system(call: "pread", path: path, errno: EBADF) }
+        let fd = fd
+        var data = Data(count: line.length)
+        let count = try SystemCall.run("pread", path: path) {
+            data.withUnsafeMutableBytes { pread(fd, $0.baseAddress, line.length, off_t(line.offset)) }
+        }
+        guard count == line.length else { throw .system(call: "pread", path: path, errno: EIO) }
+        do { return try JSONDecoder().decode(ManifestEntry.self, from: data) } catch {
+            throw .encoding(path: path, reason: "line at byte \(line.offset) is not a manifest entry: \(error)")
+        }
     }
 
     /// Puts the file back at `path` when it was deleted or replaced under the run. Returns true

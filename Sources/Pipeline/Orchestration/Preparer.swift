@@ -64,12 +64,12 @@ public final class Preparer: Sendable {
 
         let preparedKeys = Set(
             (resume?.entries ?? []).filter { $0.status == .prepared }.map { EntryKey(input: $0.input, line: $0.line) })
-        var seen: [String: SharedOutcome] = [:]
+        var seen = DedupeTable()
         var fatal: ContainerError?
 
         let root = container.url
         func record(_ entry: ManifestEntry, ownsFiles: Bool = false) async -> ContainerError? {
-            let outcome: Result<Bool, ContainerError> = await context.io.run { _ in
+            let outcome: Result<ManifestJournal.Appended, ContainerError> = await context.io.run { _ in
                 do throws(ContainerError) { return .success(try journal.append(entry)) } catch {
                     // The entry is not in the journal, so its files must not stay on disk either:
                     // the manifest and the folders agree, and `--resume` redoes the item.
@@ -79,12 +79,15 @@ public final class Preparer: Sendable {
                     return .failure(error)
                 }
             }
+            let appended: ManifestJournal.Appended
             switch outcome {
             case .failure(let error): return error
-            case .success(true):
-                events(.note("\(ManifestJournal.fileName) was deleted during the run; recreated it with every entry so far"))
-            case .success(false): break
+            case .success(let line): appended = line
             }
+            if appended.recreated {
+                events(.note("\(ManifestJournal.fileName) was deleted during the run; recreated it with every entry so far"))
+            }
+            if ownsFiles { seen.recorded(entry, at: appended) }
             summary.record(entry)
             events(.finished(entry))
             return nil
@@ -121,7 +124,8 @@ public final class Preparer: Sendable {
                         }
                         events(.started(item))
                         inFlight += 1
-                        if let shared = seen[item.url] {
+                        switch seen[item.url] {
+                        case .pending(let shared):
                             group.addTask {
                                 guard let first = await shared.wait() else { return .abandoned }
                                 var entry = first.reused(by: item)
@@ -129,9 +133,27 @@ public final class Preparer: Sendable {
                                     "same URL as \(shared.firstSource):\(shared.firstLine); downloaded once")
                                 return .reused(entry)
                             }
-                        } else {
+                        case .recorded(let line, let firstLine, let source):
+                            let firstSource = seen.source(source)
+                            group.addTask {
+                                let read: Result<ManifestEntry, ContainerError> = await context.io.run { _ in
+                                    Result { () throws(ContainerError) in try journal.read(line) }
+                                }
+                                switch read {
+                                case .success(let first):
+                                    var entry = first.reused(by: item)
+                                    entry.warnings.append("same URL as \(firstSource):\(firstLine); downloaded once")
+                                    return .reused(entry)
+                                case .failure(let error):
+                                    var entry = ManifestEntry(
+                                        input: item.url, line: item.line, id: item.id, status: .failed)
+                                    entry.reason = "same URL as \(firstSource):\(firstLine), whose entry cannot be read back: \(error)"
+                                    return .reused(entry)
+                                }
+                            }
+                        case nil:
                             let shared = SharedOutcome(firstSource: item.source, firstLine: item.line)
-                            seen[item.url] = shared
+                            seen.pending(item.url, shared)
                             group.addTask {
                                 let result = await context.prepare(item)
                                 if case .entry(let entry) = result { shared.fulfil(entry) } else { shared.fulfil(nil) }

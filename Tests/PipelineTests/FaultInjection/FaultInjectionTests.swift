@@ -199,9 +199,11 @@ struct ManifestJournalFaultTests {
         let journal = try ManifestJournal(directory: dir.url)
         let first = ManifestEntry(input: "https://a.example/1.jpg", line: 1, status: .failed, reason: "one")
         let second = ManifestEntry(input: "https://a.example/2.jpg", line: 2, status: .failed, reason: "two")
-        #expect(try journal.append(first) == false)
+        #expect(try journal.append(first).recreated == false)
         try FileManager.default.removeItem(at: dir.url.appendingPathComponent(ManifestJournal.fileName))
-        #expect(try journal.append(second) == true)
+        let appended = try journal.append(second)
+        #expect(appended.recreated == true)
+        #expect(try journal.read(appended) == second)
         #expect(journal.recreations == 1)
         // Deleted again after the last append: close() puts it back too.
         try FileManager.default.removeItem(at: dir.url.appendingPathComponent(ManifestJournal.fileName))
