@@ -183,7 +183,11 @@ public final class Preparer: Sendable {
 
         var closing: ContainerError?
         do { try journal.close() } catch { closing = error }
-        do { try Manifest.finalize(dir: container.url) } catch { closing = closing ?? error }
+        do { try Manifest.finalize(dir: container.url) } catch {
+            closing = closing ?? error
+            // Point at what holds the entries: the journal (`--resume` builds manifest.json).
+            summary.manifest = container.url.appendingPathComponent(ManifestJournal.fileName)
+        }
         if let error = fatal ?? closing { throw PrepareFailure(error: error, summary: summary) }
         return summary
     }

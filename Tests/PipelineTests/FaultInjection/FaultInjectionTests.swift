@@ -8,6 +8,32 @@ import Testing
     import Glibc
 #endif
 
+// # Fault injection (issue 6, part 4)
+//
+// `FaultInjectionTests` runs the built `pushattach prepare` against a loopback server and breaks
+// the container under it. Each case must end with a clear error (what, where, what to do) and
+// nothing lost: no temporary or partial file under a final name, `manifest.jsonl` and
+// `manifest.json` agreeing with the files on disk one for one (`PrepareFixture.inconsistencies`),
+// and `--resume` finishing the run afterwards.
+//
+// | fault | how it is made | outcome |
+// |---|---|---|
+// | full disk | `mount -t tmpfs -o size=512k`, 120 × 13 KB | exit 2, `write(2) failed for …/Images/<name>.jpg: No space left on device — disk full: free some space, then re-run with --resume`; then `remount,size=16m` and `--resume` → 0 |
+// | read-only container | a finished run, then `remount,ro` | exit 2, `… Read-only file system — container not writable`; journal untouched; `remount,rw` + `--resume` → 0 |
+// | permission-denied folder | `Images/` mode 000, run as uid 65534 (`setpriv`), root ignores mode bits | exit 2 at open, before any download: `access(2) failed for …/Images: Permission denied — container not writable` (the container cannot take images, so every image item would fail: fatal, not per item) |
+// | manifest deleted mid-run | `rm manifest.jsonl` while a slow run goes | the journal sees its inode unlinked (`fstat` nlink 0) before the next append and copies the still-open file back to its path; a note says so; exit 0 and `manifest.json` lists every item |
+// | two runs at once | a second `prepare`, with or without `--resume` | exit 2 (a container problem, not a usage error), `container is in use: process PID holds …/.pushattach.lock`; the first finishes unharmed |
+// | SIGTERM | like the SIGINT test | manifest written, exit 143 (128 + 15; SIGINT stays 130); `--resume` finishes |
+//
+// Needs root (or CAP_SYS_ADMIN) for the tmpfs cases and root + util-linux `setpriv` for the
+// permission case; without them those tests are skipped with the reason (`.enabled(if:)`). The
+// rest run unprivileged.
+//
+// Also: when the journal cannot take an entry (disk full), the item's freshly written files are
+// removed again, and a journal line cut short by a failed write is truncated off, so the
+// container stays consistent; items finishing after the fatal error are still recorded if the
+// journal can take them.
+
 /// Issue 6, part 4: the container on a full disk, read-only, with a folder the run may not
 /// enter, its manifest deleted mid-run, two runs at once, SIGTERM. Each must end with a clear
 /// error (what, where, what to do) and nothing lost: no partial file under a final name, the
