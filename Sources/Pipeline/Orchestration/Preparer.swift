@@ -73,7 +73,8 @@ public final class Preparer: Sendable {
                 do throws(ContainerError) { return .success(try journal.append(entry)) } catch {
                     // The entry is not in the journal, so its files must not stay on disk either:
                     // the manifest and the folders agree, and `--resume` redoes the item.
-                    for file in [entry.file, entry.thumbnail].compactMap({ $0 }) where ownsFiles && entry.status == .prepared {
+                    for file in [entry.file, entry.thumbnail].compactMap({ $0 })
+                    where ownsFiles && entry.status == .prepared {
                         unlink(root.appendingPathComponent(file).path)
                     }
                     return .failure(error)
@@ -85,7 +86,9 @@ public final class Preparer: Sendable {
             case .success(let line): appended = line
             }
             if appended.recreated {
-                events(.note("\(ManifestJournal.fileName) was deleted during the run; recreated it with every entry so far"))
+                events(
+                    .note(
+                        "\(ManifestJournal.fileName) was deleted during the run; recreated it with every entry so far"))
             }
             if ownsFiles { seen.recorded(entry, at: appended) }
             summary.record(entry)
@@ -147,7 +150,8 @@ public final class Preparer: Sendable {
                                 case .failure(let error):
                                     var entry = ManifestEntry(
                                         input: item.url, line: item.line, id: item.id, status: .failed)
-                                    entry.reason = "same URL as \(firstSource):\(firstLine), whose entry cannot be read back: \(error)"
+                                    entry.reason =
+                                        "same URL as \(firstSource):\(firstLine), whose entry cannot be read back: \(error)"
                                     return .reused(entry)
                                 }
                             }

@@ -115,7 +115,8 @@ struct PrepareCommand: Command {
         let journal = options.container.appendingPathComponent("manifest.jsonl").path
         // A run in progress holds the lock: let `run` refuse that (exit 2, naming the holder's
         // PID) rather than advise --resume, which would be refused too.
-        if !options.resume, !Self.containerInUse(options.container), let size = try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int,
+        if !options.resume, !Self.containerInUse(options.container),
+            let size = try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int,
             size > 0
         {
             throw UsageError(

@@ -124,7 +124,9 @@ struct FaultInjectionTests {
             try FileManager.default.createDirectory(
                 at: container.appendingPathComponent(folder.rawValue), withIntermediateDirectories: true)
         }
-        for path in [container.path] + Container.Folder.allCases.map({ container.appendingPathComponent($0.rawValue).path }) {
+        for path in [container.path]
+            + Container.Folder.allCases.map({ container.appendingPathComponent($0.rawValue).path })
+        {
             #expect(chown(path, Privileges.nobody, Privileges.nobody) == 0)
         }
         let images = container.appendingPathComponent("Images")

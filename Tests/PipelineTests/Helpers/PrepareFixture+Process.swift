@@ -95,8 +95,12 @@ extension PrepareFixture {
                 problems.append("prepared entry without a file: \(entry.input)")
                 continue
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: container.appendingPathComponent(file).path))?[.size] as? Int
-            if size != entry.bytes { problems.append("\(file): \(size.map(String.init) ?? "missing"), expected \(entry.bytes ?? -1) bytes") }
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: container.appendingPathComponent(file).path))?[.size]
+                as? Int
+            if size != entry.bytes {
+                problems.append("\(file): \(size.map(String.init) ?? "missing"), expected \(entry.bytes ?? -1) bytes")
+            }
         }
         for file in attachmentFiles(container).subtracting(referenced).sorted() {
             problems.append("file no prepared entry names: \(file)")

@@ -21,7 +21,10 @@ struct PrepareDedupeTests {
             #expect(later.status == .prepared)
             #expect(later.file == first.file && later.sha256 == first.sha256 && later.bytes == first.bytes)
             #expect(later.identifier == first.identifier && later.width == first.width)
-            #expect(later.warnings.contains { $0.hasPrefix("same URL as ") && $0.hasSuffix(":\(lines[0]); downloaded once") })
+            #expect(
+                later.warnings.contains {
+                    $0.hasPrefix("same URL as ") && $0.hasSuffix(":\(lines[0]); downloaded once")
+                })
         }
     }
 
