@@ -2,8 +2,20 @@
 # Peak memory of `pushattach prepare` (not a timed test; prints figures):
 #   1. one small JPEG served at 10,000 distinct loopback URLs: peak RSS must stay under 200 MB;
 #   2. endless bodies with no Content-Length, cut at the byte cap: peak RSS under 100 MB.
+#   3. growth: the same with COUNT/10 images first; peak RSS may grow by at most 1,000 bytes per
+#      extra item (what a run keeps per item is the dedupe table's URL -> journal span, ~150 B).
 # Peak RSS is the child's own VmHWM, printed when PUSHATTACH_REPORT_PEAK_RSS=1.
 # Usage: Scripts/memory-check.sh [COUNT]   (PUSHATTACH=path/to/binary to test another build)
+#
+# Figures (release build, Debian 12, 2 shared cores, 2026-11-30), peak RSS by list length:
+#   build                                         1,000    4,000   10,000   per extra item
+#   d9a933b (before)                              47 MB    65 MB    97 MB   ~5.6 KB
+#   0c823c6 manifest.json streamed from journal   43 MB    47 MB    55 MB   ~1.3 KB
+#   8d67b82 dedupe table keeps journal spans      43 MB    43 MB    45 MB   ~0.3 KB
+# The growth was (1) Manifest.finalize decoding the whole journal into a Document and encoding
+# it at once (JSONEncoder's intermediate tree, ~4.5 KB per entry), and (2) the dedupe table
+# holding every item's full ManifestEntry (~1 KB). Endless bodies: 50 MB (zeros) and 67 MB
+# (JPEG start), unchanged.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${PUSHATTACH:-$root/.build/release/pushattach}"
@@ -67,6 +79,18 @@ rss=$(peak "$work/run1.log")
 prepared=$(grep -o '[0-9]* prepared' "$work/run1.log" | tail -1)
 echo "memory-check: $count small images: exit $status, $prepared, ${elapsed}s, peak RSS $(mb "$rss") MB ($rss bytes; limit 200 MB)"
 { [ "$status" = 0 ] && [ "$rss" -lt 200000000 ]; } || fail=1
+
+# 3. Growth per item: COUNT/10 images, compared with the COUNT run above.
+small=$(( count / 10 ))
+if [ "$small" -ge 100 ]; then
+    seq 1 "$small" | sed "s|^|$base/img/|; s|$|.jpg|" >"$work/small.txt"
+    PUSHATTACH_REPORT_PEAK_RSS=1 "$bin" prepare "$work/small.txt" --container "$work/out-small" \
+        --allow-private-networks >/dev/null 2>"$work/run-small.log" || true
+    rss_small=$(peak "$work/run-small.log")
+    per_item=$(( (rss - rss_small) / (count - small) ))
+    echo "memory-check: growth from $small to $count items: $(( (rss - rss_small) / 1000 )) kB, ${per_item} bytes per item (limit 1000)"
+    [ "$per_item" -le 1000 ] || fail=1
+fi
 
 # 2. Endless bodies, cut at the cap: zeros (no known type: the image cap, 10 MB) and a JPEG
 #    start then zeros (the image download cap, 32 MB).

@@ -22,6 +22,10 @@ struct ContentDispositionTests {
         (#"attachment; filename*=UTF-8''%ZZ; filename="plain.jpg""#, "plain.jpg"),
         (#"attachment; filename*=BOGUS''x.jpg; filename="plain.jpg""#, "plain.jpg"),
         (#"attachment; filename*=UTF-8''%FF%FE; filename="plain.jpg""#, "plain.jpg"),
+        // From the Pipeline's former copy of this parser.
+        (#"inline; filename="a \"quoted\" name.png"; size=10"#, #"a "quoted" name.png"#),
+        (#"attachment; filename="fallback.jpg"; filename*=UTF-8''caf%C3%A9.jpg"#, "café.jpg"),
+        ("attachment; FILENAME*=iso-8859-1'en'%E9t%E9.gif", "été.gif"),
     ])
     func filename(header: String, expected: String) {
         #expect(ContentDisposition.filename(from: header) == expected)
@@ -30,6 +34,7 @@ struct ContentDispositionTests {
     @Test(arguments: [
         "attachment", "inline", "", ";;;", "attachment; filename=", #"attachment; filename="""#,
         "attachment; filename*=UTF-8''", "attachment; name=x",
+        "inline; size=3", "attachment; filename*=UTF-8''%FF%FE",
     ])
     func noFilename(header: String) {
         #expect(ContentDisposition.filename(from: header) == nil)

@@ -21,33 +21,9 @@ public enum AtomicWriter {
     static let temporaryMarker = ".tmp-"
 
     public static func write(_ data: Data, to finalURL: URL) throws(ContainerError) {
-        let finalPath = finalURL.path
-        let folder = finalURL.deletingLastPathComponent().path
-        let tempPath = folder + "/" + temporaryName(for: finalURL.lastPathComponent)
-
-        let fd = try SystemCall.run("open", path: tempPath) {
-            open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        }
-        var renamed = false
-        defer { if !renamed { unlink(tempPath) } }
-        do throws(ContainerError) {
-            // The umask may have narrowed the mode; attachments are meant to be readable.
-            try SystemCall.run("fchmod", path: tempPath) { fchmod(fd, 0o644) }
-            let failure: ContainerError? = data.withUnsafeBytes { raw in
-                guard raw.count > 0 else { return nil }
-                do throws(ContainerError) { try SystemCall.writeAll(fd, raw, path: tempPath) } catch { return error }
-                return nil
-            }
-            if let failure { throw failure }
-            try SystemCall.run("fsync", path: tempPath) { fsync(fd) }
-        } catch {
-            _ = try? SystemCall.closeDescriptor(fd, path: tempPath)
-            throw error
-        }
-        try SystemCall.closeDescriptor(fd, path: tempPath)
-        try SystemCall.run("rename", path: finalPath) { rename(tempPath, finalPath) }
-        renamed = true
-        try SystemCall.syncDirectory(folder)
+        let file = try AtomicFile(finalURL)
+        try file.append(data)
+        try file.commit()
     }
 
     /// `.<name>.tmp-<8 hex>`, with `<name>` cut so the whole stays within NAME_MAX bytes.
@@ -67,6 +43,86 @@ public enum AtomicWriter {
         }
         let tail = name[range.upperBound...]
         return tail.count == 8 && tail.allSatisfy(\.isHexDigit)
+    }
+}
+
+/// A file written in pieces that appears under its final name only when `commit()` succeeds;
+/// dropped (its temporary removed) otherwise. `AtomicWriter.write` in several calls, for output
+/// too large to hold whole (the final manifest of a long run).
+///
+///     let file = try AtomicFile(dir.appendingPathComponent("manifest.json"))
+///     for chunk in chunks { try file.append(chunk) }
+///     try file.commit()
+///
+/// Errors name the final path: the temporary is an implementation detail, gone by the time the
+/// error is read.
+public final class AtomicFile {
+    public let finalPath: String
+    private let folder: String
+    private let tempPath: String
+    private var fd: Int32
+
+    public init(_ finalURL: URL) throws(ContainerError) {
+        finalPath = finalURL.path
+        folder = finalURL.deletingLastPathComponent().path
+        let tempPath = folder + "/" + AtomicWriter.temporaryName(for: finalURL.lastPathComponent)
+        self.tempPath = tempPath
+        fd = try SystemCall.run("open", path: finalPath) {
+            open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
+        do throws(ContainerError) {
+            // The umask may have narrowed the mode; attachments are meant to be readable.
+            let fd = fd
+            try SystemCall.run("fchmod", path: finalPath) { fchmod(fd, 0o644) }
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    deinit { discard() }
+
+    public func append(_ data: Data) throws(ContainerError) {
+        guard fd >= 0 else { throw .system(call: "write", path: finalPath, errno: EBADF) }
+        let fd = fd
+        let path = finalPath
+        let failure: ContainerError? = data.withUnsafeBytes { raw in
+            guard raw.count > 0 else { return nil }
+            do throws(ContainerError) { try SystemCall.writeAll(fd, raw, path: path) } catch { return error }
+            return nil
+        }
+        if let failure {
+            discard()
+            throw failure
+        }
+    }
+
+    /// fsync, close, rename over the final name, fsync the folder.
+    public func commit() throws(ContainerError) {
+        guard fd >= 0 else { throw .system(call: "rename", path: finalPath, errno: EBADF) }
+        let fd = fd
+        do throws(ContainerError) {
+            try SystemCall.run("fsync", path: finalPath) { fsync(fd) }
+            self.fd = -1
+            try SystemCall.closeDescriptor(fd, path: finalPath)
+            let (tempPath, finalPath) = (tempPath, finalPath)
+            try SystemCall.run("rename", path: finalPath) { rename(tempPath, finalPath) }
+        } catch {
+            discard()
+            throw error
+        }
+        try SystemCall.syncDirectory(folder)
+    }
+
+    /// Closes and removes the temporary, unless committed. Safe to call more than once.
+    private func discard() {
+        if fd >= 0 {
+            _ = try? SystemCall.closeDescriptor(fd, path: finalPath)
+            fd = -1
+            unlink(tempPath)
+        } else if FileManager.default.fileExists(atPath: tempPath) {
+            unlink(tempPath)
+        }
     }
 }
 

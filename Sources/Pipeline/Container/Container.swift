@@ -40,12 +40,19 @@ public final class Container: Sendable {
         self.lock = lock
     }
 
-    /// Creates the folders, takes the lock and removes stale temporaries.
+    /// Creates the folders, takes the lock, checks every folder is writable (EACCES / EROFS are
+    /// fatal `ContainerError`s naming the folder) and removes stale temporaries.
     public static func open(at url: URL) throws(ContainerError) -> Container {
         let root = url.standardizedFileURL
         try createFolder(root)
         let lock = try ContainerLock(directory: root)
         for folder in Folder.allCases { try createFolder(root.appendingPathComponent(folder.rawValue)) }
+        // A folder the run cannot write into fails every item of its kind: say so now, before
+        // anything is downloaded, naming the folder.
+        for folder in [root] + Folder.allCases.map({ root.appendingPathComponent($0.rawValue) }) {
+            let path = folder.path
+            try SystemCall.run("access", path: path) { access(path, W_OK | X_OK) }
+        }
         let container = Container(url: root, lock: lock)
         container.removeStaleTemporaries()
         return container

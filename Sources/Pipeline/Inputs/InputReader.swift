@@ -105,7 +105,7 @@ public final class InputReader: Sequence, IteratorProtocol {
             if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
                 return problem(input, 0, "UTF-16 text; save the list as UTF-8")
             }
-            if !head.isEmpty, MediaMagic.looksLikeMedia(Array(head)) {
+            if !head.isEmpty, MediaInput.looksLikeMedia(head) {
                 if input == "-" {
                     return problem(input, 0, "standard input holds binary data; expected a URL list or JSON")
                 }

@@ -97,19 +97,65 @@ public enum Manifest {
         return Journal(entries: order.map { latest[$0]! }, warnings: warnings)
     }
 
-    /// Builds `DIR/manifest.json` from the journal and writes it atomically.
+    /// What `finalize` wrote.
+    public struct Finalized: Sendable, Hashable {
+        /// Entries in `manifest.json` (the last one per input and line).
+        public var count: Int
+        /// Entries per status.
+        public var statuses: [ManifestEntry.Status: Int]
+        /// Journal lines skipped (see `Journal.warnings`).
+        public var warnings: [String]
+    }
+
+    /// Builds `DIR/manifest.json` from the journal and writes it atomically, streaming: the
+    /// journal is read twice, once to find the last line of each (input, line) and once to copy
+    /// those lines out, re-encoded, one at a time. Memory: about 100 bytes per distinct entry
+    /// (its key and the span of its line), never the entries themselves, so a run's final step
+    /// does not grow with its length as a whole `Document` would (~4.5 KB per entry through
+    /// `JSONEncoder`).
     @discardableResult
-    public static func finalize(dir: URL, now: Date = Date()) throws(ContainerError) -> Document {
-        let journal = try readJournal(dir: dir)
-        let formatter = ISO8601DateFormatter()
-        let document = Document(version: version, created: formatter.string(from: now), entries: journal.entries)
+    public static func finalize(dir: URL, now: Date = Date()) throws(ContainerError) -> Finalized {
+        let path = dir.appendingPathComponent(ManifestJournal.fileName).path
+        let index = try JournalIndex(path: path)
+        let output = dir.appendingPathComponent(fileName)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let path = dir.appendingPathComponent(fileName)
-        let data: Data
-        do { data = try encoder.encode(document) } catch { throw .encoding(path: path.path, reason: "\(error)") }
-        try AtomicWriter.write(data + Data([0x0A]), to: path)
-        return document
+        let created = ISO8601DateFormatter().string(from: now)
+        let file = try AtomicFile(output)
+        var statuses: [ManifestEntry.Status: Int] = [:]
+        try file.append(Data("{\n  \"created\" : \"\(created)\",\n  \"entries\" : [".utf8))
+        let decoder = JSONDecoder()
+        var batch = Data()
+        for (number, span) in index.spans.enumerated() {
+            let line = try index.read(span)
+            let entry: ManifestEntry
+            let encoded: Data
+            do {
+                entry = try decoder.decode(ManifestEntry.self, from: line)
+                encoded = try encoder.encode(entry)
+            } catch {
+                throw .encoding(path: path, reason: "a journal line changed while the manifest was written: \(error)")
+            }
+            statuses[entry.status, default: 0] += 1
+            batch.append(contentsOf: (number == 0 ? "\n    " : ",\n    ").utf8)
+            // Indent the entry's own lines to sit inside "entries" (JSON strings hold no raw newline).
+            // Blank lines (inside an empty array) stay blank, as JSONEncoder writes them.
+            var previous: UInt8 = 0
+            for byte in encoded {
+                if previous == 0x0A && byte != 0x0A { batch.append(contentsOf: [0x20, 0x20, 0x20, 0x20]) }
+                batch.append(byte)
+                previous = byte
+            }
+            if batch.count >= 1 << 16 {
+                try file.append(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        batch.append(contentsOf: (index.spans.isEmpty ? "\n\n  ],\n" : "\n  ],\n").utf8)
+        batch.append(contentsOf: "  \"version\" : \(version)\n}\n".utf8)
+        try file.append(batch)
+        try file.commit()
+        return Finalized(count: index.spans.count, statuses: statuses, warnings: index.warnings)
     }
 
     /// Reads the journal and keeps the prepared entries whose files (and thumbnails) are on disk
@@ -155,8 +201,88 @@ public enum Manifest {
         !relative.hasPrefix("/") && !relative.split(separator: "/").contains("..")
     }
 
-    private struct Key: Hashable {
+    struct Key: Hashable {
         var input: String
         var line: Int
+    }
+}
+
+/// Where in the journal the last line of each (input, line) is, in order of first appearance:
+/// the first pass of `Manifest.finalize`.
+struct JournalIndex {
+    struct Span {
+        var offset: Int
+        var length: Int
+    }
+
+    private(set) var spans: [Span] = []
+    private(set) var warnings: [String] = []
+    private let fd: Int32
+    private let path: String
+    private let holder: Descriptor
+
+    /// Closes the descriptor when the index goes.
+    private final class Descriptor {
+        let fd: Int32
+        init(_ fd: Int32) { self.fd = fd }
+        deinit { if fd >= 0 { close(fd) } }
+    }
+
+    /// A missing journal is empty.
+    init(path: String) throws(ContainerError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0, errno != ENOENT { throw .system(call: "open", path: path, errno: errno) }
+        self.fd = fd
+        holder = Descriptor(fd)
+        guard fd >= 0 else { return }
+        let scan = open(path, O_RDONLY | O_CLOEXEC)
+        guard scan >= 0 else { throw .system(call: "open", path: path, errno: errno) }
+        let reader = LineReader(descriptor: scan, name: path, maxLineBytes: 4 * 1024 * 1024)
+        let decoder = JSONDecoder()
+        var slot: [Manifest.Key: Int] = [:]
+        var offset = 0
+        var lineNumber = 0
+        var bad: [(line: Int, reason: String)] = []
+        while let line = try reader.nextLine() {
+            lineNumber += 1
+            let start = offset
+            switch line {
+            case .tooLong(let bytes):
+                offset += bytes + 1
+                bad.append((lineNumber, "line too long"))
+                continue
+            case .text(let bytes):
+                offset += bytes.count + 1
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
+                guard let entry = try? decoder.decode(ManifestEntry.self, from: Data(bytes)) else {
+                    bad.append((lineNumber, "not a manifest entry"))
+                    continue
+                }
+                let span = Span(offset: start, length: bytes.count)
+                let key = Manifest.Key(input: entry.input, line: entry.line)
+                if let index = slot[key] {
+                    spans[index] = span
+                } else {
+                    slot[key] = spans.count
+                    spans.append(span)
+                }
+            }
+        }
+        warnings = bad.map { item in
+            item.line == lineNumber
+                ? "\(ManifestJournal.fileName):\(item.line): truncated last line skipped (the previous run was interrupted)"
+                : "\(ManifestJournal.fileName):\(item.line): \(item.reason), skipped"
+        }
+    }
+
+    func read(_ span: Span) throws(ContainerError) -> Data {
+        var data = Data(count: span.length)
+        let fd = fd
+        let count = try SystemCall.run("pread", path: path) {
+            data.withUnsafeMutableBytes { pread(fd, $0.baseAddress, span.length, off_t(span.offset)) }
+        }
+        guard count == span.length else { throw .system(call: "pread", path: path, errno: EIO) }
+        return data
     }
 }

@@ -64,15 +64,33 @@ public final class Preparer: Sendable {
 
         let preparedKeys = Set(
             (resume?.entries ?? []).filter { $0.status == .prepared }.map { EntryKey(input: $0.input, line: $0.line) })
-        var seen: [String: SharedOutcome] = [:]
+        var seen = DedupeTable()
         var fatal: ContainerError?
 
-        func record(_ entry: ManifestEntry) async -> ContainerError? {
-            let failure: ContainerError? = await context.io.run { _ in
-                do throws(ContainerError) { try journal.append(entry) } catch { return error }
-                return nil
+        let root = container.url
+        func record(_ entry: ManifestEntry, ownsFiles: Bool = false) async -> ContainerError? {
+            let outcome: Result<ManifestJournal.Appended, ContainerError> = await context.io.run { _ in
+                do throws(ContainerError) { return .success(try journal.append(entry)) } catch {
+                    // The entry is not in the journal, so its files must not stay on disk either:
+                    // the manifest and the folders agree, and `--resume` redoes the item.
+                    for file in [entry.file, entry.thumbnail].compactMap({ $0 })
+                    where ownsFiles && entry.status == .prepared {
+                        unlink(root.appendingPathComponent(file).path)
+                    }
+                    return .failure(error)
+                }
             }
-            if let failure { return failure }
+            let appended: ManifestJournal.Appended
+            switch outcome {
+            case .failure(let error): return error
+            case .success(let line): appended = line
+            }
+            if appended.recreated {
+                events(
+                    .note(
+                        "\(ManifestJournal.fileName) was deleted during the run; recreated it with every entry so far"))
+            }
+            if ownsFiles { seen.recorded(entry, at: appended) }
             summary.record(entry)
             events(.finished(entry))
             return nil
@@ -109,17 +127,37 @@ public final class Preparer: Sendable {
                         }
                         events(.started(item))
                         inFlight += 1
-                        if let shared = seen[item.url] {
+                        switch seen[item.url] {
+                        case .pending(let shared):
                             group.addTask {
                                 guard let first = await shared.wait() else { return .abandoned }
                                 var entry = first.reused(by: item)
                                 entry.warnings.append(
                                     "same URL as \(shared.firstSource):\(shared.firstLine); downloaded once")
-                                return .entry(entry)
+                                return .reused(entry)
                             }
-                        } else {
+                        case .recorded(let line, let firstLine, let source):
+                            let firstSource = seen.source(source)
+                            group.addTask {
+                                let read: Result<ManifestEntry, ContainerError> = await context.io.run { _ in
+                                    Result { () throws(ContainerError) in try journal.read(line) }
+                                }
+                                switch read {
+                                case .success(let first):
+                                    var entry = first.reused(by: item)
+                                    entry.warnings.append("same URL as \(firstSource):\(firstLine); downloaded once")
+                                    return .reused(entry)
+                                case .failure(let error):
+                                    var entry = ManifestEntry(
+                                        input: item.url, line: item.line, id: item.id, status: .failed)
+                                    entry.reason =
+                                        "same URL as \(firstSource):\(firstLine), whose entry cannot be read back: \(error)"
+                                    return .reused(entry)
+                                }
+                            }
+                        case nil:
                             let shared = SharedOutcome(firstSource: item.source, firstLine: item.line)
-                            seen[item.url] = shared
+                            seen.pending(item.url, shared)
                             group.addTask {
                                 let result = await context.prepare(item)
                                 if case .entry(let entry) = result { shared.fulfil(entry) } else { shared.fulfil(nil) }
@@ -131,8 +169,12 @@ public final class Preparer: Sendable {
                 guard let result = await group.next() else { break }
                 inFlight -= 1
                 switch result {
+                // Recorded even after a fatal error, so files already written are in the journal;
+                // if the journal cannot take them either, `record` removes them again.
                 case .entry(let entry):
-                    if fatal == nil, let failure = await record(entry) { fatal = failure }
+                    if let failure = await record(entry, ownsFiles: true) { fatal = fatal ?? failure }
+                case .reused(let entry):
+                    if let failure = await record(entry) { fatal = fatal ?? failure }
                 case .abandoned:
                     summary.interrupted = true
                 case .fatal(let error):
@@ -145,7 +187,11 @@ public final class Preparer: Sendable {
 
         var closing: ContainerError?
         do { try journal.close() } catch { closing = error }
-        do { try Manifest.finalize(dir: container.url) } catch { closing = closing ?? error }
+        do { try Manifest.finalize(dir: container.url) } catch {
+            closing = closing ?? error
+            // Point at what holds the entries: the journal (`--resume` builds manifest.json).
+            summary.manifest = container.url.appendingPathComponent(ManifestJournal.fileName)
+        }
         if let error = fatal ?? closing { throw PrepareFailure(error: error, summary: summary) }
         return summary
     }
@@ -158,6 +204,8 @@ struct EntryKey: Hashable {
 
 enum ItemResult: Sendable {
     case entry(ManifestEntry)
+    /// A later item naming a URL already prepared in this run: it shares the first one's files.
+    case reused(ManifestEntry)
     /// Interrupted before it finished: no entry, `--resume` redoes it.
     case abandoned
     case fatal(ContainerError)

@@ -42,3 +42,44 @@ final class SharedOutcome: @unchecked Sendable {
         for waiter in pending { waiter.resume(returning: entry) }
     }
 }
+
+/// URL → the first outcome for it in this run, so identical URLs are downloaded once: while the
+/// first item is in flight, a `SharedOutcome` later items wait on; once its entry is in the
+/// journal, only where its line is (`ManifestJournal.Appended`), and later items read it back.
+/// Used by the run loop only (one task).
+///
+/// - Complexity: memory per distinct URL is its key (the URL string, ~40–100 bytes on the heap
+///   plus 16 inline) and a ~40-byte slot, plus the dictionary's slack: about 150 bytes, so a
+///   run of 100,000 distinct URLs holds ~15 MB here. That is the only per-item state a run
+///   keeps; everything else is bounded by the items in flight.
+struct DedupeTable {
+    enum Slot {
+        case pending(SharedOutcome)
+        case recorded(ManifestJournal.Appended, firstLine: Int, source: Int32)
+    }
+
+    private var slots: [String: Slot] = [:]
+    /// Input names, interned: a run has few.
+    private var sources: [String] = []
+    private var sourceIndex: [String: Int32] = [:]
+
+    subscript(url: String) -> Slot? { slots[url] }
+
+    mutating func pending(_ url: String, _ shared: SharedOutcome) { slots[url] = .pending(shared) }
+
+    /// The first item for `entry.input` is in the journal at `line`: keep only that.
+    mutating func recorded(_ entry: ManifestEntry, at line: ManifestJournal.Appended) {
+        guard case .pending(let shared) = slots[entry.input], shared.firstLine == entry.line else { return }
+        let index: Int32
+        if let known = sourceIndex[shared.firstSource] {
+            index = known
+        } else {
+            index = Int32(sources.count)
+            sources.append(shared.firstSource)
+            sourceIndex[shared.firstSource] = index
+        }
+        slots[entry.input] = .recorded(line, firstLine: shared.firstLine, source: index)
+    }
+
+    func source(_ index: Int32) -> String { sources[Int(index)] }
+}

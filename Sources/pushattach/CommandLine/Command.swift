@@ -26,6 +26,8 @@ enum ExitStatus {
     static let fatal: Int32 = 2
     static let usage: Int32 = 64
     static let interrupted: Int32 = 130
+    /// 128 + the signal's number (130 for SIGINT, 143 for SIGTERM); 130 when none is known.
+    static func interrupted(by signal: Int32?) -> Int32 { signal.map { 128 + $0 } ?? interrupted }
 }
 
 /// Standard error, unbuffered, for diagnostics and progress.

@@ -47,11 +47,13 @@ struct PrepareCommand: Command {
           -h, --help              Show this help.
 
         Progress goes to stderr: a status line on a terminal, plain lines otherwise, then a summary.
-        Ctrl-C stops reading input, abandons unfinished items, writes the manifest and exits 130;
-        run again with --resume to finish.
+        Ctrl-C (SIGINT) or SIGTERM stops reading input, abandons unfinished items, writes the
+        manifest and exits 130 (SIGINT) or 143 (SIGTERM); run again with --resume to finish.
+        A second run on a container in use is refused (exit 2) naming the running one's PID.
 
         EXIT STATUS: 0 every item prepared, 1 some rejected or failed, 2 fatal (container not
-        writable, disk full, in use), 64 usage error, 130 interrupted.
+        writable, disk full, in use), 64 usage error, 130 interrupted (SIGINT), 143 terminated
+        (SIGTERM).
 
         EXAMPLES:
           pushattach prepare urls.txt --container out --thumbnail 256
@@ -111,7 +113,10 @@ struct PrepareCommand: Command {
                 message: "--allow-host '\(pattern)' is not a host pattern (example.com or *.example.com)")
         }
         let journal = options.container.appendingPathComponent("manifest.jsonl").path
-        if !options.resume, let size = try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int,
+        // A run in progress holds the lock: let `run` refuse that (exit 2, naming the holder's
+        // PID) rather than advise --resume, which would be refused too.
+        if !options.resume, !Self.containerInUse(options.container),
+            let size = try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int,
             size > 0
         {
             throw UsageError(
@@ -119,6 +124,20 @@ struct PrepareCommand: Command {
                 message:
                     "\(options.container.path) already holds a run's manifest; pass --resume to continue it, or choose an empty --container"
             )
+        }
+    }
+
+    /// True when another process holds the container's lock right now.
+    static func containerInUse(_ container: URL) -> Bool {
+        guard FileManager.default.fileExists(atPath: container.appendingPathComponent(ContainerLock.fileName).path)
+        else { return false }
+        do {
+            let lock = try ContainerLock(directory: container.standardizedFileURL)
+            lock.release()
+            return false
+        } catch {
+            if case .locked = error { return true }
+            return false
         }
     }
 
@@ -134,7 +153,9 @@ struct PrepareCommand: Command {
                 return .failure(error)
             }
         }
+        let received = SignalBox()
         let signals = SignalWatch { signal in
+            received.set(signal)
             reporter.interrupted(signal)
             task.cancel()
         }
@@ -145,7 +166,7 @@ struct PrepareCommand: Command {
         switch result {
         case .success(let summary):
             reporter.finish(summary)
-            if summary.interrupted || task.isCancelled { return ExitStatus.interrupted }
+            if summary.interrupted || task.isCancelled { return ExitStatus.interrupted(by: received.value) }
             return summary.allPrepared ? ExitStatus.success : ExitStatus.someFailed
         case .failure(let failure):
             reporter.finish(failure.summary)
@@ -155,7 +176,18 @@ struct PrepareCommand: Command {
     }
 }
 
-/// SIGINT and SIGTERM: the first asks the run to stop; a second exits at once.
+/// The signal that stopped the run, if any.
+final class SignalBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var number: Int32?
+    var value: Int32? { lock.withLock { number } }
+    func set(_ signal: Int32) { lock.withLock { if number == nil { number = signal } } }
+}
+
+/// SIGINT and SIGTERM, handled the same way: the first asks the run to stop (unfinished items
+/// are abandoned, the manifest is written); the run then exits 128 + the signal's number: 130
+/// for SIGINT, 143 for SIGTERM, as a shell reports a process killed by that signal. A second
+/// signal exits at once with the same status.
 final class SignalWatch: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
     private let lock = NSLock()
@@ -171,7 +203,7 @@ final class SignalWatch: @unchecked Sendable {
                     self.count += 1
                     return self.count
                 }
-                if seen > 1 { _exit(ExitStatus.interrupted) }
+                if seen > 1 { _exit(ExitStatus.interrupted(by: number)) }
                 handler(number)
             }
             source.resume()

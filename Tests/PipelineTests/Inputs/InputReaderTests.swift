@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Pipeline
@@ -143,5 +144,34 @@ struct InputListTests {
         #expect(result.problems[0].message.contains("cannot open"))
         #expect(result.problems[1].message.contains("folder"))
         #expect(result.items.map(\.url) == ["https://x.test/a.jpg"])
+    }
+}
+
+/// A local media file given as INPUT is one `file://` item, recognised by `Sniffer.identify`.
+@Suite("Inputs: local media files")
+struct MediaInputTests {
+    @Test(arguments: [
+        "small-320x240.jpg", "opaque-300x200.png", "animated-120x90.gif", "lossy-320x240.webp", "tone-1s.wav",
+        "truncated.jpg",
+    ])
+    func mediaFileIsOneFileItem(_ name: String) throws {
+        let path = Corpus.testImages.appendingPathComponent(name).path
+        let result = events([path])
+        #expect(result.problems.isEmpty)
+        #expect(result.items.map(\.url) == [URL(fileURLWithPath: path).standardizedFileURL.absoluteString])
+        #expect(result.items.first?.convention == "file")
+    }
+
+    @Test func svgTextAndBinaryJunkAreFilesAListIsNot() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let svg = try dir.file("drawing.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>"#)
+        let junk = try dir.file("junk.bin", bytes: [0x01, 0x02, 0x00, 0xFE, 0x80, 0x81, 0x0A, 0x41])
+        let list = try dir.file("list.txt", "https://cdn.example/a.jpg\n")
+        #expect(events([svg.path]).items.map(\.convention) == ["file"])
+        #expect(events([junk.path]).items.map(\.convention) == ["file"])
+        #expect(events([list.path]).items.map(\.url) == ["https://cdn.example/a.jpg"])
+        #expect(MediaInput.looksLikeMedia(Array("GET / HTTP/1.1\n".utf8)) == false)
+        #expect(MediaInput.looksLikeMedia([0xFF, 0xD8, 0xFF, 0xE0]) == true)
     }
 }

@@ -65,8 +65,18 @@ struct ManifestTests {
         #expect(lines.allSatisfy { !$0.contains("\\/") })  // slashes not escaped
 
         let date = Date(timeIntervalSince1970: 1_700_000_000)
-        let document = try Manifest.finalize(dir: dir.url, now: date)
-        #expect(document.entries.map(\.status) == [.prepared, .rejected])
+        let finalized = try Manifest.finalize(dir: dir.url, now: date)
+        #expect(finalized.count == 2 && finalized.statuses == [.prepared: 1, .rejected: 1])
+        let written = try JSONDecoder().decode(
+            Manifest.Document.self, from: Data(contentsOf: dir.url.appendingPathComponent("manifest.json")))
+        #expect(written.entries.map(\.status) == [.prepared, .rejected])
+        #expect(written.entries == (try Manifest.readJournal(dir: dir.url)).entries)
+        // Streamed, yet byte for byte what encoding the whole document gives.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        #expect(
+            try Data(contentsOf: dir.url.appendingPathComponent("manifest.json"))
+                == (try encoder.encode(written)) + Data([0x0A]))
         #expect(dir.names().filter { $0.contains(".tmp-") }.isEmpty)
 
         let data = try Data(contentsOf: dir.url.appendingPathComponent("manifest.json"))
@@ -79,6 +89,15 @@ struct ManifestTests {
         #expect(entries.allSatisfy { Set($0.keys) == Self.allKeys })
     }
 
+    @Test func finalizeOfAnEmptyOrMissingJournalIsAnEmptyDocument() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try Manifest.finalize(dir: dir.url).count == 0)
+        let document = try JSONDecoder().decode(
+            Manifest.Document.self, from: Data(contentsOf: dir.url.appendingPathComponent("manifest.json")))
+        #expect(document.entries.isEmpty && document.version == 1)
+    }
+
     @Test func concurrentAppendsNeverInterleave() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -89,7 +108,7 @@ struct ManifestTests {
                     let entry = ManifestEntry(
                         input: "https://x.test/\(index).jpg", line: index + 1, status: .failed,
                         reason: String(repeating: "r", count: index * 7))
-                    try? journal.append(entry)
+                    _ = try? journal.append(entry)
                 }
             }
         }

@@ -11,14 +11,10 @@ import Testing
 /// The built `pushattach prepare` binary: exit statuses, crash safety under SIGKILL, SIGINT.
 @Suite("pushattach prepare (the binary)", .serialized)
 struct PrepareCommandTests {
-    private func list(_ f: PrepareFixture, _ urls: [String]) throws -> String {
-        try f.dir.file("list-\(UUID().uuidString).txt", urls.joined(separator: "\n") + "\n").path
-    }
-
     @Test func exitStatuses() throws {
         let f = try PrepareFixture()
         f.serveJPEG("/ok.jpg")
-        let good = try list(f, [f.server.url("/ok.jpg")])
+        let good = try f.list([f.server.url("/ok.jpg")])
         let out = f.dir.url.appendingPathComponent("good").path
         let ok = try ProcessRunner.run(
             "pushattach", ["prepare", good, "--container", out, "--allow-private-networks", "--json"])
@@ -27,7 +23,7 @@ struct PrepareCommandTests {
         #expect(line.status == .prepared && line.input == f.server.url("/ok.jpg"))
         #expect(ok.stderr.contains("1 prepared") && ok.stderr.contains(out + "/manifest.json"))
 
-        let mixed = try list(f, [f.server.url("/ok.jpg"), f.server.url("/status/404")])
+        let mixed = try f.list([f.server.url("/ok.jpg"), f.server.url("/status/404")])
         let some = try ProcessRunner.run(
             "pushattach",
             [
@@ -51,67 +47,22 @@ struct PrepareCommandTests {
         #expect(help.status == 0 && help.stdout.contains("--container DIR") && help.stdout.contains("--resume"))
     }
 
-    /// Serves the small JPEG at `count` distinct URLs, each after `delay` microseconds.
-    private func slowImages(_ f: PrepareFixture, count: Int, delay: useconds_t) -> [String] {
-        (0..<count).map { index in
-            let path = "/img/\(index).jpg"
-            f.server.route(path) { _ in
-                usleep(delay)
-                return .bytes(PrepareFixture.jpeg, contentType: "image/jpeg")
-            }
-            return f.server.url(path)
-        }
-    }
-
-    private func journalLines(_ container: URL) -> Int {
-        let data = (try? Data(contentsOf: container.appendingPathComponent("manifest.jsonl"))) ?? Data()
-        return data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-    }
-
-    /// Starts `pushattach prepare` and sends `signal` once the journal has `lines` lines.
-    private func runAndSignal(_ arguments: [String], container: URL, lines: Int, signal: Int32) throws -> Process {
-        let process = Process()
-        process.executableURL = ProcessRunner.product("pushattach")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning, journalLines(container) < lines, Date() < deadline { usleep(5_000) }
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        return process
-    }
-
-    /// Every file under the container that is not a folder, relative to it.
-    private func allFiles(_ container: URL) -> [String] {
-        let enumerator = FileManager.default.enumerator(atPath: container.path)
-        var files: [String] = []
-        while let path = enumerator?.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(
-                atPath: container.appendingPathComponent(path).path, isDirectory: &isDirectory)
-            if !isDirectory.boolValue { files.append(path) }
-        }
-        return files.sorted()
-    }
-
     @Test func killDashNineMidRunThenResume() throws {
         let f = try PrepareFixture()
-        let urls = slowImages(f, count: 300, delay: 20_000)
-        let listPath = try list(f, urls)
+        let urls = f.slowImages(count: 300, delay: 20_000)
+        let listPath = try f.list(urls)
         let container = f.container
         let arguments = ["prepare", listPath, "--container", container.path, "--allow-private-networks"]
-        let killed = try runAndSignal(arguments, container: container, lines: 40, signal: SIGKILL)
+        let killed = try f.runAndSignal(arguments, container: container, lines: 40, signal: SIGKILL)
         #expect(killed.terminationReason == .uncaughtSignal, "the run finished before the kill landed")
-        let beforeResume = journalLines(container)
+        let beforeResume = f.journalLines(container)
         #expect(beforeResume < 300)
 
         let resumed = try ProcessRunner.run("pushattach", arguments + ["--resume"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
 
         // No temporary or partial file anywhere.
-        let files = allFiles(container)
+        let files = f.allFiles(container)
         #expect(!files.contains { $0.contains(".tmp-") })
         // Every item prepared exactly once, and the manifest matches the files one for one.
         let document = try JSONDecoder().decode(
@@ -131,16 +82,16 @@ struct PrepareCommandTests {
 
     @Test func sigintWritesTheManifestAndExits130() throws {
         let f = try PrepareFixture()
-        let urls = slowImages(f, count: 120, delay: 30_000)
-        let listPath = try list(f, urls)
+        let urls = f.slowImages(count: 120, delay: 30_000)
+        let listPath = try f.list(urls)
         let container = f.container
         let arguments = ["prepare", listPath, "--container", container.path, "--allow-private-networks"]
-        let interrupted = try runAndSignal(arguments, container: container, lines: 10, signal: SIGINT)
+        let interrupted = try f.runAndSignal(arguments, container: container, lines: 10, signal: SIGINT)
         #expect(interrupted.terminationReason == .exit && interrupted.terminationStatus == 130)
         let document = try JSONDecoder().decode(
             Manifest.Document.self, from: Data(contentsOf: container.appendingPathComponent("manifest.json")))
         #expect(document.entries.count < 120 && !document.entries.isEmpty)
-        #expect(!allFiles(container).contains { $0.contains(".tmp-") })
+        #expect(!f.allFiles(container).contains { $0.contains(".tmp-") })
         let resumed = try ProcessRunner.run("pushattach", arguments + ["--resume"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("already prepared (skipped)"))
@@ -151,7 +102,7 @@ extension PrepareCommandTests {
     @Test func aFatalContainerErrorExits2() throws {
         let f = try PrepareFixture()
         let blocker = try f.dir.file("blocker", "a file where a folder should be")
-        let listPath = try list(f, [f.server.url("/ok")])
+        let listPath = try f.list([f.server.url("/ok")])
         let result = try ProcessRunner.run(
             "pushattach", ["prepare", listPath, "--container", blocker.appendingPathComponent("out").path])
         #expect(result.status == 2, "\(result.stderr)")
