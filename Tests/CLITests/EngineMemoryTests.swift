@@ -1,0 +1,30 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Shrink-on-load, shown in a child process: a 256 px attachment of the 22 MP photo never
+/// holds a full-resolution buffer (5760 x 3840 x 3 = 66 MB as RGB, 88 MB as RGBA).
+@Suite("engine memory", .serialized)
+struct EngineMemoryTests {
+    static let photo = Corpus.url("photos/mei_issue266_22mp.jpg")
+
+    func prepare(_ extra: [String]) throws -> (status: Int32, peakRSS: Int) {
+        let container = FileManager.default.temporaryDirectory.appendingPathComponent("pa-mem-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: container) }
+        let (result, peak) = try ProcessRunner.runMeasuringMemory(
+            "pushattach", ["prepare", Self.photo.path, "--container", container.path] + extra)
+        return (result.status, peak)
+    }
+
+    @Test func thumbnailOfThe22MPPhotoStaysFarBelowAFullResolutionBuffer() throws {
+        let small = try prepare(["--max-long-side", "256"])
+        #expect(small.status == 0)
+        #expect(small.peakRSS > 0)
+        #expect(small.peakRSS < 64_000_000, "peak RSS \(small.peakRSS) bytes")
+        // The same measurement does see decode buffers: a large output (only the 24 MB memory
+        // budget limits it, so the decode is at 1/2 scale) costs tens of MB more.
+        let full = try prepare(["--max-long-side", "8000"])
+        #expect(full.status == 0)
+        #expect(full.peakRSS > small.peakRSS + 50_000_000, "full \(full.peakRSS) vs small \(small.peakRSS)")
+    }
+}
