@@ -4,7 +4,7 @@ SWIFT ?= swift
 DEBS := libturbojpeg0-dev libpng-dev libwebp-dev libcurl4-openssl-dev pkg-config
 CONFIG ?= debug
 
-.PHONY: all deps build release test demo bench compare format clean
+.PHONY: all deps build release test demo bench compare format clean fuzz census test-asan test-tsan
 
 all: build
 
@@ -27,6 +27,28 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Robustness (docs/ROBUSTNESS.md). libFuzzer harnesses: FUZZ_SECONDS each, FUZZ_TARGETS=sniffer,png to
+# choose, FUZZ_PARALLEL harnesses at a time.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+FUZZ_PARALLEL ?= 1
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_PARALLEL=$(FUZZ_PARALLEL) SWIFT=$(SWIFT) Scripts/fuzz
+
+# verify (and prepare, once it exists) over broken, truncated, bit-flipped and bomb inputs.
+census: build
+	Scripts/census
+
+# The whole suite under AddressSanitizer (with LeakSanitizer), in its own scratch folder.
+test-asan: deps
+	$(SWIFT) build --build-tests --scratch-path .build/asan -Xswiftc -sanitize=address
+	ASAN_OPTIONS=detect_leaks=1 $(SWIFT) test --skip-build --scratch-path .build/asan
+
+# Fetch and Pipeline tests under ThreadSanitizer.
+test-tsan: deps
+	$(SWIFT) build --build-tests --scratch-path .build/tsan -Xswiftc -sanitize=thread
+	$(SWIFT) test --skip-build --scratch-path .build/tsan --filter "FetchTests|PipelineTests"
 
 format:
 	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Benchmarks

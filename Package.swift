@@ -30,6 +30,10 @@ let package = Package(
         .executableTarget(
             name: "PushAttachBench", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"],
             path: "Benchmarks/pushattach-bench"),
+        // libFuzzer harnesses: a stub unless built by `make fuzz` (-DFUZZING).
+        .executableTarget(
+            name: "PushAttachFuzz", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Fetch", "Pipeline"],
+            path: "Fuzz", exclude: ["seeds"]),
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
