@@ -20,7 +20,7 @@ public enum PNGCodec {
         let bytes = [UInt8](data)
         let chunks = try PNGChunks(bytes) { _, _ throws(CodecError) in }
         let image = PNGImageHandle()
-        try begin(image, bytes)
+        try bytes.withUnsafeBufferPointer { (input) throws(CodecError) in try begin(image, input) }
         return ImageInfo(
             width: chunks.width, height: chunks.height,
             hasAlpha: image.pointer.pointee.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0,
@@ -35,7 +35,25 @@ public enum PNGCodec {
             try Limits.check(width: width, height: height, budget: options.pixelBudget)
         }
         let image = PNGImageHandle()
-        try begin(image, bytes)
+        // libpng's memory reader keeps the input pointer from begin_read until finish_read, so
+        // both run inside one withUnsafeBufferPointer: outside it the optimiser may free `bytes`
+        // after its last use (a heap-use-after-free found by the png fuzz harness at -O).
+        let pixels = try bytes.withUnsafeBufferPointer { (input) throws(CodecError) in
+            try begin(image, input)
+            return try finishRead(image, options: options)
+        }
+        var warnings: [String] = []
+        if image.pointer.pointee.warning_or_error & UInt32(PNG_IMAGE_WARNING) != 0 { warnings.append(image.message) }
+        let (iccProfile, note) = profile(from: chunks)
+        if let note { warnings.append(note) }
+        return DecodedImage(
+            pixels: pixels, sourceWidth: pixels.width, sourceHeight: pixels.height, iccProfile: iccProfile,
+            warnings: warnings)
+    }
+
+    /// Picks the output layout and decodes into a new buffer; call only while the input given to
+    /// `begin` is still pinned.
+    private static func finishRead(_ image: PNGImageHandle, options: DecodeOptions) throws(CodecError) -> PixelBuffer {
         let source = image.pointer.pointee.format
         let layout: PixelBuffer.Layout =
             source & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0
@@ -57,18 +75,12 @@ public enum PNGCodec {
             png_image_finish_read(image.pointer, nil, buffer.baseAddress, Int32(stride), nil)
         }
         guard ok != 0 else { throw .corrupt(codec: name, message: image.message) }
-        var warnings: [String] = []
-        if image.pointer.pointee.warning_or_error & UInt32(PNG_IMAGE_WARNING) != 0 { warnings.append(image.message) }
-        let (iccProfile, note) = profile(from: chunks)
-        if let note { warnings.append(note) }
-        return DecodedImage(
-            pixels: pixels, sourceWidth: width, sourceHeight: height, iccProfile: iccProfile, warnings: warnings)
+        return pixels
     }
 
-    private static func begin(_ image: PNGImageHandle, _ bytes: [UInt8]) throws(CodecError) {
-        let ok = bytes.withUnsafeBufferPointer { buffer in
-            png_image_begin_read_from_memory(image.pointer, buffer.baseAddress, buffer.count)
-        }
+    /// Reads the header. libpng keeps `input` for `finishRead`: it must stay valid until then.
+    private static func begin(_ image: PNGImageHandle, _ input: UnsafeBufferPointer<UInt8>) throws(CodecError) {
+        let ok = png_image_begin_read_from_memory(image.pointer, input.baseAddress, input.count)
         guard ok != 0 else { throw .corrupt(codec: name, message: image.message) }
     }
 
