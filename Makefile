@@ -4,7 +4,7 @@ SWIFT ?= swift
 DEBS := libturbojpeg0-dev libpng-dev libwebp-dev libcurl4-openssl-dev pkg-config
 CONFIG ?= debug
 
-.PHONY: all deps build release test demo memory-check bench compare format clean
+.PHONY: all deps build release test demo memory-check bench compare format clean fuzz census test-asan test-tsan
 
 all: build
 
@@ -56,6 +56,33 @@ bench: deps
 compare: deps
 	$(SWIFT) build -c release --product pushattach-bench
 	Benchmarks/compare $(BENCH_ARGS)
+
+# Robustness (docs/ROBUSTNESS.md). libFuzzer harnesses: FUZZ_SECONDS each, FUZZ_TARGETS=sniffer,png to
+# choose, FUZZ_PARALLEL harnesses at a time.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+FUZZ_PARALLEL ?= 1
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_PARALLEL=$(FUZZ_PARALLEL) SWIFT=$(SWIFT) Scripts/fuzz
+
+# verify (and prepare, once it exists) over broken, truncated, bit-flipped and bomb inputs.
+census: build
+	Scripts/census
+
+# The whole suite under AddressSanitizer with LeakSanitizer (the toolchain's ASan runtime has it), in
+# its own scratch folder. Scripts/lsan.supp lists toolchain-library leaks only. The HTTP tests run in
+# their own pass: their deadlines (3-10 s) are not met while ASan-slowed decode tests fill both cores.
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan.supp
+test-asan: deps
+	$(SWIFT) build --build-tests --scratch-path .build/asan -Xswiftc -sanitize=address
+	$(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build/asan --disable-xctest --skip FetchTests
+	$(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build/asan --disable-xctest --filter FetchTests
+
+# Fetch and Pipeline tests under ThreadSanitizer, in two passes for the same reason as above.
+test-tsan: deps
+	$(SWIFT) build --build-tests --scratch-path .build/tsan -Xswiftc -sanitize=thread
+	$(SWIFT) test --skip-build --scratch-path .build/tsan --disable-xctest --filter PipelineTests
+	$(SWIFT) test --skip-build --scratch-path .build/tsan --disable-xctest --filter FetchTests
 
 format:
 	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Benchmarks

@@ -32,6 +32,10 @@ let package = Package(
         .target(
             name: "BenchmarkKit", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"],
             path: "Benchmarks/BenchmarkKit"),
+        // libFuzzer harnesses: a stub unless built by `make fuzz` (-DFUZZING).
+        .executableTarget(
+            name: "PushAttachFuzz", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Fetch", "Pipeline"],
+            path: "Fuzz", exclude: ["seeds"]),
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -30,10 +30,6 @@ public enum PNGCodec {
     /// before anything else is read. `minimumSize` is ignored: PNG has no scaled decode.
     public static func decode(_ data: Data, options: DecodeOptions) throws(CodecError) -> DecodedImage {
         let bytes = [UInt8](data)
-        // libpng keeps the pointer `begin` gives it and reads through it in png_image_finish_read:
-        // without this the optimiser may free `bytes` after `begin` (release builds then fail
-        // with "IDAT: unknown compression method" on valid files).
-        defer { withExtendedLifetime(bytes) {} }
         let chunks = try PNGChunks(bytes) { width, height throws(CodecError) in
             try Limits.check(width: width, height: height, budget: options.pixelBudget)
         }

@@ -1,0 +1,20 @@
+#if FUZZING
+    import Foundation
+    import ImageCodecs
+    import MediaTypes
+
+    /// Header probe, then a full decode under a small pixel budget (4 MP) and a shrink-on-load
+    /// target, so one input stays fast and within the fuzzer's RSS limit.
+    func probeAndDecode(_ bytes: [UInt8], format: MediaFormat) {
+        let data = Data(bytes)
+        guard (try? ImageCodecs.readInfo(data, format: format)) != nil else { return }
+        let options = DecodeOptions(minimumSize: (64, 64), pixelBudget: 4_000_000)
+        _ = try? ImageCodecs.decode(data, format: format, options: options)
+        let strict = DecodeOptions(minimumSize: nil, pixelBudget: 1_000_000, strict: true)
+        _ = try? ImageCodecs.decode(data, format: format, options: strict)
+    }
+
+    let jpegHarness = Harness(name: "jpeg") { probeAndDecode($0, format: .jpeg) }
+    let pngHarness = Harness(name: "png") { probeAndDecode($0, format: .png) }
+    let webpHarness = Harness(name: "webp") { probeAndDecode($0, format: .webp) }
+#endif
