@@ -26,9 +26,10 @@ public final class Resizer {
     private var weightCache: [AxisKey: ResampleWeights] = [:]
     private let premultiplied = ScratchBuffer<UInt8>()
     private let intermediate = ScratchBuffer<Int16>()
-    private let accumulator = ScratchBuffer<Int32>()
+    private let accumulator = ScratchBuffer<Float>()
     private let boxed = ScratchBuffer<UInt8>()
     private let rowSums = ScratchBuffer<UInt32>()
+    private let floatRow = ScratchBuffer<Float>()
 
     public init() {}
 
@@ -113,21 +114,21 @@ public final class Resizer {
                 PixelMapping(channels: channels, stride: samples))
             ResamplePasses.horizontal(
                 UnsafePointer(tmp), stride: samples, rows: stored.height, weights: wx,
-                channels: channels, into: dst, final)
+                channels: channels, floats: floats(wx, channels), into: dst, final)
         case (let wx?, let wy?):
             // Growing rows: horizontal first, on the fewer source rows.
             let samples = stored.width * channels
             let tmp = intermediate.pointer(count: samples * src.height)
             ResamplePasses.horizontal(
                 src.base, stride: src.stride, rows: src.height, weights: wx, channels: channels,
-                into: tmp, PixelMapping(channels: channels, stride: samples))
+                floats: floats(wx, channels), into: tmp, PixelMapping(channels: channels, stride: samples))
             ResamplePasses.vertical(
                 UnsafePointer(tmp), stride: samples, width: stored.width, weights: wy, channels: channels,
                 accumulator: accumulator.pointer(count: samples), into: dst, final)
         case (let wx?, nil):
             ResamplePasses.horizontal(
                 src.base, stride: src.stride, rows: src.height, weights: wx, channels: channels,
-                into: dst, final)
+                floats: floats(wx, channels), into: dst, final)
         case (nil, let wy?):
             ResamplePasses.vertical(
                 src.base, stride: src.stride, width: src.width, weights: wy, channels: channels,
@@ -141,6 +142,11 @@ public final class Resizer {
                 }
             }
         }
+    }
+
+    /// Row scratch for the horizontal pass over `weights`.
+    private func floats(_ weights: ResampleWeights, _ channels: Int) -> UnsafeMutablePointer<Float> {
+        floatRow.pointer(count: ResamplePasses.rowFloats(weights, channels: channels))
     }
 
     /// The cached weight table for one axis.
