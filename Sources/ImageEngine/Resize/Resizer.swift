@@ -7,7 +7,7 @@ import ImageCodecs
 ///     let thumb = resizer.resize(decoded, to: box, orientation: .right)
 ///
 /// The two passes meet in a 16-bit intermediate (6 fraction bits, overshoot kept). When rows
-/// shrink the vertical pass runs first, otherwise the horizontal one, so the scalar horizontal
+/// shrink the vertical pass runs first, otherwise the horizontal one, so the per-pixel horizontal
 /// pass always runs over the fewer rows; an axis whose size does not change is skipped. RGBA with any
 /// non-opaque pixel is resampled premultiplied, so transparent colour never bleeds. When an
 /// axis shrinks 4× or more, an integer box average (like libvips' shrink) first takes it to
@@ -104,7 +104,7 @@ public final class Resizer {
         let wy = stored.height != src.height ? weights(src.height, stored.height) : nil
         switch (wx, wy) {
         case (let wx?, let wy?) where stored.height < src.height:
-            // Shrinking rows: vertical first (vectorised, over the wide rows), so the scalar
+            // Shrinking rows: vertical first (vectorised, over the wide rows), so the per-pixel
             // horizontal pass runs on the fewer output rows.
             let samples = src.width * channels
             let tmp = intermediate.pointer(count: samples * stored.height)
