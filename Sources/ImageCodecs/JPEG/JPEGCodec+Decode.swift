@@ -11,8 +11,12 @@ extension JPEGCodec {
     /// Always decodes with accurate DCT and `TJFLAG_LIMITSCANS` (progressive files with more
     /// than 500 scans are refused, a known denial-of-service shape).
     public static func decode(_ data: Data, options: DecodeOptions) throws(CodecError) -> DecodedImage {
-        let bytes = [UInt8](data)
-        return try TurboJPEGPool.decompressors.with { handle throws(CodecError) in
+        try decode(bytes: [UInt8](data), options: options)
+    }
+
+    /// `decode(_:options:)` from bytes the caller already holds as `[UInt8]` (no copy).
+    package static func decode(bytes: [UInt8], options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        try TurboJPEGPool.decompressors.with { handle throws(CodecError) in
             try decode(bytes, handle: handle, options: options)
         }
     }

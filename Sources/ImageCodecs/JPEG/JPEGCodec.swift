@@ -24,7 +24,11 @@ public enum JPEGCodec {
 
     /// Size, colour space, subsampling, progressive flag and ICC profile, without decoding.
     public static func readInfo(_ data: Data) throws(CodecError) -> ImageInfo {
-        let bytes = [UInt8](data)
+        try readInfo(bytes: [UInt8](data))
+    }
+
+    /// `readInfo(_:)` from bytes the caller already holds as `[UInt8]` (no copy).
+    package static func readInfo(bytes: [UInt8]) throws(CodecError) -> ImageInfo {
         let header = try TurboJPEGPool.decompressors.with { handle throws(CodecError) in
             try readHeader(bytes, handle: handle, strict: false)
         }

@@ -34,12 +34,12 @@ extension ImageProcessor {
 
     /// The Exif orientation of a JPEG (`.up` for other formats). A malformed Exif block is an
     /// error in strict mode and a warning (image treated as upright) otherwise.
-    static func orientation(of data: Data, format: MediaFormat, strict: Bool, log: inout ProcessingLog)
+    static func orientation(of input: EncodedInput, strict: Bool, log: inout ProcessingLog)
         throws(ProcessingError) -> Orientation
     {
-        guard format == .jpeg else { return .up }
+        guard let jpeg = input.jpeg else { return .up }
         do {
-            return try ExifOrientation.read(jpeg: [UInt8](data))
+            return try ExifOrientation.read(jpeg: jpeg)
         } catch {
             if strict { throw .exif(error) }
             log.warnings.append("\(error); treated as upright")
@@ -66,7 +66,7 @@ extension ImageProcessor {
     /// odd-eighth scaled decodes (3/8, 5/8, 7/8) come out visibly soft: the corpus CMYK photo at
     /// 5/8 has a luma SSIM of 0.87 against a full decode, 0.99 at 3/4 (RGB files stay >= 0.99).
     func decode(
-        _ data: Data, format: MediaFormat, stored: Size, covering cover: Size, _ orientation: Orientation,
+        _ input: EncodedInput, stored: Size, covering cover: Size, _ orientation: Orientation,
         _ limits: ProcessingLimits, powerOfTwoScales: Bool = false, _ log: inout ProcessingLog
     ) throws(ProcessingError) -> DecodedImage {
         var box = orientation.swapsDimensions ? (cover.height, cover.width) : (cover.width, cover.height)
@@ -82,7 +82,8 @@ extension ImageProcessor {
         }
         let options = DecodeOptions(minimumSize: box, pixelBudget: limits.pixelBudget, strict: limits.strict)
         let decoded: DecodedImage
-        do { decoded = try ImageCodecs.decode(data, format: format, options: options) } catch { throw .codec(error) }
+        let format = input.format
+        do { decoded = try input.decode(options: options) } catch { throw .codec(error) }
         let w = decoded.pixels.width, h = decoded.pixels.height
         if w == stored.width && h == stored.height {
             log.steps.append("decoded \(format.rawValue) \(w)x\(h)")

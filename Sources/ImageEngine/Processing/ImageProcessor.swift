@@ -56,12 +56,13 @@ public final class ImageProcessor {
         if let width = sniffed.width, let height = sniffed.height {
             try Self.checkPixelBudget(width: width, height: height, budget: limits.pixelBudget)
         }
+        let input = EncodedInput(data, format: format)
         let info: ImageInfo
-        do { info = try ImageCodecs.readInfo(data, format: format) } catch { throw .codec(error) }
+        do { info = try input.readInfo() } catch { throw .codec(error) }
         try Self.checkPixelBudget(width: info.width, height: info.height, budget: limits.pixelBudget)
 
         var log = ProcessingLog()
-        let orientation = try Self.orientation(of: data, format: format, strict: limits.strict, log: &log)
+        let orientation = try Self.orientation(of: input, strict: limits.strict, log: &log)
         let stored = Size(width: info.width, height: info.height)
         let upright = orientation.swapsDimensions ? Size(width: stored.height, height: stored.width) : stored
         let mainSize = TargetSize.main(for: upright, limits: limits)
@@ -78,7 +79,7 @@ public final class ImageProcessor {
             var thumbnail: ProcessedImage? = nil
             if let thumbSize {
                 let decoded = try decode(
-                    data, format: format, stored: stored, covering: thumbSize, orientation, limits, &log)
+                    input, stored: stored, covering: thumbSize, orientation, limits, &log)
                 thumbnail = try makeThumbnail(
                     from: decoded.pixels, orientation: orientation, size: thumbSize, icc: Self.profile(decoded, &log),
                     limits: limits, log: &log)
@@ -86,8 +87,7 @@ public final class ImageProcessor {
                 // Strict: codec warnings are errors, so the bytes are decoded (at the smallest
                 // scale) before they are vouched for.
                 _ = try decode(
-                    data, format: format, stored: stored, covering: Size(width: 1, height: 1), orientation, limits, &log
-                )
+                    input, stored: stored, covering: Size(width: 1, height: 1), orientation, limits, &log)
                 log.steps[log.steps.count - 1] += " to validate (strict)"
             }
             let output = ProcessedImage(data: data, format: format, width: upright.width, height: upright.height)
@@ -99,7 +99,7 @@ public final class ImageProcessor {
         let cover = Size(
             width: max(mainSize.width, thumbSize?.width ?? 0), height: max(mainSize.height, thumbSize?.height ?? 0))
         let decoded = try decode(
-            data, format: format, stored: stored, covering: cover, orientation, limits, powerOfTwoScales: isCMYK, &log)
+            input, stored: stored, covering: cover, orientation, limits, powerOfTwoScales: isCMYK, &log)
         if sniffed.isAnimated || info.frames > 1 {
             log.warnings.append(
                 "animated \(format.displayName) (\(max(info.frames, sniffed.frames ?? 0)) frames): only the first frame is kept"

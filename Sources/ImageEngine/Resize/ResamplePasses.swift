@@ -4,33 +4,104 @@
 ///     ResamplePasses.vertical(src, stride: s, width: w, weights: wy, channels: 3,
 ///                             accumulator: acc, into: tmp, PixelMapping(channels: 3, stride: w * 3))
 ///
-/// Inner loops use Int32 fixed point (weights sum to 1 << 14) over raw pointers; the channel
-/// count is a compile-time constant in each specialisation and the sample types are generic
+/// The vertical pass and the RGB(A) horizontal pass accumulate in Float (the 14-bit weights
+/// are exact in Float; see `vertical`), the greyscale horizontal pass in Int32 fixed point
+/// (weights sum to 1 << 14), over raw pointers; the channel count is a compile-time constant in each specialisation and the sample types are generic
 /// parameters the optimiser specialises. The vertical pass runs along whole rows and
-/// vectorises; the horizontal one is scalar per pixel, so the resizer runs it on the fewer rows.
+/// vectorises; the horizontal one works a pixel at a time (SIMD4<Float> lanes for RGB(A)), so
+/// the resizer runs it on the fewer rows.
 enum ResamplePasses {
     /// Resamples each of `rows` rows from `weights.source` to `weights.destination` pixels.
+    /// `floats` is scratch for one source row as Float: at least `rowFloats(weights, channels)`.
     static func horizontal<Input: ResampleSample, Output: ResampleSample>(
         _ src: UnsafePointer<Input>, stride: Int, rows: Int, weights: ResampleWeights, channels: Int,
-        into dst: UnsafeMutablePointer<Output>, _ map: PixelMapping
+        floats: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Output>, _ map: PixelMapping
     ) {
         weights.starts.withUnsafeBufferPointer { starts in
-            weights.weights.withUnsafeBufferPointer { w in
-                let s = starts.baseAddress!, wp = w.baseAddress!
-                switch channels {
-                case 1: horizontal(src, stride, rows, s, wp, weights.taps, weights.destination, dst, map, channels: 1)
-                case 3: horizontal(src, stride, rows, s, wp, weights.taps, weights.destination, dst, map, channels: 3)
-                default: horizontal(src, stride, rows, s, wp, weights.taps, weights.destination, dst, map, channels: 4)
+            let s = starts.baseAddress!
+            if channels == 1 {
+                weights.weights.withUnsafeBufferPointer { w in
+                    horizontalGray(src, stride, rows, s, w.baseAddress!, weights.taps, weights.destination, dst, map)
+                }
+                return
+            }
+            weights.splatWeights.withUnsafeBufferPointer { w in
+                let wp = w.baseAddress!
+                // Loads past the row's end (the 4th lane of the last RGB pixel, the zero-weight
+                // pad tap) read these zeros.
+                let samples = weights.source &* channels
+                floats.advanced(by: samples).update(repeating: 0, count: rowPadding)
+                if channels == 3 {
+                    horizontalPixels(
+                        src, stride, rows, samples, s, wp, weights.evenTaps, weights.destination, floats, dst, map,
+                        channels: 3)
+                } else {
+                    horizontalPixels(
+                        src, stride, rows, samples, s, wp, weights.evenTaps, weights.destination, floats, dst, map,
+                        channels: 4)
                 }
             }
         }
     }
 
+    /// Zeros after a Float row: one padded tap of 4 channels, plus the 4-lane over-read.
+    private static let rowPadding = 8
+
+    /// Float scratch `horizontal` needs for `weights`' source rows.
+    static func rowFloats(_ weights: ResampleWeights, channels: Int) -> Int {
+        weights.source &* channels &+ rowPadding
+    }
+
+    /// RGB(A): one pixel per `SIMD4<Float>` (SSE2 mulps/addps on the baseline target, where
+    /// 4 × Int32 multiplies need SSE4.1). Each row is widened to Float once, then every tap is
+    /// a load, a multiply by the splatted weight and an add. Rounding to nearest through the
+    /// 1.5 · 2^23 trick; the Float sum of at most a few dozen 14-bit-weighted 16-bit samples
+    /// stays well inside the 24-bit significand, so results match the integer pass to ±1 of
+    /// the last intermediate fraction bit.
     @inline(__always)
-    private static func horizontal<Input: ResampleSample, Output: ResampleSample>(
+    private static func horizontalPixels<Input: ResampleSample, Output: ResampleSample>(
+        _ src: UnsafePointer<Input>, _ stride: Int, _ rows: Int, _ samples: Int,
+        _ starts: UnsafePointer<Int>, _ weights: UnsafePointer<SIMD4<Float>>, _ taps: Int, _ width: Int,
+        _ row: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Output>, _ map: PixelMapping, channels: Int
+    ) {
+        let gain = ResampleWeights.gain(from: Input.self, to: Output.self)
+        let magic = SIMD4<Float>(repeating: 12_582_912)  // 1.5 · 2^23: adding it rounds to an integer
+        let magicBits = SIMD4<Int32>(repeating: 0x4B40_0000)
+        let raw = UnsafeRawPointer(row)
+        let pair = 2 &* channels &* 4  // bytes between the pixels of one tap pair's first taps
+        for y in 0..<rows {
+            let s = src + y &* stride
+            for b in 0..<samples { row[b] = Float(s[b].widened) }
+            var d = dst + (map.origin &+ y &* map.rowStep)
+            var w = weights
+            for i in 0..<width {
+                var p = raw + (starts[i] &* channels) &* 4
+                var a0 = SIMD4<Float>(), a1 = SIMD4<Float>()
+                // `taps` is even (zero-weight pad): two taps per step, no tail.
+                for _ in 0..<(taps &>> 1) {
+                    a0 += p.loadUnaligned(as: SIMD4<Float>.self) * w[0]
+                    a1 += p.loadUnaligned(fromByteOffset: channels &* 4, as: SIMD4<Float>.self) * w[1]
+                    p += pair
+                    w += 2
+                }
+                // Round with the magic add (|sum| stays far below 2^22), clamp per lane: a
+                // Float clamp of 4 lanes of which 3 are stored compiles to branchy scalar code.
+                let n = unsafeBitCast((a0 + a1) * gain + magic, to: SIMD4<Int32>.self) &- magicBits
+                d[0] = Output(clampingShifted: n[0])
+                d[1] = Output(clampingShifted: n[1])
+                d[2] = Output(clampingShifted: n[2])
+                if channels > 3 { d[3] = Output(clampingShifted: n[3]) }
+                d += map.columnStep
+            }
+        }
+    }
+
+    /// Greyscale: Int32 fixed point, scalar per pixel.
+    @inline(__always)
+    private static func horizontalGray<Input: ResampleSample, Output: ResampleSample>(
         _ src: UnsafePointer<Input>, _ stride: Int, _ rows: Int,
         _ starts: UnsafePointer<Int>, _ weights: UnsafePointer<Int32>, _ taps: Int, _ width: Int,
-        _ dst: UnsafeMutablePointer<Output>, _ map: PixelMapping, channels: Int
+        _ dst: UnsafeMutablePointer<Output>, _ map: PixelMapping
     ) {
         let shift = ResampleWeights.shift(from: Input.self, to: Output.self)
         let r = Int32(1) << (shift - 1)
@@ -38,25 +109,11 @@ enum ResamplePasses {
             let row = src + y &* stride
             var d = dst + (map.origin &+ y &* map.rowStep)
             for i in 0..<width {
-                let p = row + starts[i] &* channels
+                let p = row + starts[i]
                 let w = weights + i &* taps
-                var a0 = r, a1 = r, a2 = r, a3 = r
-                for k in 0..<taps {
-                    let wk = w[k]
-                    let q = p + k &* channels
-                    a0 &+= q[0].widened &* wk
-                    if channels > 1 {
-                        a1 &+= q[1].widened &* wk
-                        a2 &+= q[2].widened &* wk
-                    }
-                    if channels > 3 { a3 &+= q[3].widened &* wk }
-                }
-                d[0] = Output(clampingShifted: a0 >> shift)
-                if channels > 1 {
-                    d[1] = Output(clampingShifted: a1 >> shift)
-                    d[2] = Output(clampingShifted: a2 >> shift)
-                }
-                if channels > 3 { d[3] = Output(clampingShifted: a3 >> shift) }
+                var a = r
+                for k in 0..<taps { a &+= p[k].widened &* w[k] }
+                d[0] = Output(clampingShifted: a >> shift)
                 d += map.columnStep
             }
         }
@@ -64,22 +121,31 @@ enum ResamplePasses {
 
     /// Resamples `width × channels`-sample columns from `weights.source` rows to
     /// `weights.destination` rows, accumulating a whole output row at a time in `accumulator`
-    /// (width × channels Int32s), then writing it through `map`.
+    /// (width × channels Floats), then writing it through `map`.
+    ///
+    /// Float, not Int32: the baseline x86-64 target has no 4 × Int32 multiply (SSE4.1), so the
+    /// fixed-point loop cost three times the instructions of cvtdq2ps + mulps + addps.
     static func vertical<Input: ResampleSample, Output: ResampleSample>(
         _ src: UnsafePointer<Input>, stride: Int, width: Int, weights: ResampleWeights, channels: Int,
-        accumulator: UnsafeMutablePointer<Int32>, into dst: UnsafeMutablePointer<Output>, _ map: PixelMapping
+        accumulator: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Output>, _ map: PixelMapping
     ) {
         let rowSamples = width &* channels
         let taps = weights.taps
-        let shift = ResampleWeights.shift(from: Input.self, to: Output.self)
-        let rounding = Int32(1) << (shift - 1)
+        let gain = ResampleWeights.gain(from: Input.self, to: Output.self)
         weights.starts.withUnsafeBufferPointer { starts in
-            weights.weights.withUnsafeBufferPointer { w in
+            weights.unitWeights.withUnsafeBufferPointer { w in
                 for j in 0..<weights.destination {
-                    accumulator.update(repeating: rounding, count: rowSamples)
                     let first = src + starts[j] &* stride
                     let wj = w.baseAddress! + j &* taps
+                    // The first sweep stores, so the accumulator needs no clearing.
                     var k = 0
+                    if taps >= 2 {
+                        start(first, wj[0], first + stride, wj[1], accumulator, rowSamples)
+                        k = 2
+                    } else {
+                        start(first, wj[0], accumulator, rowSamples)
+                        k = 1
+                    }
                     // Two taps per sweep halves the accumulator traffic.
                     while k &+ 1 < taps {
                         accumulate(
@@ -89,48 +155,63 @@ enum ResamplePasses {
                     if k < taps { accumulate(first + k &* stride, wj[k], accumulator, rowSamples) }
                     let d = dst + (map.origin &+ j &* map.rowStep)
                     switch channels {
-                    case 1: writeRow(accumulator, width, shift, d, map.columnStep, channels: 1)
-                    case 3: writeRow(accumulator, width, shift, d, map.columnStep, channels: 3)
-                    default: writeRow(accumulator, width, shift, d, map.columnStep, channels: 4)
+                    case 1: writeRow(accumulator, width, gain, d, map.columnStep, channels: 1)
+                    case 3: writeRow(accumulator, width, gain, d, map.columnStep, channels: 3)
+                    default: writeRow(accumulator, width, gain, d, map.columnStep, channels: 4)
                     }
                 }
             }
         }
     }
 
-    /// acc[b] += row[b] · w across a row; a straight loop the compiler vectorises. (Weights and
-    /// samples both fit 16 bits; on the baseline x86-64 target the multiply still runs as 32-bit.)
+    /// acc[b] = row[b] · w.
+    @inline(__always)
+    private static func start<Input: ResampleSample>(
+        _ row: UnsafePointer<Input>, _ w: Float, _ acc: UnsafeMutablePointer<Float>, _ count: Int
+    ) {
+        for b in 0..<count { acc[b] = Float(row[b].widened) * w }
+    }
+
+    /// acc[b] = r0[b] · w0 + r1[b] · w1.
+    @inline(__always)
+    private static func start<Input: ResampleSample>(
+        _ r0: UnsafePointer<Input>, _ w0: Float, _ r1: UnsafePointer<Input>, _ w1: Float,
+        _ acc: UnsafeMutablePointer<Float>, _ count: Int
+    ) {
+        for b in 0..<count { acc[b] = Float(r0[b].widened) * w0 + Float(r1[b].widened) * w1 }
+    }
+
+    /// acc[b] += row[b] · w across a row; a straight loop the compiler vectorises.
     @inline(__always)
     private static func accumulate<Input: ResampleSample>(
-        _ row: UnsafePointer<Input>, _ w: Int32, _ acc: UnsafeMutablePointer<Int32>, _ count: Int
+        _ row: UnsafePointer<Input>, _ w: Float, _ acc: UnsafeMutablePointer<Float>, _ count: Int
     ) {
-        let w = Int32(Int16(truncatingIfNeeded: w))
-        for b in 0..<count { acc[b] &+= row[b].widened &* w }
+        for b in 0..<count { acc[b] += Float(row[b].widened) * w }
     }
 
     /// acc[b] += r0[b] · w0 + r1[b] · w1.
     @inline(__always)
     private static func accumulate<Input: ResampleSample>(
-        _ r0: UnsafePointer<Input>, _ w0: Int32, _ r1: UnsafePointer<Input>, _ w1: Int32,
-        _ acc: UnsafeMutablePointer<Int32>, _ count: Int
+        _ r0: UnsafePointer<Input>, _ w0: Float, _ r1: UnsafePointer<Input>, _ w1: Float,
+        _ acc: UnsafeMutablePointer<Float>, _ count: Int
     ) {
-        let w0 = Int32(Int16(truncatingIfNeeded: w0)), w1 = Int32(Int16(truncatingIfNeeded: w1))
-        for b in 0..<count { acc[b] &+= r0[b].widened &* w0 &+ r1[b].widened &* w1 }
+        for b in 0..<count { acc[b] += Float(r0[b].widened) * w0 + Float(r1[b].widened) * w1 }
     }
 
+    /// Rounds a Float accumulator to the nearest `Output`, clamped to its range.
     @inline(__always)
     private static func writeRow<Output: ResampleSample>(
-        _ acc: UnsafePointer<Int32>, _ width: Int, _ shift: Int32, _ dst: UnsafeMutablePointer<Output>, _ step: Int,
+        _ acc: UnsafePointer<Float>, _ width: Int, _ gain: Float, _ dst: UnsafeMutablePointer<Output>, _ step: Int,
         channels: Int
     ) {
         if step == channels {
-            for b in 0..<(width &* channels) { dst[b] = Output(clampingShifted: acc[b] >> shift) }
+            for b in 0..<(width &* channels) { dst[b] = Output(rounding: acc[b] * gain) }
             return
         }
         var d = dst
         var a = acc
         for _ in 0..<width {
-            for c in 0..<channels { d[c] = Output(clampingShifted: a[c] >> shift) }
+            for c in 0..<channels { d[c] = Output(rounding: a[c] * gain) }
             d += step
             a += channels
         }

@@ -10,6 +10,21 @@ protocol ResampleSample: BitwiseCopyable {
     var widened: Int32 { get }
     /// From an accumulator already shifted down to `fractionBits`, clamped to the type's range.
     init(clampingShifted v: Int32)
+    /// The type's range in its own units (the stored value, fraction bits included).
+    static var lowest: Float { get }
+    static var highest: Float { get }
+    /// From a value already inside `lowest...highest`.
+    init(inRange v: Int32)
+}
+
+extension ResampleSample {
+    /// `v` rounded to nearest and clamped to the type's range. The rounding adds 1.5 · 2^23,
+    /// which leaves the integer in the low significand bits (exact for |v| < 2^22), and
+    /// compiles to plain SSE2 compares, blends and adds, so loops of it vectorise.
+    @inline(__always) init(rounding v: Float) {
+        let c = v < Self.lowest ? Self.lowest : (v > Self.highest ? Self.highest : v)
+        self.init(inRange: Int32(bitPattern: (c + 12_582_912).bitPattern) &- 0x4B40_0000)
+    }
 }
 
 extension UInt8: ResampleSample {
@@ -19,6 +34,9 @@ extension UInt8: ResampleSample {
     @inline(__always) init(clampingShifted v: Int32) {
         self = UInt8(truncatingIfNeeded: Swift.min(Swift.max(v, 0), 255))
     }
+    @inline(__always) static var lowest: Float { 0 }
+    @inline(__always) static var highest: Float { 255 }
+    @inline(__always) init(inRange v: Int32) { self = UInt8(truncatingIfNeeded: v) }
 }
 
 extension Int16: ResampleSample {
@@ -26,6 +44,9 @@ extension Int16: ResampleSample {
     @inline(__always) static var fractionBits: Int32 { 6 }
     @inline(__always) var widened: Int32 { Int32(self) }
     @inline(__always) init(clampingShifted v: Int32) { self = Int16(clamping: v) }
+    @inline(__always) static var lowest: Float { -32768 }
+    @inline(__always) static var highest: Float { 32767 }
+    @inline(__always) init(inRange v: Int32) { self = Int16(truncatingIfNeeded: v) }
 }
 
 extension ResampleWeights {
@@ -33,5 +54,11 @@ extension ResampleWeights {
     @inline(__always)
     static func shift<Input: ResampleSample, Output: ResampleSample>(from: Input.Type, to: Output.Type) -> Int32 {
         Int32(precision) + Input.fractionBits - Output.fractionBits
+    }
+
+    /// The factor taking a sum of `Input` samples times unit weights to `Output` units.
+    @inline(__always)
+    static func gain<Input: ResampleSample, Output: ResampleSample>(from: Input.Type, to: Output.Type) -> Float {
+        Float(sign: .plus, exponent: Int(Output.fractionBits - Input.fractionBits), significand: 1)
     }
 }

@@ -20,6 +20,13 @@ struct ResampleWeights: Sendable {
     let taps: Int
     let starts: [Int]
     let weights: [Int32]
+    /// `weights` as fractions of one (exact in Float: 14-bit numerators), for the SIMD passes.
+    let unitWeights: [Float]
+    /// `unitWeights` with each output's taps padded to `evenTaps` (zero weights) and every
+    /// weight repeated in 4 lanes, for the horizontal pass: one aligned load per tap.
+    let splatWeights: [SIMD4<Float>]
+    /// `taps` rounded up to even.
+    var evenTaps: Int { (taps + 1) & ~1 }
 
     init(source: Int, destination: Int) {
         precondition(source > 0 && destination > 0, "empty resample axis")
@@ -62,6 +69,13 @@ struct ResampleWeights: Sendable {
         }
         self.starts = starts
         self.weights = weights
+        self.unitWeights = weights.map { Float($0) / Float(Self.one) }
+        let even = (taps + 1) & ~1
+        var splat = [SIMD4<Float>](repeating: SIMD4(), count: destination * even)
+        for i in 0..<destination {
+            for k in 0..<taps { splat[i * even + k] = SIMD4(repeating: unitWeights[i * taps + k]) }
+        }
+        self.splatWeights = splat
     }
 
     /// Source samples that output `i` reads: centre ± support, clamped to the source.

@@ -7,7 +7,7 @@ import ImageCodecs
 ///     let thumb = resizer.resize(decoded, to: box, orientation: .right)
 ///
 /// The two passes meet in a 16-bit intermediate (6 fraction bits, overshoot kept). When rows
-/// shrink the vertical pass runs first, otherwise the horizontal one, so the scalar horizontal
+/// shrink the vertical pass runs first, otherwise the horizontal one, so the per-pixel horizontal
 /// pass always runs over the fewer rows; an axis whose size does not change is skipped. RGBA with any
 /// non-opaque pixel is resampled premultiplied, so transparent colour never bleeds. When an
 /// axis shrinks 4× or more, an integer box average (like libvips' shrink) first takes it to
@@ -26,9 +26,10 @@ public final class Resizer {
     private var weightCache: [AxisKey: ResampleWeights] = [:]
     private let premultiplied = ScratchBuffer<UInt8>()
     private let intermediate = ScratchBuffer<Int16>()
-    private let accumulator = ScratchBuffer<Int32>()
+    private let accumulator = ScratchBuffer<Float>()
     private let boxed = ScratchBuffer<UInt8>()
     private let rowSums = ScratchBuffer<UInt32>()
+    private let floatRow = ScratchBuffer<Float>()
 
     public init() {}
 
@@ -103,7 +104,7 @@ public final class Resizer {
         let wy = stored.height != src.height ? weights(src.height, stored.height) : nil
         switch (wx, wy) {
         case (let wx?, let wy?) where stored.height < src.height:
-            // Shrinking rows: vertical first (vectorised, over the wide rows), so the scalar
+            // Shrinking rows: vertical first (vectorised, over the wide rows), so the per-pixel
             // horizontal pass runs on the fewer output rows.
             let samples = src.width * channels
             let tmp = intermediate.pointer(count: samples * stored.height)
@@ -113,21 +114,21 @@ public final class Resizer {
                 PixelMapping(channels: channels, stride: samples))
             ResamplePasses.horizontal(
                 UnsafePointer(tmp), stride: samples, rows: stored.height, weights: wx,
-                channels: channels, into: dst, final)
+                channels: channels, floats: floats(wx, channels), into: dst, final)
         case (let wx?, let wy?):
             // Growing rows: horizontal first, on the fewer source rows.
             let samples = stored.width * channels
             let tmp = intermediate.pointer(count: samples * src.height)
             ResamplePasses.horizontal(
                 src.base, stride: src.stride, rows: src.height, weights: wx, channels: channels,
-                into: tmp, PixelMapping(channels: channels, stride: samples))
+                floats: floats(wx, channels), into: tmp, PixelMapping(channels: channels, stride: samples))
             ResamplePasses.vertical(
                 UnsafePointer(tmp), stride: samples, width: stored.width, weights: wy, channels: channels,
                 accumulator: accumulator.pointer(count: samples), into: dst, final)
         case (let wx?, nil):
             ResamplePasses.horizontal(
                 src.base, stride: src.stride, rows: src.height, weights: wx, channels: channels,
-                into: dst, final)
+                floats: floats(wx, channels), into: dst, final)
         case (nil, let wy?):
             ResamplePasses.vertical(
                 src.base, stride: src.stride, width: src.width, weights: wy, channels: channels,
@@ -141,6 +142,11 @@ public final class Resizer {
                 }
             }
         }
+    }
+
+    /// Row scratch for the horizontal pass over `weights`.
+    private func floats(_ weights: ResampleWeights, _ channels: Int) -> UnsafeMutablePointer<Float> {
+        floatRow.pointer(count: ResamplePasses.rowFloats(weights, channels: channels))
     }
 
     /// The cached weight table for one axis.
