@@ -340,7 +340,9 @@ struct HTTPClientTests {
         let client = HTTPClient(policy: loopbackPolicy { $0.maxRetries = 0 })
         let url = server.url("/drip?bytes=100000&ms=20")
         let task = Task { await fetchError(client, url) }
-        try await Task.sleep(for: .milliseconds(200))
+        // Stop once the request has arrived (polled: a fixed sleep lost the race under sanitizers).
+        for _ in 0..<500 where server.hits("/drip") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try await Task.sleep(for: .milliseconds(100))
         server.stop()
         let error = await task.value
         #expect(error != nil)
