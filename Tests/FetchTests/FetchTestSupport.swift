@@ -3,12 +3,15 @@ import Testing
 
 @testable import Fetch
 
-/// A policy for tests against the loopback server: private networks allowed, short waits.
+/// A policy for tests against the loopback server: private networks allowed, short retry
+/// delays. The deadlines are generous on purpose: tests that are not about timing must not
+/// depend on how loaded the machine is (sanitizers, parallel suites); tests of timeouts set
+/// their own short deadline against a route that takes far longer.
 func loopbackPolicy(_ adjust: (inout FetchPolicy) -> Void = { _ in }) -> FetchPolicy {
     var policy = FetchPolicy()
     policy.allowPrivateNetworks = true
-    policy.connectTimeout = .seconds(2)
-    policy.deadline = .seconds(10)
+    policy.connectTimeout = .seconds(10)
+    policy.deadline = .seconds(30)
     policy.retryBaseDelay = .milliseconds(20)
     adjust(&policy)
     return policy

@@ -38,8 +38,10 @@ final class PrepareFixture {
         let list = try dir.file("list-\(UUID().uuidString).txt", lines.joined(separator: "\n") + "\n")
         var options = PrepareOptions(container: container ?? self.container, inputs: [list.path])
         options.fetch.allowPrivateNetworks = true
-        options.fetch.deadline = .seconds(3)
-        options.fetch.connectTimeout = .seconds(1)
+        // Generous: the tests are about outcomes, not speed, and run beside CPU-heavy suites
+        // and under sanitizers; the drip route that must time out takes 200 s.
+        options.fetch.deadline = .seconds(30)
+        options.fetch.connectTimeout = .seconds(5)
         options.fetch.retryBaseDelay = .milliseconds(20)
         options.cpuThreads = 2
         return options

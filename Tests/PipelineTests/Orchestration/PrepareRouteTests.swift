@@ -46,7 +46,7 @@ struct PrepareRouteTests {
         var options = try f.options(urls.values.sorted())
         // Long enough for the redirect chains on a loaded machine (parallel suites spawn
         // processes); the drip route needs 200 s, so it still times out.
-        options.fetch.deadline = .seconds(5)
+        options.fetch.deadline = .seconds(20)
         let (summary, entries, _) = try await f.run(options)
         func entry(_ key: String) throws -> ManifestEntry { try #require(entries[urls[key]!], "no entry for \(key)") }
 
