@@ -72,7 +72,7 @@ census: build
 # The whole suite under AddressSanitizer with LeakSanitizer (the toolchain's ASan runtime has it), in
 # its own scratch folder. Scripts/lsan.supp lists toolchain-library leaks only. The HTTP tests run in
 # their own pass: their deadlines (3-10 s) are not met while ASan-slowed decode tests fill both cores.
-ASAN_ENV = ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan.supp
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Scripts/lsan.supp PUSHATTACH_SANITIZER=address
 test-asan: deps
 	$(SWIFT) build --build-tests --scratch-path .build/asan -Xswiftc -sanitize=address
 	$(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build/asan --disable-xctest --skip FetchTests
