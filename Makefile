@@ -4,7 +4,7 @@ SWIFT ?= swift
 DEBS := libturbojpeg0-dev libpng-dev libwebp-dev libcurl4-openssl-dev pkg-config
 CONFIG ?= debug
 
-.PHONY: all deps build release test demo memory-check bench compare format clean fuzz census test-asan test-tsan
+.PHONY: all deps build release test conformance demo memory-check bench compare format clean fuzz census test-asan test-tsan
 
 all: build
 
@@ -24,16 +24,22 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Unit, conformance and end-to-end tests (debug), then the release build's smoke test.
-# The network and pipeline suites run in their own process: their deadlines are wall-clock,
-# and the CPU-bound codec and engine suites would otherwise starve the 2-core cooperative pool.
-NET_TESTS := FetchTests|PipelineTests|CLITests
+# Every suite (debug) in one process, then the release build's smoke test. Reads nothing outside
+# the repository: the corpus-driven suites run over TestImages/conformance (PUSHATTACH_CORPUS unset).
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip '$(NET_TESTS)'
-	$(SWIFT) test --skip-build --filter '$(NET_TESTS)'
+	env -u PUSHATTACH_CORPUS $(SWIFT) test --skip-build
 	$(SWIFT) build -c release --product pushattach
 	./Scripts/release-smoke.sh
+
+# The corpus-driven suites over a full external corpus: PUSHATTACH_CORPUS, default ../shared/corpus.
+CORPUS ?= $(or $(PUSHATTACH_CORPUS),../shared/corpus)
+CONFORMANCE_TESTS := MediaTypesTests|ImageCodecsTests|ImageEngineTests|VerificationTests|PayloadInputTests|EngineMemoryTests
+conformance: deps
+	@test -f "$(CORPUS)/SOURCES.md" || { echo "make conformance: no corpus at $(CORPUS) (no SOURCES.md there)."; \
+	    echo "      Set PUSHATTACH_CORPUS=DIR (a folder laid out like TestImages/conformance)."; exit 1; }
+	$(SWIFT) build --build-tests
+	PUSHATTACH_CORPUS="$(abspath $(CORPUS))" $(SWIFT) test --skip-build --filter '$(CONFORMANCE_TESTS)'
 
 # Serve TestImages/ on loopback and prepare demo/attachments.txt into .build/demo.
 demo: deps
@@ -46,7 +52,7 @@ memory-check: deps
 	./Scripts/memory-check.sh
 
 # Benchmarks: never part of `make test`. `bench` runs pushattach-bench on the corpus photos
-# (../shared/corpus/photos, else TestImages/); `compare` runs it side by side with libvips,
+# (BENCH_ARGS='--folder DIR', else ../shared/corpus/photos, else TestImages/conformance/photos); `compare` runs it side by side with libvips,
 # Pillow, ImageMagick and the TurboJPEG floor (sets up Benchmarks/.venv on first use).
 BENCH_ARGS ?=
 bench: deps

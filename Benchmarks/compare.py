@@ -126,7 +126,11 @@ def quality(photos, outputs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bench", required=True)
-    ap.add_argument("--folder", default="../shared/corpus/photos")
+    # The corpus photos when the corpus is beside the repository, else the few the repository carries.
+    default_folder = "../shared/corpus/photos" if os.path.isdir("../shared/corpus/photos") else "TestImages/conformance/photos"
+    ap.add_argument("--folder", default=default_folder,
+                    help="JPEG photos to compare on (default ../shared/corpus/photos when present, "
+                         "else TestImages/conformance/photos)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--workload", default="w1,w2")

@@ -97,12 +97,13 @@ public struct BenchConfiguration: Sendable {
         return try BenchConfiguration(values: values, flags: flags)
     }
 
-    /// The folder to read: `--folder`, else `../shared/corpus/photos` when present, else `TestImages/`.
+    /// The folder to read: `--folder`, else `../shared/corpus/photos` when present, else the
+    /// photos the repository carries (`TestImages/conformance/photos`).
     public func resolvedFolder() -> URL {
         if let folder { return folder }
         let corpus = URL(fileURLWithPath: "../shared/corpus/photos")
         if FileManager.default.fileExists(atPath: corpus.path) { return corpus.standardizedFileURL }
-        return URL(fileURLWithPath: "TestImages")
+        return URL(fileURLWithPath: "TestImages/conformance/photos")
     }
 
     /// The `--help` text, for `command` ("pushattach-bench" or "pushattach bench").
@@ -127,8 +128,9 @@ public struct BenchConfiguration: Sendable {
           --rounds N        Measured rounds after the warm-up (default 5).
           --threads N       Only this many threads (default: 1, then all cores).
           --folder DIR      Images to read (default ../shared/corpus/photos when present, else
-                            TestImages/). W3 adds PNG and WebP from TestImages/ and the corpus'
-                            webp/ and pngsuite/ when the folder has none.
+                            the 3 photos in TestImages/conformance/photos). W3 adds PNG and WebP
+                            from TestImages/ and the corpus' webp/ and pngsuite/ when the folder
+                            has none.
           --json            One JSON document instead of the table.
           --output DIR      Also write the W1/W2 outputs of the warm-up (NAME.w1.jpg), for quality checks.
           -h, --help        Show this help.

@@ -2,15 +2,15 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Shrink-on-load, shown in a child process: a 256 px attachment of the 22 MP photo never
-/// holds a full-resolution buffer (5760 x 3840 x 3 = 66 MB as RGB, 88 MB as RGBA).
+/// Shrink-on-load, shown in a child process: a 256 px attachment of the 16 MP photo never
+/// holds a full-resolution buffer (4608 x 3456 x 3 = 48 MB as RGB, 64 MB as RGBA).
 /// Skipped under sanitizers (`make test-asan` sets PUSHATTACH_SANITIZER): their shadow memory
 /// and quarantine make RSS figures meaningless.
 @Suite(
     "engine memory", .serialized,
     .enabled(if: ProcessInfo.processInfo.environment["PUSHATTACH_SANITIZER"] == nil, "RSS is meaningless under a sanitizer"))
 struct EngineMemoryTests {
-    static let photo = Corpus.url("photos/mei_issue266_22mp.jpg")
+    static let photo = Corpus.url("photos/kodak_pixpro_fz201.jpg")
 
     func prepare(_ extra: [String]) throws -> (status: Int32, peakRSS: Int) {
         let container = FileManager.default.temporaryDirectory.appendingPathComponent("pa-mem-\(UUID().uuidString)")
@@ -20,7 +20,7 @@ struct EngineMemoryTests {
         return (result.status, peak)
     }
 
-    @Test func thumbnailOfThe22MPPhotoStaysFarBelowAFullResolutionBuffer() throws {
+    @Test func thumbnailOfThe16MPPhotoStaysFarBelowAFullResolutionBuffer() throws {
         let small = try prepare(["--max-long-side", "256"])
         #expect(small.status == 0)
         #expect(small.peakRSS > 0)

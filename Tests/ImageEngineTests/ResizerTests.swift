@@ -1,5 +1,6 @@
 import ImageCodecs
 import ImageEngine
+import TestSupport
 import Testing
 
 @Suite struct ResizerTests {

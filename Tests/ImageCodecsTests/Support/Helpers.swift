@@ -7,7 +7,7 @@ import Testing
 struct CorpusFile: CustomTestStringConvertible, Sendable {
     let url: URL
     var testDescription: String {
-        url.path.replacingOccurrences(of: Corpus.root.path + "/", with: "")
+        Corpus.relativePath(url)
     }
     var data: Data { get throws { try Data(contentsOf: url) } }
     var name: String { url.lastPathComponent }

@@ -7,17 +7,19 @@ import Testing
 
 /// Fitting to the byte cap, long side and memory budget; passthrough; refusals.
 @Suite struct ProcessorFitTests {
-    /// The most detailed photo at 2048 under a 1 MB cap: the quality search shows in the steps.
-    @Test func photoFitsUnderOneMegabyte() throws {
-        // At 1536x2048 this photo is about 0.66 MB at q85 but over 1 MB at q95, so starting at
-        // q95 makes the search run.
-        let limits = ProcessingLimits(byteCap: 1_000_000, maxLongSide: 2048, quality: 95)
-        let result = try Processing.run(corpus: "photos/oppo_r7_plus_portrait.jpg", limits)
-        #expect(result.output.data.count <= 1_000_000)
+    /// Between this 16 MP photo's size at 2048x1536 at q85 (about 60 KB: it is a smooth scene)
+    /// and at q95 (about 80 KB), so starting at q95 makes the quality search run.
+    static let cap = 70_000
+
+    /// A photo at 2048 under a cap it only meets below q95: the quality search shows in the steps.
+    @Test func photoFitsUnderTheCap() throws {
+        let limits = ProcessingLimits(byteCap: Self.cap, maxLongSide: 2048, quality: 95)
+        let result = try Processing.run(corpus: "photos/kodak_pixpro_fz201.jpg", limits)
+        #expect(result.output.data.count <= Self.cap)
         #expect(result.output.format == .jpeg)
-        #expect(result.output.width == 1536 && result.output.height == 2048)
+        #expect(result.output.width == 2048 && result.output.height == 1536)
         let search = try #require(result.steps.first { $0.hasPrefix("quality search 95 -> ") }, "\(result.steps)")
-        #expect(search.hasSuffix("to fit 1000000 bytes (\(result.output.data.count) bytes)"))
+        #expect(search.hasSuffix("to fit \(Self.cap) bytes (\(result.output.data.count) bytes)"))
         let quality = try #require(result.output.quality)
         #expect(quality >= 60 && quality < 95)
         #expect(search.hasPrefix("quality search 95 -> \(quality) "))
@@ -166,9 +168,10 @@ import Testing
 
     /// The ICC profile survives the re-encode.
     @Test func iccProfileIsKept() throws {
-        let data = try Corpus.data("photos/canon_powershot_s90_444.jpg")
+        let data = try Corpus.data("jpeg/misc/pillow_ultrahdr.jpg")  // 1512x2688 with an ICC profile
         let profile = try #require(try JPEGCodec.readInfo(data).iccProfile)
-        let result = try Processing.run(data, ProcessingLimits(maxLongSide: 512, thumbnailSize: 64))
+        let result = try Processing.run(data, ProcessingLimits(maxLongSide: 128, thumbnailSize: 64))
+        #expect(!result.passthrough && result.output.height == 128)
         #expect(try JPEGCodec.readInfo(result.output.data).iccProfile == profile)
         #expect(try JPEGCodec.readInfo(try #require(result.thumbnail).data).iccProfile == profile)
     }

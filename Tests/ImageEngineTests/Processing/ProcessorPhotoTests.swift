@@ -31,9 +31,11 @@ import Testing
         "samsung_galaxy_s7_edge.jpg": (256, 192),
     ]
 
-    @Test func theCorpusHasSeventeenPhotos() {
-        #expect(Self.photos.count == 17)
-        #expect(Set(Self.photos) == Set(Self.expectedThumbnails.keys))
+    /// The bundled set carries three of the corpus's 17 photos (progressive, CMYK, 16 MP); each
+    /// photo present has its expected size written out above.
+    @Test func everyPhotoHasAnExpectedSize() {
+        #expect(Self.photos.count == (Corpus.isExternal ? 17 : 3))
+        #expect(Set(Self.photos).isSubset(of: Set(Self.expectedThumbnails.keys)), "\(Self.photos)")
     }
 
     /// The 256 output and thumbnail of every photo. The main output is fitted to 256 too, so
@@ -67,49 +69,51 @@ import Testing
         #expect(mainSSIM >= 0.92, "\(name): q85 main output luma SSIM \(mainSSIM)")
     }
 
-    /// maxLongSide 2048 + thumbnail 256 on 5760x3840: one decode at the smallest TurboJPEG
-    /// factor covering 2048x1365 (3/8: 2160x1440; 1/2 would also cover but is larger), a 2048
-    /// output and a 256 thumbnail.
+    /// maxLongSide 2048 + thumbnail 256 on 4608x3456: one decode at the smallest TurboJPEG
+    /// factor covering 2048x1536 (1/2: 2304x1728; 3/8 gives 1728, too narrow), a 2048 output and
+    /// a 256 thumbnail.
     @Test func oneDecodeServesBothOutputs() throws {
         let result = try Processing.run(
-            corpus: "photos/mei_issue266_22mp.jpg", ProcessingLimits(maxLongSide: 2048, thumbnailSize: 256))
+            corpus: "photos/kodak_pixpro_fz201.jpg", ProcessingLimits(maxLongSide: 2048, thumbnailSize: 256))
         let decodes = result.steps.filter { $0.hasPrefix("decoded") }
-        #expect(decodes == ["decoded at 3/8: 5760x3840 -> 2160x1440"], "\(result.steps)")
-        #expect(result.steps.contains("resized 5760x3840 -> 2048x1365"))
+        #expect(decodes == ["decoded at 1/2: 4608x3456 -> 2304x1728"], "\(result.steps)")
+        #expect(result.steps.contains("resized 4608x3456 -> 2048x1536"))
         #expect(result.output.format == .jpeg)
-        #expect(result.output.width == 2048 && result.output.height == 1365)
+        #expect(result.output.width == 2048 && result.output.height == 1536)
         let main = try Processing.pixels(result.output)
-        #expect(main.width == 2048 && main.height == 1365)
+        #expect(main.width == 2048 && main.height == 1536)
         let thumb = try #require(result.thumbnail)
-        #expect(thumb.format == .jpeg && thumb.width == 256 && thumb.height == 171)
+        #expect(thumb.format == .jpeg && thumb.width == 256 && thumb.height == 192)
         let thumbPixels = try Processing.pixels(thumb)
-        #expect(thumbPixels.width == 256 && thumbPixels.height == 171)
+        #expect(thumbPixels.width == 256 && thumbPixels.height == 192)
         // Both outputs agree with a full-resolution reference (the main one compared at 256).
-        let data = try Corpus.data("photos/mei_issue266_22mp.jpg")
-        let reference = try Processing.referenceThumbnail(data, orientation: .up, size: (256, 171))
+        let data = try Corpus.data("photos/kodak_pixpro_fz201.jpg")
+        let reference = try Processing.referenceThumbnail(data, orientation: .up, size: (256, 192))
         #expect(SSIM.luma(thumbPixels, reference) >= 0.95)
-        let mainAt256 = ReferenceResize.lanczos3(Processing.boxReduce(main, factor: 2), width: 256, height: 171)
+        let mainAt256 = ReferenceResize.lanczos3(Processing.boxReduce(main, factor: 2), width: 256, height: 192)
         #expect(SSIM.luma(mainAt256, reference) >= 0.95)
     }
 
-    /// A 256 thumbnail of the 22 MP photo never decodes at full size: DCT scaling at 1/8
-    /// gives 720x480 (1.4 MB of RGB instead of 66 MB).
+    /// A 256 thumbnail of the 16 MP photo never decodes at full size: DCT scaling at 1/8
+    /// gives 576x432 (0.7 MB of RGB instead of 48 MB).
     @Test func smallOutputDecodesAtAnEighth() throws {
         let result = try Processing.run(
-            corpus: "photos/mei_issue266_22mp.jpg", ProcessingLimits(maxLongSide: 256, thumbnailSize: 256))
+            corpus: "photos/kodak_pixpro_fz201.jpg", ProcessingLimits(maxLongSide: 256, thumbnailSize: 256))
         let decodes = result.steps.filter { $0.hasPrefix("decoded") }
-        #expect(decodes == ["decoded at 1/8: 5760x3840 -> 720x480"], "\(result.steps)")
-        #expect(result.output.width == 256 && result.output.height == 171)
-        #expect(result.thumbnail?.width == 256 && result.thumbnail?.height == 171)
+        #expect(decodes == ["decoded at 1/8: 4608x3456 -> 576x432"], "\(result.steps)")
+        #expect(result.output.width == 256 && result.output.height == 192)
+        #expect(result.thumbnail?.width == 256 && result.thumbnail?.height == 192)
     }
 
-    /// A 90° orientation swaps the decode box: the Canon 1000D (3888x2592 stored, Exif 6) bound
-    /// for 256x384 upright needs 384x256 stored, which 1/8 (486x324) covers.
+    /// A 90° orientation swaps the decode box: 1944x1296 stored with Exif 6, bound for 128x192
+    /// upright, needs 192x128 stored, which 1/8 (243x162) covers; without the swap 1/8 would be
+    /// 162 px short of 192 and the decode twice as large.
     @Test func orientationSwapsTheDecodeBox() throws {
-        let result = try Processing.run(
-            corpus: "photos/canon_eos_1000d_orient6.jpg", ProcessingLimits(maxLongSide: 384))
-        #expect(result.steps.contains("decoded at 1/8: 3888x2592 -> 486x324"), "\(result.steps)")
+        let stored = Synthetic.make(.edges, width: 1944, height: 1296, layout: .rgb)
+        let jpeg = ProcessorOrientationTests.withExif(try JPEGCodec.encode(stored, quality: 90), .right)
+        let result = try Processing.run(jpeg, ProcessingLimits(maxLongSide: 192))
+        #expect(result.steps.contains("decoded at 1/8: 1944x1296 -> 243x162"), "\(result.steps)")
         #expect(result.steps.contains("oriented upright (EXIF 6)"))
-        #expect(result.output.width == 256 && result.output.height == 384)
+        #expect(result.output.width == 128 && result.output.height == 192)
     }
 }

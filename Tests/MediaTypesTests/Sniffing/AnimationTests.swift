@@ -66,29 +66,42 @@ struct AnimationTests {
     }
 
     struct WebPCase: Sendable, CustomTestStringConvertible {
-        let name: String
+        let path: String
         let detail: String
         let alpha: Bool
         let frames: Int
         let size: String
-        var testDescription: String { name }
+        var testDescription: String { path }
     }
 
-    static let webps: [WebPCase] = [
-        .init(name: "alpha_lossless_1.webp", detail: "VP8L", alpha: true, frames: 1, size: "400x301"),
-        .init(name: "alpha_lossless_2.webp", detail: "VP8L", alpha: true, frames: 1, size: "386x395"),
-        .init(name: "alpha_lossy_1.webp", detail: "VP8X", alpha: true, frames: 1, size: "400x301"),
-        .init(name: "alpha_lossy_2.webp", detail: "VP8X", alpha: true, frames: 1, size: "386x395"),
-        .init(name: "animation_lossless.webp", detail: "VP8X", alpha: true, frames: 101, size: "320x240"),
-        .init(name: "animation_lossy.webp", detail: "VP8X", alpha: true, frames: 101, size: "320x240"),
-        .init(name: "webpvp8.webp", detail: "VP8", alpha: false, frames: 1, size: "1600x900"),
-        .init(name: "webpvp8l.webp", detail: "VP8L", alpha: false, frames: 1, size: "1200x900"),
-        .init(name: "webpvp8x.webp", detail: "VP8X", alpha: false, frames: 1, size: "1440x900"),
+    /// One case per WebP kind (VP8, VP8L, VP8X still with and without alpha, animated with and
+    /// without alpha) from the bundled set, checked against libwebp's webpinfo.
+    static let bundledWebPs: [WebPCase] = [
+        .init(path: "metadata-extractor-images/alpha_lossless_1.webp", detail: "VP8L", alpha: true, frames: 1, size: "400x301"),
+        .init(path: "metadata-extractor-images/alpha_lossless_2.webp", detail: "VP8L", alpha: true, frames: 1, size: "386x395"),
+        .init(path: "metadata-extractor-images/alpha_lossy_1.webp", detail: "VP8X", alpha: true, frames: 1, size: "400x301"),
+        .init(path: "metadata-extractor-images/alpha_lossy_2.webp", detail: "VP8X", alpha: true, frames: 1, size: "386x395"),
+        .init(path: "metadata-extractor-images/photo_1.webp", detail: "VP8", alpha: false, frames: 1, size: "1024x772"),
+        .init(path: "metadata-extractor-images/nikon_d1x.webp", detail: "VP8X", alpha: false, frames: 1, size: "600x391"),
+        .init(path: "image-webp/regression/lossless_indexed_4bit_palette.webp", detail: "VP8L", alpha: false, frames: 1, size: "500x300"),
+        .init(path: "image-webp/animated/random_lossy.webp", detail: "VP8X", alpha: false, frames: 4, size: "99x87"),
+        .init(path: "misc/sharp_animated-loop-3.webp", detail: "VP8X", alpha: true, frames: 10, size: "370x285"),
     ]
 
-    @Test("WebP variants and flags (metadata-extractor-images)", arguments: webps)
+    /// Larger samples only the full corpus has (`make conformance`).
+    static let corpusWebPs: [WebPCase] = [
+        .init(path: "metadata-extractor-images/animation_lossless.webp", detail: "VP8X", alpha: true, frames: 101, size: "320x240"),
+        .init(path: "metadata-extractor-images/animation_lossy.webp", detail: "VP8X", alpha: true, frames: 101, size: "320x240"),
+        .init(path: "metadata-extractor-images/webpvp8.webp", detail: "VP8", alpha: false, frames: 1, size: "1600x900"),
+        .init(path: "metadata-extractor-images/webpvp8l.webp", detail: "VP8L", alpha: false, frames: 1, size: "1200x900"),
+        .init(path: "metadata-extractor-images/webpvp8x.webp", detail: "VP8X", alpha: false, frames: 1, size: "1440x900"),
+    ]
+
+    static let webps = bundledWebPs + (Corpus.isExternal ? corpusWebPs : [])
+
+    @Test("WebP variants and flags", arguments: webps)
     func webp(_ expected: WebPCase) throws {
-        let sniffed = try Sniffer.sniff(corpusBytes("webp/metadata-extractor-images/\(expected.name)"))
+        let sniffed = try Sniffer.sniff(corpusBytes("webp/\(expected.path)"))
         #expect(sniffed.format == .webp)
         #expect(sniffed.detail == expected.detail)
         #expect(sniffed.hasAlpha == expected.alpha)
@@ -101,7 +114,9 @@ struct AnimationTests {
 
     @Test("every WebP ImageMagick decoded sniffs with its size and frame count", arguments: allWebPs)
     func webpMatchesImageMagick(_ path: String) throws {
-        guard let row = VerifyTable.rows[path], let frames = row.frames, frames > 0 else { return }
+        let row = try #require(VerifyTable.rows[path], "\(path) has no row in VERIFY.tsv")
+        let frames = try #require(row.frames, "\(path): VERIFY.tsv has no frame count")
+        try #require(frames > 0, "\(path): ImageMagick decoded no frame")
         let sniffed = try Sniffer.sniff(corpusBytes(path))
         #expect(sniffed.format == .webp)
         #expect(sniffed.frames == frames)

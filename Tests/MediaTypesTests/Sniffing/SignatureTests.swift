@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import MediaTypes
@@ -29,7 +31,7 @@ struct SignatureTests {
 
     @Test("camera JPEGs (Exif APP1 first): size from SOF, progressive and CMYK flagged", arguments: photos)
     func photo(_ p: Photo) throws {
-        let sniffed = try Sniffer.sniff(corpusBytes("photos/\(p.name)"))
+        let sniffed = try Sniffer.sniff([UInt8](Corpus.cameraHeader(p.name)))
         #expect(sniffed.format == .jpeg)
         #expect("\(sniffed.width ?? 0)x\(sniffed.height ?? 0)" == p.size)
         #expect(sniffed.detail == p.detail)

@@ -8,5 +8,5 @@ func corpusBytes(_ relative: String) throws -> [UInt8] {
 
 /// A path relative to the corpus root.
 func corpusRelative(_ url: URL) -> String {
-    String(url.path.dropFirst(Corpus.root.path.count + 1))
+    Corpus.relativePath(url)
 }
