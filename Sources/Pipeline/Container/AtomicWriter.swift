@@ -1,27 +1,30 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Writes a file so that it is either absent or complete under its final name, never partial.
 ///
 ///     try AtomicWriter.write(jpegData, to: container.url.appending(path: "Images/X-cat.jpg"))
 ///
-/// The bytes go to `.<name>.tmp-<random>` in the same folder (O_CREAT|O_EXCL, mode 0644), are
-/// fsynced, renamed over the final name, and then the folder is fsynced so the rename survives a
-/// crash. On any failure before the rename the temporary file is removed. Left-over temporaries
-/// from a crashed run are removed by `Container.open` (`removeStaleTemporaries`).
+/// The bytes go to `.<name>.tmp-<random>` in the same folder (O_CREAT|O_EXCL, mode 0666 narrowed
+/// by the umask, like any file a tool writes), are fsynced, renamed over the final name, and
+/// then the folder is fsynced so the rename survives a crash. On any failure before the rename
+/// the temporary file is removed. Left-over temporaries from a crashed run are removed by
+/// `Container.open` (`removeStaleTemporaries`).
+///
+/// Every step is relative to the folder's descriptor (`openat`, `renameat`, `unlinkat`): a link
+/// at the final name is replaced, never written through.
 public enum AtomicWriter {
     /// The marker inside every temporary name; `isTemporaryName` recognises it.
     static let temporaryMarker = ".tmp-"
 
     public static func write(_ data: Data, to finalURL: URL) throws(ContainerError) {
         let file = try AtomicFile(finalURL)
+        try file.append(data)
+        try file.commit()
+    }
+
+    /// Writes `data` as `name` in the open `folder`; errors name `folder.path(of: name)`.
+    static func write(_ data: Data, in folder: DirectoryHandle, name: String) throws(ContainerError) {
+        let file = try AtomicFile(in: folder, name: name)
         try file.append(data)
         try file.commit()
     }
@@ -58,26 +61,33 @@ public enum AtomicWriter {
 /// error is read.
 public final class AtomicFile {
     public let finalPath: String
-    private let folder: String
-    private let tempPath: String
+    private let folder: DirectoryHandle
+    private let finalName: String
+    private let tempName: String
     private var fd: Int32
+    /// True once the temporary is renamed into place or removed.
+    private var finished = false
 
-    public init(_ finalURL: URL) throws(ContainerError) {
-        finalPath = finalURL.path
-        folder = finalURL.deletingLastPathComponent().path
-        let tempPath = folder + "/" + AtomicWriter.temporaryName(for: finalURL.lastPathComponent)
-        self.tempPath = tempPath
-        fd = try SystemCall.run("open", path: finalPath) {
-            open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    /// Opens the folder of `finalURL` by its path (following links: the caller's choice).
+    public convenience init(_ finalURL: URL) throws(ContainerError) {
+        let finalPath = finalURL.path
+        let folder: DirectoryHandle
+        do { folder = try DirectoryHandle(opening: finalURL.deletingLastPathComponent().path) } catch {
+            // Name the file asked for, as every other error here does.
+            guard case let .system(call, _, code) = error else { throw error }
+            throw .system(call: call, path: finalPath, errno: code)
         }
-        do throws(ContainerError) {
-            // The umask may have narrowed the mode; attachments are meant to be readable.
-            let fd = fd
-            try SystemCall.run("fchmod", path: finalPath) { fchmod(fd, 0o644) }
-        } catch {
-            discard()
-            throw error
-        }
+        try self.init(in: folder, name: finalURL.lastPathComponent, finalPath: finalPath)
+    }
+
+    /// The file `name` in `folder`; `finalPath` names it in errors.
+    init(in folder: DirectoryHandle, name: String, finalPath: String? = nil) throws(ContainerError) {
+        self.finalPath = finalPath ?? folder.path(of: name)
+        self.folder = folder
+        finalName = name
+        tempName = AtomicWriter.temporaryName(for: name)
+        fd = try folder.openFile(
+            tempName, .writeOnly, [.create, .exclusive], permissions: 0o666, reportingPath: self.finalPath)
     }
 
     deinit { discard() }
@@ -102,27 +112,27 @@ public final class AtomicFile {
         guard fd >= 0 else { throw .system(call: "rename", path: finalPath, errno: EBADF) }
         let fd = fd
         do throws(ContainerError) {
-            try SystemCall.run("fsync", path: finalPath) { fsync(fd) }
+            try SystemCall.sync(fd, path: finalPath)
             self.fd = -1
-            try SystemCall.closeDescriptor(fd, path: finalPath)
-            let (tempPath, finalPath) = (tempPath, finalPath)
-            try SystemCall.run("rename", path: finalPath) { rename(tempPath, finalPath) }
+            try SystemCall.close(fd, path: finalPath)
+            try folder.rename(tempName, to: finalName, reportingPath: finalPath)
+            finished = true
         } catch {
             discard()
             throw error
         }
-        try SystemCall.syncDirectory(folder)
+        try folder.sync()
     }
 
     /// Closes and removes the temporary, unless committed. Safe to call more than once.
     private func discard() {
         if fd >= 0 {
-            _ = try? SystemCall.closeDescriptor(fd, path: finalPath)
+            try? SystemCall.close(fd, path: finalPath)
             fd = -1
-            unlink(tempPath)
-        } else if FileManager.default.fileExists(atPath: tempPath) {
-            unlink(tempPath)
         }
+        guard !finished else { return }
+        finished = true
+        try? folder.remove(tempName)
     }
 }
 

@@ -1,14 +1,6 @@
 import Foundation
 import MediaTypes
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The output folder of `pushattach prepare`: one sub-folder per category, locked for the
 /// length of the run.
 ///
@@ -18,9 +10,20 @@ import MediaTypes
 ///
 /// Opening creates `Images/`, `Audio/`, `Video/` and `Thumbnails/`, takes the lock and then
 /// removes temporaries a crashed run left behind (only after the lock, so a live run's are safe).
+///
+/// The container folder itself may be a link (the user's choice): it is resolved once, at
+/// `open`, and held open. Everything inside it is reached relative to that descriptor and the
+/// folders' own, without following links: a symbolic link planted as a folder, the lock or the
+/// journal is refused (`ContainerError.unsafeEntry`), a link at an attachment's name is
+/// replaced, and nothing outside the container is ever written, appended to or removed.
 public final class Container: Sendable {
+    /// The container's resolved path (no links).
     public let url: URL
     public let lock: ContainerLock
+    /// The container, open.
+    let root: DirectoryHandle
+    /// Each folder, open since `open`.
+    private let folders: [Folder: DirectoryHandle]
 
     /// The folder, relative to the container, for each kind of file.
     public enum Folder: String, Sendable, CaseIterable {
@@ -35,25 +38,29 @@ public final class Container: Sendable {
         }
     }
 
-    private init(url: URL, lock: ContainerLock) {
-        self.url = url
+    private init(root: DirectoryHandle, lock: ContainerLock, folders: [Folder: DirectoryHandle]) {
+        url = URL(fileURLWithPath: root.path, isDirectory: true)
+        self.root = root
         self.lock = lock
+        self.folders = folders
     }
 
-    /// Creates the folders, takes the lock, checks every folder is writable (EACCES / EROFS are
-    /// fatal `ContainerError`s naming the folder) and removes stale temporaries.
+    /// Creates the container (`mkdir -p`) and resolves it, takes the lock, creates the folders,
+    /// checks every folder is writable (EACCES / EROFS are fatal `ContainerError`s naming the
+    /// folder) and removes stale temporaries. A link inside the container where the lock or a
+    /// folder belongs is a fatal `unsafeEntry` naming it.
     public static func open(at url: URL) throws(ContainerError) -> Container {
-        let root = url.standardizedFileURL
-        try createFolder(root)
-        let lock = try ContainerLock(directory: root)
-        for folder in Folder.allCases { try createFolder(root.appendingPathComponent(folder.rawValue)) }
+        let given = url.standardizedFileURL
+        try createFolder(given)
+        let root = try DirectoryHandle(resolving: given.path)
+        let lock = try ContainerLock(in: root)
+        var folders: [Folder: DirectoryHandle] = [:]
+        for folder in Folder.allCases { folders[folder] = try root.folder(folder.rawValue, create: true) }
         // A folder the run cannot write into fails every item of its kind: say so now, before
         // anything is downloaded, naming the folder.
-        for folder in [root] + Folder.allCases.map({ root.appendingPathComponent($0.rawValue) }) {
-            let path = folder.path
-            try SystemCall.run("access", path: path) { access(path, W_OK | X_OK) }
-        }
-        let container = Container(url: root, lock: lock)
+        try root.checkWritable()
+        for folder in Folder.allCases { try folders[folder]!.checkWritable() }
+        let container = Container(root: root, lock: lock, folders: folders)
         container.removeStaleTemporaries()
         return container
     }
@@ -65,23 +72,32 @@ public final class Container: Sendable {
     /// the container, as the manifest records it.
     @discardableResult
     public func write(_ data: Data, named name: AttachmentName, in folder: Folder) throws(ContainerError) -> String {
-        let relative = folder.rawValue + "/" + name.fileName
-        try AtomicWriter.write(data, to: url.appendingPathComponent(relative))
-        return relative
+        try AtomicWriter.write(data, in: handle(folder), name: name.fileName)
+        return folder.rawValue + "/" + name.fileName
     }
+
+    /// Removes the file `relative` (`Images/…`, as `write` returned it) if it is there: the
+    /// name itself, never through a link. False when there was nothing to remove or `relative`
+    /// is not a file in one of the folders.
+    @discardableResult
+    func removeFile(_ relative: String) -> Bool {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let folder = Folder(rawValue: String(parts[0])), !parts[1].isEmpty,
+            parts[1] != "..", parts[1] != "."
+        else { return false }
+        return (try? handle(folder).remove(String(parts[1]))) != nil
+    }
+
+    private func handle(_ folder: Folder) -> DirectoryHandle { folders[folder]! }
 
     /// Removes `.<name>.tmp-<hex>` files left in the container and its folders by a crash.
     /// Returns the names removed.
     @discardableResult
     public func removeStaleTemporaries() -> [String] {
         var removed: [String] = []
-        let folders = [url] + Folder.allCases.map(folderURL)
-        for folder in folders {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            for name in names where AtomicWriter.isTemporaryName(name) {
-                if (try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))) != nil {
-                    removed.append(folder == url ? name : "\(folder.lastPathComponent)/\(name)")
-                }
+        for (prefix, folder) in [("", root)] + Folder.allCases.map({ ($0.rawValue + "/", handle($0)) }) {
+            for name in ((try? folder.names()) ?? []).sorted() where AtomicWriter.isTemporaryName(name) {
+                if (try? folder.remove(name)) != nil { removed.append(prefix + name) }
             }
         }
         return removed
@@ -94,39 +110,41 @@ public final class Container: Sendable {
     ///
     ///     let resume = try Manifest.load(dir: container.url)
     ///     container.removeUnreferencedFiles(keeping: resume.referencedFiles)
+    ///
+    /// Only names directly in the folders opened at `open` are removed, each one itself
+    /// (`unlinkat`): a link is removed, not its target, and a folder found there is left alone.
     @discardableResult
     public func removeUnreferencedFiles(keeping: Set<String>) -> [String] {
         var removed: [String] = []
         for folder in Folder.allCases {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folderURL(folder).path)) ?? []
-            for name in names.sorted() where !name.hasPrefix(".") {
+            let handle = handle(folder)
+            for name in ((try? handle.names()) ?? []).sorted() where !name.hasPrefix(".") {
                 let relative = folder.rawValue + "/" + name
-                guard !keeping.contains(relative) else { continue }
-                if (try? FileManager.default.removeItem(at: url.appendingPathComponent(relative))) != nil {
-                    removed.append(relative)
-                }
+                guard !keeping.contains(relative), (try? handle.status(name))?.kind != .directory else { continue }
+                if (try? handle.remove(name)) != nil { removed.append(relative) }
             }
         }
         return removed
     }
 
-    /// `mkdir -p`, through the system-call wrapper so errors carry errno and advice.
+    /// `mkdir -p` of the container as the user named it (links on the way are followed: the
+    /// path is theirs), through the system-call wrapper so errors carry errno and advice.
     private static func createFolder(_ folder: URL) throws(ContainerError) {
         let path = folder.path
-        var info = stat()
-        if stat(path, &info) == 0 {
-            guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .system(call: "mkdir", path: path, errno: ENOTDIR) }
+        if let info = try? SystemCall.status(atPath: path) {
+            guard info.kind == .directory else { throw .system(call: "mkdir", path: path, errno: ENOTDIR) }
             return
         }
         do {
-            try SystemCall.run("mkdir", path: path) { mkdir(path, 0o755) }
+            try SystemCall.makeDirectory(path, permissions: 0o755)
         } catch {
             guard case let .system(_, _, code) = error else { throw error }
             switch code {
-            case EEXIST: return try createFolder(folder)  // raced with another creator
+            case EEXIST:  // raced with another creator; or a link to nowhere, which stays an error
+                guard (try? SystemCall.status(atPath: path))?.kind == .directory else { throw error }
             case ENOENT where folder.pathComponents.count > 1:
                 try createFolder(folder.deletingLastPathComponent())
-                try SystemCall.run("mkdir", path: path) { mkdir(path, 0o755) }
+                try SystemCall.makeDirectory(path, permissions: 0o755)
             default: throw error
             }
         }

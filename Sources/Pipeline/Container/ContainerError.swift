@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Foundation
 
 /// Everything that can go wrong at the container's file-system edge: writing attachment files,
 /// the lock, and the manifest.
@@ -18,13 +12,28 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
     case locked(path: String, holderPID: Int32?)
     /// A manifest or other container file could not be encoded or decoded.
     case encoding(path: String, reason: String)
+    /// Something inside the container is not what PushAttach keeps there, and is refused rather
+    /// than followed or written through: a symbolic link (to a file or folder elsewhere), a file
+    /// that shares its data with another name, or a pipe, socket or device. Whoever can write
+    /// into the container could otherwise make a run overwrite, append to or delete files
+    /// outside it.
+    case unsafeEntry(path: String, found: UnsafeEntry)
+
+    /// What `unsafeEntry` found.
+    public enum UnsafeEntry: Sendable, Hashable {
+        case symbolicLink
+        /// A file written in place (the lock, the journal) that has other hard links.
+        case hardLinked(links: Int)
+        /// Not a regular file: a pipe, socket or device.
+        case specialFile
+    }
 
     /// True when the whole run should stop (exit status 2): the disk is full or the container is
     /// not writable, so every later item would fail the same way.
     public var isFatal: Bool {
         switch self {
         case .system(_, _, let code): [ENOSPC, EDQUOT, EACCES, EPERM, EROFS].contains(code)
-        case .locked: true
+        case .locked, .unsafeEntry: true
         case .encoding: false
         }
     }
@@ -32,7 +41,7 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .system(call, path, code):
-            let text = String(cString: strerror(code))
+            let text = SystemCall.message(for: code)
             return "\(call)(2) failed for \(path): \(text) (errno \(code)) — \(Self.advice(for: code))"
         case let .locked(path, pid):
             let holder = pid.map { "process \($0)" } ?? "another process"
@@ -40,7 +49,23 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "or use another --container"
         case let .encoding(path, reason):
             return "cannot encode or decode \(path): \(reason)"
+        case let .unsafeEntry(path, .symbolicLink):
+            return "\(path) is a symbolic link; PushAttach does not follow links inside the container: "
+                + "remove it, then run again"
+        case let .unsafeEntry(path, .hardLinked(links)):
+            return "\(path) has \(links) hard links; PushAttach does not write into a file that other names "
+                + "share: remove it, then run again"
+        case let .unsafeEntry(path, .specialFile):
+            return "\(path) is not a regular file (a pipe, socket or device); PushAttach keeps only its own "
+                + "files there: remove it, then run again"
         }
+    }
+
+    /// For `.system`, the C library's text for the errno ("No such file or directory");
+    /// otherwise the whole description.
+    public var reason: String {
+        if case let .system(_, _, code) = self { return SystemCall.message(for: code) }
+        return description
     }
 
     private static func advice(for code: Int32) -> String {

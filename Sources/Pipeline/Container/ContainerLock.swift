@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An exclusive, non-blocking `flock` on `DIR/.pushattach.lock`, so two runs never write into
 /// the same container. The holder's PID is written into the file for the refusal message.
 ///
@@ -24,27 +16,32 @@ public final class ContainerLock: @unchecked Sendable {
     private let mutex = NSLock()
     private var fd: Int32
 
-    public init(directory: URL) throws(ContainerError) {
-        let path = directory.appendingPathComponent(Self.fileName).path
+    /// Takes the lock of the folder at `directory` (following links to it: the caller's choice).
+    public convenience init(directory: URL) throws(ContainerError) {
+        try self.init(in: DirectoryHandle(opening: directory.path))
+    }
+
+    /// Takes the lock of the open folder. The lock file is opened relative to it and never
+    /// through a link (`unsafeEntry`), so a planted `.pushattach.lock -> victim` is refused
+    /// instead of truncated.
+    init(in directory: DirectoryHandle) throws(ContainerError) {
+        let path = directory.path(of: Self.fileName)
         self.path = path
-        let fd = try SystemCall.run("open", path: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        let fd = try directory.openFile(Self.fileName, .readWrite, .create, permissions: 0o644)
         do {
-            try SystemCall.run("flock", path: path) { flock(fd, LOCK_EX | LOCK_NB) }
+            try SystemCall.lockExclusive(fd, path: path)
         } catch {
             let code: Int32? = if case let .system(_, _, code) = error { code } else { nil }
-            let holder = code == EWOULDBLOCK ? Self.readPID(fd) : nil
-            _ = try? SystemCall.closeDescriptor(fd, path: path)
+            let holder = code == EWOULDBLOCK ? Self.readPID(fd, path: path) : nil
+            try? SystemCall.close(fd, path: path)
             if code == EWOULDBLOCK { throw .locked(path: path, holderPID: holder) }
             throw error
         }
         self.fd = fd
-        let text = "\(getpid())\n"
+        let bytes = Array("\(SystemCall.processID)\n".utf8)
         do throws(ContainerError) {
-            try SystemCall.run("ftruncate", path: path) { ftruncate(fd, 0) }
-            let bytes = Array(text.utf8)
-            try SystemCall.run("pwrite", path: path) {
-                bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-            }
+            try SystemCall.truncate(fd, to: 0, path: path)
+            try SystemCall.writeAll(fd, bytes[...], at: 0, path: path)
         } catch {
             release()
             throw error
@@ -58,13 +55,13 @@ public final class ContainerLock: @unchecked Sendable {
         mutex.lock()
         defer { mutex.unlock() }
         guard fd >= 0 else { return }
-        _ = try? SystemCall.closeDescriptor(fd, path: path)
+        try? SystemCall.close(fd, path: path)
         fd = -1
     }
 
-    private static func readPID(_ fd: Int32) -> Int32? {
+    private static func readPID(_ fd: Int32, path: String) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 32)
-        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        let count = (try? SystemCall.read(fd, into: &buffer, at: 0, path: path)) ?? 0
         guard count > 0 else { return nil }
         let text = String(decoding: buffer[0..<count], as: UTF8.self)
         return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -6,12 +6,23 @@
     import Darwin
 #endif
 
-/// The one wrapper every system call in the container goes through: retries EINTR and turns
-/// `-1` + errno into a `ContainerError` naming the call and the path (after swift-nio's
-/// `System.swift`).
+/// The one wrapper every system call of the Pipeline module goes through, and the only file of
+/// the module that imports the C library (after swift-nio's `System.swift`): each function
+/// retries EINTR and turns `-1` + errno into a `ContainerError` naming the call and the path.
 ///
-///     let fd = try SystemCall.run("open", path: path) { open(path, O_RDONLY) }
+///     let fd = try SystemCall.open(path, .readOnly)
+///     defer { try? SystemCall.close(fd, path: path) }
+///     let info = try SystemCall.status(fd, path: path)   // info.kind == .regular
+///
+/// `path` is only for the message: the file the caller means, which for the `…at` calls is the
+/// folder's path plus the name. Errors name the call by its family (`open` for open/openat,
+/// `rename` for renameat, …), as a reader of the message knows them.
+///
+/// Inside the container nothing is reached by path: `DirectoryHandle` opens the container once
+/// and then goes through the `…at` calls here, relative to its descriptor, never following a
+/// link.
 enum SystemCall {
+    /// Runs `body` until it does not fail with EINTR; `-1` becomes `.system(call:path:errno:)`.
     @discardableResult
     static func run<T: FixedWidthInteger & SignedInteger>(
         _ call: String, path: String, _ body: () -> T
@@ -25,28 +36,254 @@ enum SystemCall {
         }
     }
 
-    /// Writes all of `bytes`, looping over partial writes.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(ContainerError) {
-        var offset = 0
-        while offset < bytes.count {
-            let chunk = min(bytes.count - offset, 1 << 30)
-            let base = bytes.baseAddress! + offset
-            let written = try run("write", path: path) { write(fd, base, chunk) }
-            if written == 0 { throw .system(call: "write", path: path, errno: EIO) }
-            offset += written
+    /// The C library's text for `code` ("No such file or directory").
+    static func message(for code: Int32) -> String { String(cString: strerror(code)) }
+
+    static var processID: Int32 { getpid() }
+
+    // MARK: - Opening and closing
+
+    enum Access: Sendable {
+        case readOnly, writeOnly, readWrite
+
+        var flags: Int32 {
+            switch self {
+            case .readOnly: O_RDONLY
+            case .writeOnly: O_WRONLY
+            case .readWrite: O_RDWR
+            }
         }
     }
 
+    /// `open(2)` flags besides the access mode. `O_CLOEXEC` is always added.
+    struct OpenOptions: OptionSet, Sendable {
+        let rawValue: Int32
+        static let create = OpenOptions(rawValue: O_CREAT)
+        static let exclusive = OpenOptions(rawValue: O_EXCL)
+        static let append = OpenOptions(rawValue: O_APPEND)
+        static let directory = OpenOptions(rawValue: O_DIRECTORY)
+        /// Fails (ELOOP; ENOTDIR with `.directory`) when the last component is a symbolic link.
+        static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+        /// So a FIFO planted where a file is expected cannot block the open.
+        static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+    }
+
+    /// `open(2)` by path, following links on the way: for paths the user gave.
+    static func open(_ path: String, _ access: Access, _ options: OpenOptions = []) throws(ContainerError) -> Int32 {
+        let flags = access.flags | options.rawValue | O_CLOEXEC
+        return try run("open", path: path) { cOpen(path, flags) }
+    }
+
+    /// `openat(2)`: `name` inside the folder open as `directory`. `permissions` is narrowed by
+    /// the umask, as for any new file.
+    static func open(
+        in directory: Int32, _ name: String, _ access: Access, _ options: OpenOptions = [], permissions: Int = 0,
+        path: String
+    ) throws(ContainerError) -> Int32 {
+        let flags = access.flags | options.rawValue | O_CLOEXEC
+        let mode = mode_t(permissions)
+        return try run("open", path: path) { openat(directory, name, flags, mode) }
+    }
+
     /// Closes `fd`. EINTR is not retried: on Linux the descriptor is already released.
-    static func closeDescriptor(_ fd: Int32, path: String) throws(ContainerError) {
-        let result = close(fd)
+    static func close(_ fd: Int32, path: String) throws(ContainerError) {
+        let result = cClose(fd)
         if result == -1, errno != EINTR { throw .system(call: "close", path: path, errno: errno) }
     }
 
-    /// Opens the folder and fsyncs it, so a rename or create inside it is durable.
-    static func syncDirectory(_ path: String) throws(ContainerError) {
-        let fd = try run("open", path: path) { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        defer { _ = try? closeDescriptor(fd, path: path) }
+    // MARK: - Reading and writing
+
+    /// One `read(2)` into `buffer`; 0 at the end.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(ContainerError)
+        -> Int
+    {
+        try run("read", path: path) { cRead(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// One `pread(2)` into `buffer` from `offset`; 0 at the end.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String)
+        throws(ContainerError) -> Int
+    {
+        try run("pread", path: path) { pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// Writes all of `bytes`, looping over partial writes: at the file offset (or the end, for
+    /// `O_APPEND`), or from `offset` with `pwrite(2)`.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int? = nil, path: String)
+        throws(ContainerError)
+    {
+        var done = 0
+        while done < bytes.count {
+            let chunk = min(bytes.count - done, 1 << 30)
+            let base = bytes.baseAddress! + done
+            let written =
+                if let offset {
+                    try run("pwrite", path: path) { pwrite(fd, base, chunk, off_t(offset + done)) }
+                } else {
+                    try run("write", path: path) { write(fd, base, chunk) }
+                }
+            if written == 0 { throw .system(call: "write", path: path, errno: EIO) }
+            done += written
+        }
+    }
+
+    /// `read(_:into:path:)` (or, with `offset`, `pread`) into `buffer[range]` (default: all of
+    /// it). The standard library's `withUnsafe…Bytes` rethrow `any Error`; these keep the type.
+    static func read(
+        _ fd: Int32, into buffer: inout [UInt8], range: Range<Int>? = nil, at offset: Int? = nil, path: String
+    ) throws(ContainerError) -> Int {
+        let range = range ?? 0..<buffer.count
+        let result: Result<Int, ContainerError> = buffer.withUnsafeMutableBytes { raw in
+            let target = UnsafeMutableRawBufferPointer(rebasing: raw[range])
+            return Result { () throws(ContainerError) in
+                if let offset {
+                    try read(fd, into: target, at: offset, path: path)
+                } else {
+                    try read(fd, into: target, path: path)
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// `writeAll` of `bytes`.
+    static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>, at offset: Int? = nil, path: String)
+        throws(ContainerError)
+    {
+        let result: Result<Void, ContainerError> = bytes.withUnsafeBytes { raw in
+            Result { () throws(ContainerError) in try writeAll(fd, raw, at: offset, path: path) }
+        }
+        try result.get()
+    }
+
+    /// The file's size, leaving the offset at its end (`lseek(2)` to `SEEK_END`).
+    static func seekToEnd(_ fd: Int32, path: String) throws(ContainerError) -> Int {
+        Int(try run("lseek", path: path) { lseek(fd, 0, SEEK_END) })
+    }
+
+    static func truncate(_ fd: Int32, to size: Int, path: String) throws(ContainerError) {
+        try run("ftruncate", path: path) { ftruncate(fd, off_t(size)) }
+    }
+
+    /// `fsync(2)`: of a file, or of a folder so a create, rename or unlink inside it is durable.
+    static func sync(_ fd: Int32, path: String) throws(ContainerError) {
         try run("fsync", path: path) { fsync(fd) }
     }
+
+    /// A non-blocking exclusive `flock(2)`; fails with EWOULDBLOCK when another holds it.
+    static func lockExclusive(_ fd: Int32, path: String) throws(ContainerError) {
+        try run("flock", path: path) { flock(fd, LOCK_EX | LOCK_NB) }
+    }
+
+    // MARK: - Status
+
+    /// What `stat(2)` says, in the terms the callers need.
+    struct FileStatus: Sendable, Hashable {
+        enum Kind: Sendable, Hashable { case regular, directory, symbolicLink, other }
+        var kind: Kind
+        var size: Int
+        var links: Int
+
+        init(_ info: stat) {
+            kind =
+                switch info.st_mode & S_IFMT {
+                case S_IFREG: .regular
+                case S_IFDIR: .directory
+                case S_IFLNK: .symbolicLink
+                default: .other
+                }
+            size = Int(info.st_size)
+            links = Int(info.st_nlink)
+        }
+    }
+
+    /// `fstat(2)`.
+    static func status(_ fd: Int32, path: String) throws(ContainerError) -> FileStatus {
+        var info = stat()
+        try run("fstat", path: path) { fstat(fd, &info) }
+        return FileStatus(info)
+    }
+
+    /// `stat(2)` by path, following links: for paths the user gave.
+    static func status(atPath path: String) throws(ContainerError) -> FileStatus {
+        var info = stat()
+        try run("stat", path: path) { stat(path, &info) }
+        return FileStatus(info)
+    }
+
+    /// `fstatat(2)` with `AT_SYMLINK_NOFOLLOW`: a link is reported as one, never followed.
+    static func status(in directory: Int32, _ name: String, path: String) throws(ContainerError) -> FileStatus {
+        var info = stat()
+        try run("stat", path: path) { fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) }
+        return FileStatus(info)
+    }
+
+    /// `faccessat(2)` of `name` in `directory` (`"."` for the folder itself): may this process
+    /// create and remove names there?
+    static func checkWritable(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
+        try run("access", path: path) { faccessat(directory, name, W_OK | X_OK, 0) }
+    }
+
+    // MARK: - Names
+
+    /// `mkdir(2)` by path: for the container the user named.
+    static func makeDirectory(_ path: String, permissions: Int) throws(ContainerError) {
+        try run("mkdir", path: path) { mkdir(path, mode_t(permissions)) }
+    }
+
+    /// `mkdirat(2)`.
+    static func makeDirectory(in directory: Int32, _ name: String, permissions: Int, path: String)
+        throws(ContainerError)
+    {
+        try run("mkdir", path: path) { mkdirat(directory, name, mode_t(permissions)) }
+    }
+
+    /// `renameat(2)` within one folder: replaces `to` atomically; a link at `to` is replaced,
+    /// not followed.
+    static func rename(in directory: Int32, _ from: String, to: String, path: String) throws(ContainerError) {
+        try run("rename", path: path) { renameat(directory, from, directory, to) }
+    }
+
+    /// `unlinkat(2)` without `AT_REMOVEDIR`: removes a file or a link itself, never a folder
+    /// (EISDIR) and never what a link points to.
+    static func unlink(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
+        try run("unlink", path: path) { unlinkat(directory, name, 0) }
+    }
+
+    /// `realpath(3)`: the absolute path with every link and `.`/`..` resolved.
+    static func resolvedPath(_ path: String) throws(ContainerError) -> String {
+        guard let resolved = realpath(path, nil) else { throw .system(call: "realpath", path: path, errno: errno) }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The names in the folder open as `directory`, without `.` and `..` (`fdopendir(3)` on a
+    /// duplicate, so `directory` stays open and unmoved).
+    static func names(in directory: Int32, path: String) throws(ContainerError) -> [String] {
+        let copy = try run("dup", path: path) { dup(directory) }
+        guard let stream = fdopendir(copy) else {
+            let code = errno
+            _ = cClose(copy)
+            throw .system(call: "opendir", path: path, errno: code)
+        }
+        defer { closedir(stream) }
+        rewinddir(stream)
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw .system(call: "readdir", path: path, errno: errno) }
+                return names
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
 }
+
+// The C functions whose names the wrappers above reuse, reached from inside `SystemCall`.
+private func cOpen(_ path: String, _ flags: Int32) -> Int32 { open(path, flags, 0) }
+private func cClose(_ fd: Int32) -> Int32 { close(fd) }
+private func cRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Reads the INPUT arguments of `pushattach prepare` in order and yields one event per item or
 /// problem, streaming: lists are read line by line through a fixed buffer.
 ///
@@ -88,13 +80,12 @@ public final class InputReader: Sequence, IteratorProtocol {
                 descriptor: standardInput.fileDescriptor, name: input, ownsDescriptor: false,
                 maxLineBytes: options.maxLineBytes)
         } else {
-            var info = stat()
-            if stat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            if (try? SystemCall.status(atPath: input))?.kind == .directory {
                 return problem(input, 0, "is a folder; expected a URL list, a push payload or a media file")
             }
-            let fd = open(input, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                return problem(input, 0, "cannot open: \(String(cString: strerror(errno)))")
+            let fd: Int32
+            do { fd = try SystemCall.open(input, .readOnly) } catch {
+                return problem(input, 0, "cannot open: \(error.reason)")
             }
             reader = LineReader(descriptor: fd, name: input, maxLineBytes: options.maxLineBytes)
         }

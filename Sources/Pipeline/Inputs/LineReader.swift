@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Reads a file descriptor line by line through one fixed buffer, so a 10,000-line list never
 /// sits in memory whole.
 ///
@@ -40,7 +32,7 @@ final class LineReader {
         self.maxLineBytes = maxLineBytes
     }
 
-    deinit { if ownsDescriptor { close(descriptor) } }
+    deinit { if ownsDescriptor { try? SystemCall.close(descriptor, path: name) } }
 
     /// Buffers until a newline appears within `limit` bytes or the input ends; returns the
     /// unread bytes. For deciding how to parse a source from its first line.
@@ -109,10 +101,8 @@ final class LineReader {
         let chunkSize = chunkSize
         let name = name
         let result: Result<Int, ContainerError> = buffer.withUnsafeMutableBytes { raw in
-            let target = raw.baseAddress! + old
-            return Result { () throws(ContainerError) in
-                try SystemCall.run("read", path: name) { read(descriptor, target, chunkSize) }
-            }
+            let target = UnsafeMutableRawBufferPointer(rebasing: raw[old..<(old + chunkSize)])
+            return Result { () throws(ContainerError) in try SystemCall.read(descriptor, into: target, path: name) }
         }
         let count = (try? result.get()) ?? 0
         buffer.removeLast(chunkSize - count)

@@ -1,12 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import MediaTypes
 
 /// `DIR/manifest.jsonl`: one JSON line appended per finished item, as it finishes, so a crash
 /// loses at most the line being written.
@@ -29,11 +22,17 @@ import Foundation
 ///   checks its descriptor's link count; at 0 it copies the still-open, unlinked file back to
 ///   its path (through a temporary and a rename) and carries on there. Nothing is held in
 ///   memory for this: the lost inode itself is the copy. `recreations` counts these.
+/// - A link planted at `manifest.jsonl`, or a file sharing its data with another name (a hard
+///   link), is refused with `ContainerError.unsafeEntry` instead of appended through: the file is
+///   opened relative to the container's descriptor with `O_NOFOLLOW`, and so are the recreation's
+///   temporary and rename.
 public final class ManifestJournal: @unchecked Sendable {
     public static let fileName = "manifest.jsonl"
 
     public let path: String
     public let syncEvery: Int
+    /// The container, open: the journal is reached relative to it.
+    private let folder: DirectoryHandle
     private let mutex = NSLock()
     private var fd: Int32
     private var unsynced = 0
@@ -44,19 +43,27 @@ public final class ManifestJournal: @unchecked Sendable {
         return encoder
     }()
 
-    public init(directory: URL, syncEvery: Int = 16) throws(ContainerError) {
-        let path = directory.appendingPathComponent(Self.fileName).path
+    /// Opens (or creates) the journal in the folder at `directory` (following links to the folder
+    /// itself: the caller's choice).
+    public convenience init(directory: URL, syncEvery: Int = 16) throws(ContainerError) {
+        try self.init(in: DirectoryHandle(opening: directory.path), syncEvery: syncEvery)
+    }
+
+    /// Opens (or creates) the journal in the open `folder`.
+    init(in folder: DirectoryHandle, syncEvery: Int = 16) throws(ContainerError) {
+        let path = folder.path(of: Self.fileName)
         self.path = path
+        self.folder = folder
         self.syncEvery = max(1, syncEvery)
-        fd = try SystemCall.run("open", path: path) { open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
+        let fd = try folder.openFile(Self.fileName, .readWrite, [.append, .create], permissions: 0o644)
+        self.fd = fd
         do throws(ContainerError) {
-            if try Self.endsWithoutNewline(path) {
-                let fd = fd
-                var newline: UInt8 = 0x0A
-                try SystemCall.run("write", path: path) { write(fd, &newline, 1) }
+            if try Self.endsWithoutNewline(fd, path: path) {
+                try SystemCall.writeAll(fd, [0x0A], path: path)
             }
         } catch {
-            _ = try? SystemCall.closeDescriptor(fd, path: path)
+            self.fd = -1
+            try? SystemCall.close(fd, path: path)
             throw error
         }
     }
@@ -80,7 +87,8 @@ public final class ManifestJournal: @unchecked Sendable {
     @discardableResult
     public func append(_ entry: ManifestEntry) throws(ContainerError) -> Appended {
         var line: Data
-        do { line = try encoder.encode(entry) } catch {
+        // U+2028/U+2029 escaped too: a JSON line must stay one line for every reader.
+        do { line = DisplayText.escapedJSON(try encoder.encode(entry)) } catch {
             throw .encoding(path: path, reason: "\(error)")
         }
         line.append(0x0A)
@@ -90,14 +98,14 @@ public final class ManifestJournal: @unchecked Sendable {
         let recreated = try recreateIfUnlinkedLocked()
         let fd = fd
         let path = path
-        let sizeBefore = try SystemCall.run("lseek", path: path) { lseek(fd, 0, SEEK_END) }
+        let sizeBefore = try SystemCall.seekToEnd(fd, path: path)
         let failure: ContainerError? = line.withUnsafeBytes { raw in
             do throws(ContainerError) { try SystemCall.writeAll(fd, raw, path: path) } catch { return error }
             return nil
         }
         if let failure {
             // Cut off whatever part of the line made it, so no half line is left behind.
-            _ = ftruncate(fd, sizeBefore)
+            try? SystemCall.truncate(fd, to: sizeBefore, path: path)
             throw failure
         }
         unsynced += 1
@@ -112,12 +120,10 @@ public final class ManifestJournal: @unchecked Sendable {
         defer { mutex.unlock() }
         guard fd >= 0 else { throw .system(call: "pread", path: path, errno: EBADF) }
         let fd = fd
-        var data = Data(count: line.length)
-        let count = try SystemCall.run("pread", path: path) {
-            data.withUnsafeMutableBytes { pread(fd, $0.baseAddress, line.length, off_t(line.offset)) }
-        }
+        var bytes = [UInt8](repeating: 0, count: line.length)
+        let count = try SystemCall.read(fd, into: &bytes, at: line.offset, path: path)
         guard count == line.length else { throw .system(call: "pread", path: path, errno: EIO) }
-        do { return try JSONDecoder().decode(ManifestEntry.self, from: data) } catch {
+        do { return try JSONDecoder().decode(ManifestEntry.self, from: Data(bytes)) } catch {
             throw .encoding(path: path, reason: "line at byte \(line.offset) is not a manifest entry: \(error)")
         }
     }
@@ -132,45 +138,32 @@ public final class ManifestJournal: @unchecked Sendable {
     }
 
     private func recreateIfUnlinkedLocked() throws(ContainerError) -> Bool {
-        var info = stat()
-        try SystemCall.run("fstat", path: path) { fstat(fd, &info) }
-        guard info.st_nlink == 0 else { return false }
+        guard try SystemCall.status(fd, path: path).links == 0 else { return false }
         // Copy the unlinked file, through its open descriptor, to a temporary beside the path,
         // then rename it into place and continue appending there.
-        let folder = (path as NSString).deletingLastPathComponent
-        let tempPath = folder + "/" + AtomicWriter.temporaryName(for: Self.fileName)
-        let copy = try SystemCall.run("open", path: tempPath) {
-            open(tempPath, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        }
+        let tempName = AtomicWriter.temporaryName(for: Self.fileName)
+        let tempPath = folder.path(of: tempName)
+        let copy = try folder.openFile(tempName, .readWrite, [.append, .create, .exclusive], permissions: 0o644)
         var renamed = false
         defer {
             if !renamed {
-                unlink(tempPath)
-                _ = try? SystemCall.closeDescriptor(copy, path: tempPath)
+                try? folder.remove(tempName)
+                try? SystemCall.close(copy, path: tempPath)
             }
         }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var offset: off_t = 0
+        var offset = 0
         while true {
-            let source = fd
-            let count = try SystemCall.run("pread", path: path) {
-                buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress, $0.count, offset) }
-            }
+            let count = try SystemCall.read(fd, into: &buffer, at: offset, path: path)
             if count == 0 { break }
-            let failure: ContainerError? = buffer.withUnsafeBytes { raw in
-                do throws(ContainerError) {
-                    try SystemCall.writeAll(copy, UnsafeRawBufferPointer(rebasing: raw[0..<count]), path: tempPath)
-                } catch { return error }
-                return nil
-            }
-            if let failure { throw failure }
-            offset += off_t(count)
+            try SystemCall.writeAll(copy, buffer[0..<count], path: tempPath)
+            offset += count
         }
-        try SystemCall.run("fsync", path: tempPath) { fsync(copy) }
-        try SystemCall.run("rename", path: path) { rename(tempPath, path) }
+        try SystemCall.sync(copy, path: tempPath)
+        try folder.rename(tempName, to: Self.fileName, reportingPath: path)
         renamed = true
-        try? SystemCall.syncDirectory(folder)
-        _ = try? SystemCall.closeDescriptor(fd, path: path)
+        try? folder.sync()
+        try? SystemCall.close(fd, path: path)
         fd = copy
         unsynced = 0
         recreatedCount += 1
@@ -192,25 +185,22 @@ public final class ManifestJournal: @unchecked Sendable {
         _ = try? recreateIfUnlinkedLocked()
         defer { fd = -1 }
         let syncResult = Result { () throws(ContainerError) in try syncLocked() }
-        try SystemCall.closeDescriptor(fd, path: path)
+        try SystemCall.close(fd, path: path)
         try syncResult.get()
     }
 
     private func syncLocked() throws(ContainerError) {
         guard fd >= 0, unsynced > 0 else { return }
-        let fd = fd
-        try SystemCall.run("fsync", path: path) { fsync(fd) }
+        try SystemCall.sync(fd, path: path)
         unsynced = 0
     }
 
     /// True when the file is non-empty and its last byte is not `\n` (a crash mid-line).
-    private static func endsWithoutNewline(_ path: String) throws(ContainerError) -> Bool {
-        let fd = try SystemCall.run("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { _ = try? SystemCall.closeDescriptor(fd, path: path) }
-        let size = try SystemCall.run("lseek", path: path) { lseek(fd, 0, SEEK_END) }
+    private static func endsWithoutNewline(_ fd: Int32, path: String) throws(ContainerError) -> Bool {
+        let size = try SystemCall.seekToEnd(fd, path: path)
         guard size > 0 else { return false }
-        var last: UInt8 = 0
-        let count = try SystemCall.run("pread", path: path) { pread(fd, &last, 1, size - 1) }
-        return count == 1 && last != 0x0A
+        var last: [UInt8] = [0]
+        let count = try SystemCall.read(fd, into: &last, at: size - 1, path: path)
+        return count == 1 && last[0] != 0x0A
     }
 }
