@@ -34,10 +34,11 @@ enum TransferCallbacks {
         return context.header(line: line) ? total : 0
     }
 
-    static let progress: pa_xferinfo_callback = { userdata, _, _, _, _ in
+    /// `downloaded` counts body bytes as they arrive, before any Content-Encoding is decoded.
+    static let progress: pa_xferinfo_callback = { userdata, _, downloaded, _, _ in
         guard let userdata else { return 1 }
         let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
-        return context.isCancelled ? 1 : 0
+        return context.progress(wireBytes: Int(downloaded)) ? 0 : 1
     }
 
     static let decide: pa_address_decider = { userdata, family, address, port in

@@ -24,13 +24,25 @@ struct Transfer: Sendable {
         var guardian = pa_socket_guard(decide: TransferCallbacks.decide, userdata: userdata)
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
 
+        // Request headers beyond libcurl's own; libcurl reads the list during perform only.
+        var requestHeaders: UnsafeMutablePointer<curl_slist>? = nil
+        if let accept = policy.accept {
+            precondition(!accept.contains(where: \.isNewline), "FetchPolicy.accept holds a line break")
+            requestHeaders = curl_slist_append(requestHeaders, "Accept: \(accept)")
+        }
+        defer { curl_slist_free_all(requestHeaders) }
+
         let code: CURLcode = withUnsafeMutablePointer(to: &guardian) { guardPointer in
             errorBuffer.withUnsafeMutableBufferPointer { errors in
                 var rc = configure(curl, userdata: userdata, errors: errors.baseAddress!)
                 if rc == CURLE_OK { rc = pa_easy_set_socket_guard(curl, guardPointer) }
+                if rc == CURLE_OK, let requestHeaders {
+                    rc = pa_easy_setopt_slist(curl, CURLOPT_HTTPHEADER, requestHeaders)
+                }
                 if rc == CURLE_OK { rc = curl_easy_perform(curl) }
                 // Nothing may keep pointers into this frame once perform returns.
                 _ = pa_easy_setopt_pointer(curl, CURLOPT_ERRORBUFFER, nil)
+                _ = pa_easy_setopt_slist(curl, CURLOPT_HTTPHEADER, nil)
                 return rc
             }
         }
@@ -60,6 +72,8 @@ struct Transfer: Sendable {
             (CURLOPT_SSL_VERIFYPEER, 1),
             (CURLOPT_SSL_VERIFYHOST, 2),
             (CURLOPT_TCP_KEEPALIVE, 1),
+            // Decode Content-Encoding (with CURLOPT_ACCEPT_ENCODING below); see there.
+            (CURLOPT_HTTP_CONTENT_DECODING, 1),
         ]
         for (option, value) in longs {
             let rc = pa_easy_setopt_long(curl, option, value)
@@ -72,7 +86,13 @@ struct Transfer: Sendable {
             (CURLOPT_USERAGENT, policy.userAgent),
             // No proxy from the environment: the guard must see the real destination.
             (CURLOPT_PROXY, ""),
-            // Identity only: no decompression bombs behind the byte cap.
+            // Ask for the bytes as stored (`Accept-Encoding: identity`: media is compressed
+            // already), but decode a body the server compresses anyway, as the device's
+            // URLSession does: libcurl decodes every Content-Encoding it was built with (gzip,
+            // deflate, br, zstd) once this option is set, whatever value it sends. The write
+            // callback therefore sees decoded bytes and the byte cap counts those, so a small
+            // gzip bomb stops at the cap; the bytes on the wire count against it too (progress
+            // callback), for a stream that inflates to almost nothing.
             (CURLOPT_ACCEPT_ENCODING, "identity"),
         ]
         for (option, value) in strings {

@@ -53,7 +53,8 @@ final class TransferContext: @unchecked Sendable {
         return true
     }
 
-    /// A chunk of the body; false aborts the transfer. Only a 2xx body is kept; any other is
+    /// A chunk of the body, after libcurl decoded any Content-Encoding; false aborts the
+    /// transfer. The cap counts these decoded bytes. Only a 2xx body is kept; any other is
     /// counted (so an endless error page is still capped) and dropped.
     func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
         received += chunk.count
@@ -65,6 +66,19 @@ final class TransferContext: @unchecked Sendable {
         guard isSuccessStatus else { return true }
         body.append(contentsOf: chunk)
         if !capTightened, body.count >= 64 { return tightenCap() }
+        return true
+    }
+
+    /// Body bytes received so far as sent (before decoding), from the progress callback; false
+    /// aborts the transfer: on cancellation, or when they pass the cap, as a compressed stream
+    /// that inflates to nearly nothing would otherwise only be stopped by the deadline.
+    func progress(wireBytes: Int) -> Bool {
+        if isCancelled { return false }
+        if wireBytes > cap {
+            if failure == nil { failure = .tooLarge(url: url, cap: cap, declared: nil) }
+            body = []
+            return false
+        }
         return true
     }
 

@@ -1,3 +1,5 @@
+import MediaTypes
+
 /// Why a URL could not be fetched. Every case carries the URL it happened at (for a
 /// redirect, the hop that failed).
 ///
@@ -54,41 +56,45 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// One line for people. Everything in it that came from outside (URLs, the Location and
+    /// Content-Type a server sent, libcurl's messages quoting the server) is escaped with
+    /// `DisplayText`, so a server cannot write control sequences to a terminal or forge a line.
     public var description: String {
         switch self {
         case .invalidURL(let url):
             return "invalid URL \(quoted(url)): expected an absolute http or https URL with a host"
         case .unsupportedScheme(let url, let scheme):
-            return "unsupported scheme \(quoted(scheme)) in \(url): only http and https are fetched"
+            return "unsupported scheme \(quoted(scheme)) in \(shown(url)): only http and https are fetched"
         case .hostNotAllowed(let url, let host):
-            return "host \(host) of \(url) is not in the allowed hosts; add it with --allow-host"
+            return "host \(shown(host)) of \(shown(url)) is not in the allowed hosts; add it with --allow-host"
         case .addressRefused(let url, let address, let rule):
             return "refused to connect to \(address) (\(rule)): private networks are not allowed; "
-                + "pass --allow-private-networks to permit (fetching \(url))"
+                + "pass --allow-private-networks to permit (fetching \(shown(url)))"
         case .tooManyRedirects(let url, let limit):
-            return "too many redirects (more than \(limit)) at \(url); the server may be looping"
+            return "too many redirects (more than \(limit)) at \(shown(url)); the server may be looping"
         case .badRedirect(let url, let status, let location):
             return
-                "redirect \(status) from \(url) has \(location.map { "an unusable Location \(quoted($0))" } ?? "no Location")"
+                "redirect \(status) from \(shown(url)) has \(location.map { "an unusable Location \(quoted($0))" } ?? "no Location")"
         case .httpStatus(let url, let status):
-            return "HTTP \(status) from \(url); only 2xx is accepted"
+            return "HTTP \(status) from \(shown(url)); only 2xx is accepted"
         case .tooLarge(let url, let cap, let declared):
             if let declared {
-                return "\(url) declares \(declared) bytes, over the \(cap)-byte cap; the download was refused"
+                return "\(shown(url)) declares \(declared) bytes, over the \(cap)-byte cap; the download was refused"
             }
-            return "\(url) sent more than the \(cap)-byte cap; the download was aborted"
+            return "\(shown(url)) sent more than the \(cap)-byte cap (counted after decoding); the download was aborted"
         case .timedOut(let url, let what):
-            return "\(url) timed out: \(what)"
+            return "\(shown(url)) timed out: \(shown(what))"
         case .connectionFailed(let url, let message):
-            return "connection to \(url) failed: \(message)"
+            return "connection to \(shown(url)) failed: \(shown(message))"
         case .tlsFailed(let url, let message):
-            return "TLS with \(url) failed: \(message); check the server's certificate"
+            return "TLS with \(shown(url)) failed: \(shown(message)); check the server's certificate"
         case .cancelled(let url):
-            return "fetching \(url) was cancelled"
+            return "fetching \(shown(url)) was cancelled"
         case .transferFailed(let url, let code, let message):
-            return "fetching \(url) failed (curl error \(code)): \(message)"
+            return "fetching \(shown(url)) failed (curl error \(code)): \(shown(message))"
         }
     }
 
-    private func quoted(_ text: String) -> String { "\"\(text)\"" }
+    private func quoted(_ text: String) -> String { "\"\(shown(text))\"" }
+    private func shown(_ text: String) -> String { DisplayText.escaped(text) }
 }

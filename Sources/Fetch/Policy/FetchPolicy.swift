@@ -1,3 +1,5 @@
+import MediaTypes
+
 /// What the HTTP client may fetch, and how long and how much it may take.
 ///
 ///     var policy = FetchPolicy()
@@ -35,11 +37,30 @@ public struct FetchPolicy: Sendable {
     /// The first backoff; doubled per retry, with full jitter.
     public var retryBaseDelay: Duration = .milliseconds(200)
     public var userAgent = "PushAttach/0.1 (+rich push attachment preparer)"
+    /// The `Accept` header: by default the formats iOS shows as attachments first, then WebP
+    /// (transcoded here), then any other media, so a CDN that negotiates formats sends the JPEG
+    /// it holds rather than AVIF or WebP (`FetchPolicy.defaultAccept`). Nil sends libcurl's
+    /// `Accept: */*`. Must be one line.
+    public var accept: String? = FetchPolicy.defaultAccept
     /// Exact `address:port` pairs (`127.0.0.1:8080`, `[::1]:8080`) the SSRF guard lets through
     /// even when private networks are refused. For tests that need a first hop on loopback.
     public var allowedPrivateAddressesForTesting: Set<String> = []
 
     public init() {}
+
+    /// The default `accept`, from `AppleRules`:
+    ///
+    ///     image/jpeg, image/png, image/gif, audio/mpeg, audio/wav, audio/aiff, audio/mp4,
+    ///     video/mp4, video/x-msvideo, video/mpeg, image/webp;q=0.8, image/*;q=0.5,
+    ///     audio/*;q=0.5, video/*;q=0.5, */*;q=0.1
+    public static let defaultAccept: String = {
+        let accepted = MediaFormat.allCases.filter(AppleRules.acceptedFormats.contains).map(\.mimeType)
+        let transcoded = MediaFormat.allCases.filter(AppleRules.transcodableFormats.contains).map {
+            "\($0.mimeType);q=0.8"
+        }
+        let wildcards = ["image/*;q=0.5", "audio/*;q=0.5", "video/*;q=0.5", "*/*;q=0.1"]
+        return (accepted + transcoded + wildcards).joined(separator: ", ")
+    }()
 
     /// Whether `host` matches `allowedHosts` (always true when that is empty).
     ///

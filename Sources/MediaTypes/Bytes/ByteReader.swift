@@ -84,9 +84,20 @@ public struct ByteReader: Sendable {
         return true
     }
 
-    /// An ASCII string of `n` bytes at `i` (e.g. a four-character code).
+    /// An ASCII string of `n` bytes at `i` (e.g. a four-character code), for comparing with
+    /// known names. Raw: control bytes are kept and bytes over 0x7F become U+FFFD, so never put
+    /// it in a message; `displayText(at:count:)` is for that.
     public func ascii(at i: Int, count n: Int) throws(OutOfBounds) -> String {
         String(decoding: try slice(at: i, count: n), as: Unicode.ASCII.self)
+    }
+
+    /// Up to `n` bytes at `i` as text safe to show: control, invisible and non-UTF-8 bytes
+    /// escaped (`DisplayText.escaped(bytes:)`). For a four-character code in an error message.
+    ///
+    ///     ByteReader([0x1B, 0x5B, 0x32, 0x4A]).displayText(at: 0, count: 4)   // #"\u{1B}[2J"#
+    public func displayText(at i: Int, count n: Int) -> String {
+        guard i >= 0, i < bytes.count, n > 0 else { return "" }
+        return DisplayText.escaped(bytes: bytes[i..<(i + min(n, bytes.count - i))])
     }
 
     // Sequential reads from `offset`.

@@ -15,11 +15,13 @@ public struct TypeMismatch: Error, Sendable, Hashable, CustomStringConvertible {
         self.claimed = claimed
     }
 
+    /// One line for people; the claim's value, which comes from outside, is escaped (`DisplayText`).
     public var description: String {
         let bytes =
             sniffed == .unknown
             ? "the bytes are not a format we recognise"
             : "the bytes are \(sniffed.displayName)\(sniffed.category.map { " (\($0.rawValue))" } ?? "")"
-        return "\(claim.source.rawValue) \"\(claim.value)\" says \(claimed), but \(bytes); using \(sniffed.rawValue)"
+        return
+            "\(claim.source.rawValue) \"\(DisplayText.escaped(claim.value))\" says \(claimed), but \(bytes); using \(sniffed.rawValue)"
     }
 }

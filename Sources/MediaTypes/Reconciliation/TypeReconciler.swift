@@ -32,7 +32,8 @@ public enum TypeReconciler {
         for claim in claims where !claim.isEmptyClaim {
             guard let hint = claim.hint else {
                 warnings.append(
-                    "unrecognised \(claim.source.rawValue) '\(claim.value)'; going by the bytes (\(sniffed.rawValue))")
+                    "unrecognised \(claim.source.rawValue) '\(DisplayText.escaped(claim.value))'; going by the bytes (\(sniffed.rawValue))"
+                )
                 continue
             }
             if hint.admits(sniffed) { continue }

@@ -2,10 +2,17 @@
 ///
 ///     try PNGHeader.sniff(bytes).frames  // 20 for an APNG with num_frames 20
 ///
+/// Every IHDR field is checked (PNG spec 11.2.2): width and height 1...2^31-1, a bit depth the
+/// colour type allows, compression method 0, filter method 0, interlace method 0 or 1.
 /// Chunks are walked by their lengths only (CRCs are the decoder's business); the walk stops at
 /// the first IDAT (checking only that it fits in the file), so the image data is never read.
+/// Chunk names in messages are escaped (`ByteReader.displayText`): they are bytes from outside.
 enum PNGHeader {
     static let maxDimension = Int(Int32.max)
+    /// Bit depths per colour type: greyscale, RGB, palette, greyscale with alpha, RGBA.
+    static let allowedDepths: [UInt8: [UInt8]] = [
+        0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16],
+    ]
 
     static func sniff(_ bytes: [UInt8]) throws(SniffError) -> SniffedType {
         let reader = ByteReader(bytes)
@@ -15,19 +22,31 @@ enum PNGHeader {
         }
         guard ihdrType == "IHDR", ihdrLength == 13 else {
             throw .invalidHeader(
-                format: .png, detail: "first chunk is '\(ihdrType)' of \(ihdrLength) bytes, expected a 13-byte IHDR")
+                format: .png,
+                detail:
+                    "first chunk is '\(reader.displayText(at: 12, count: 4))' of \(ihdrLength) bytes, expected a 13-byte IHDR"
+            )
         }
         guard let w = try? reader.uint32(at: 16, .big), let h = try? reader.uint32(at: 20, .big),
-            let depth = try? reader.uint8(at: 24), let colorType = try? reader.uint8(at: 25)
+            let depth = try? reader.uint8(at: 24), let colorType = try? reader.uint8(at: 25),
+            let compression = try? reader.uint8(at: 26), let filter = try? reader.uint8(at: 27),
+            let interlace = try? reader.uint8(at: 28)
         else { throw .truncated(format: .png, detail: "the IHDR chunk is cut short") }
         guard w > 0, h > 0, w <= maxDimension, h <= maxDimension else {
             throw .invalidDimensions(format: .png, width: Int(w), height: Int(h))
         }
-        let allowedDepths: [UInt8: [UInt8]] = [
-            0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16],
-        ]
         guard let depths = allowedDepths[colorType], depths.contains(depth) else {
             throw .invalidHeader(format: .png, detail: "colour type \(colorType) with bit depth \(depth)")
+        }
+        guard compression == 0 else {
+            throw .invalidHeader(format: .png, detail: "compression method \(compression), only 0 (deflate) exists")
+        }
+        guard filter == 0 else {
+            throw .invalidHeader(format: .png, detail: "filter method \(filter), only 0 (adaptive) exists")
+        }
+        guard interlace <= 1 else {
+            throw .invalidHeader(
+                format: .png, detail: "interlace method \(interlace), only 0 (none) and 1 (Adam7) exist")
         }
         var hasAlpha = colorType == 4 || colorType == 6
         var frames = 1
@@ -39,12 +58,17 @@ enum PNGHeader {
                 throw .truncated(format: .png, detail: "the file ends at byte \(i), before any IDAT chunk")
             }
             guard length <= Int32.max else {
-                throw .invalidHeader(format: .png, detail: "chunk '\(type)' at byte \(i) claims \(length) bytes")
+                throw .invalidHeader(
+                    format: .png,
+                    detail: "chunk '\(reader.displayText(at: i + 4, count: 4))' at byte \(i) claims \(length) bytes")
             }
             let end = i + 12 + Int(length)
             guard end <= bytes.count else {
                 throw .truncated(
-                    format: .png, detail: "chunk '\(type)' at byte \(i) claims \(length) bytes, past the end")
+                    format: .png,
+                    detail:
+                        "chunk '\(reader.displayText(at: i + 4, count: 4))' at byte \(i) claims \(length) bytes, past the end"
+                )
             }
             if type == "IDAT" || type == "IEND" { break }
             switch type {

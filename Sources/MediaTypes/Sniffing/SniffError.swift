@@ -19,12 +19,14 @@ public enum SniffError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// One line for people. `detail` is escaped again here (`DisplayText`), in case a sniffer
+    /// quoted bytes of the file without escaping them.
     public var description: String {
         switch self {
         case .truncated(let format, let detail):
-            "\(format.displayName) is cut short: \(detail); the file is incomplete, download or export it again"
+            "\(format.displayName) is cut short: \(DisplayText.escaped(detail)); the file is incomplete, download or export it again"
         case .invalidHeader(let format, let detail):
-            "\(format.displayName) header is invalid: \(detail); the file is corrupt, export it again"
+            "\(format.displayName) header is invalid: \(DisplayText.escaped(detail)); the file is corrupt, export it again"
         case .invalidDimensions(let format, let width, let height):
             "\(format.displayName) header states impossible dimensions \(width)x\(height); the file is corrupt, export it again"
         }

@@ -4,6 +4,7 @@
 ///     try WebPHeader.sniff(bytes).detail  // "VP8L"
 ///
 /// The RIFF header states the file size, so a file shorter than it says is reported truncated.
+/// Chunk names in messages are escaped (`ByteReader.displayText`): they are bytes from outside.
 enum WebPHeader {
     /// libwebp's largest width or height.
     static let maxDimension = 16383
@@ -53,7 +54,9 @@ enum WebPHeader {
                 format: .webp, width: width, height: height, frames: frames, hasAlpha: flags & 0x10 != 0,
                 isAnimated: animated && frames > 1, detail: "VP8X")
         default:
-            throw .invalidHeader(format: .webp, detail: "first chunk is '\(type)', expected VP8, VP8L or VP8X")
+            throw .invalidHeader(
+                format: .webp,
+                detail: "first chunk is '\(reader.displayText(at: 12, count: 4))', expected VP8, VP8L or VP8X")
         }
     }
 
@@ -73,7 +76,10 @@ enum WebPHeader {
             let next = i + 8 + Int(length) + Int(length & 1)
             guard i + 8 + Int(length) <= end else {
                 throw .truncated(
-                    format: .webp, detail: "chunk '\(type)' at byte \(i) claims \(length) bytes, past the end")
+                    format: .webp,
+                    detail:
+                        "chunk '\(reader.displayText(at: i, count: 4))' at byte \(i) claims \(length) bytes, past the end"
+                )
             }
             if type == "ANMF" { frames += 1 }
             i = next

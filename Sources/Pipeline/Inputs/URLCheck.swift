@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 
 /// Checks that a string from an input is a URL we are willing to fetch.
 ///
@@ -31,13 +32,10 @@ public enum URLCheck {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
-    /// `'text'`, cut to 80 characters, with control characters escaped, for messages.
+    /// `'text'`, cut to 80 characters, shown as `DisplayText` shows outside text (controls,
+    /// bidi overrides and invisible characters escaped), for messages.
     static func quoted(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars.prefix(80) {
-            out += isControl(scalar) ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        if text.unicodeScalars.count > 80 { out += "…" }
-        return "'\(out)'"
+        let cut = String(String.UnicodeScalarView(text.unicodeScalars.prefix(80)))
+        return "'\(DisplayText.escaped(cut))\(text.unicodeScalars.count > 80 ? "…" : "")'"
     }
 }

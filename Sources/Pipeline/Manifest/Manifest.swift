@@ -1,12 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import MediaTypes
 
 /// Reading the journal back: the final `manifest.json`, and what `--resume` may skip.
 ///
@@ -59,14 +52,26 @@ public enum Manifest {
         }
     }
 
-    /// Reads `DIR/manifest.jsonl`. A missing journal is empty. Lines that do not decode are
-    /// skipped with a warning (a truncated last line is the normal trace of a crash).
+    /// Reads `DIR/manifest.jsonl`. A missing journal (or folder) is empty. Lines that do not
+    /// decode are skipped with a warning (a truncated last line is the normal trace of a crash).
+    /// A link at `manifest.jsonl` is refused (`ContainerError.unsafeEntry`), never followed.
     public static func readJournal(dir: URL) throws(ContainerError) -> Journal {
-        let path = dir.appendingPathComponent(ManifestJournal.fileName).path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return Journal(entries: [], warnings: []) }
-            throw .system(call: "open", path: path, errno: errno)
+        guard let folder = try openFolder(dir) else { return Journal(entries: [], warnings: []) }
+        return try readJournal(in: folder)
+    }
+
+    /// The folder at `dir` (following links to it: the caller's choice), or nil when missing.
+    private static func openFolder(_ dir: URL) throws(ContainerError) -> DirectoryHandle? {
+        do { return try DirectoryHandle(opening: dir.path) } catch {
+            if case .system(_, _, ENOENT) = error { return nil }
+            throw error
+        }
+    }
+
+    static func readJournal(in folder: DirectoryHandle) throws(ContainerError) -> Journal {
+        let path = folder.path(of: ManifestJournal.fileName)
+        guard let fd = try folder.openFileIfPresent(ManifestJournal.fileName) else {
+            return Journal(entries: [], warnings: [])
         }
         let reader = LineReader(descriptor: fd, name: path, maxLineBytes: 4 * 1024 * 1024)
         let decoder = JSONDecoder()
@@ -115,13 +120,13 @@ public enum Manifest {
     /// `JSONEncoder`).
     @discardableResult
     public static func finalize(dir: URL, now: Date = Date()) throws(ContainerError) -> Finalized {
-        let path = dir.appendingPathComponent(ManifestJournal.fileName).path
-        let index = try JournalIndex(path: path)
-        let output = dir.appendingPathComponent(fileName)
+        let folder = try DirectoryHandle(opening: dir.path)
+        let path = folder.path(of: ManifestJournal.fileName)
+        let index = try JournalIndex(in: folder)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let created = ISO8601DateFormatter().string(from: now)
-        let file = try AtomicFile(output)
+        let file = try AtomicFile(in: folder, name: fileName)
         var statuses: [ManifestEntry.Status: Int] = [:]
         try file.append(Data("{\n  \"created\" : \"\(created)\",\n  \"entries\" : [".utf8))
         let decoder = JSONDecoder()
@@ -132,7 +137,8 @@ public enum Manifest {
             let encoded: Data
             do {
                 entry = try decoder.decode(ManifestEntry.self, from: line)
-                encoded = try encoder.encode(entry)
+                // U+2028 and U+2029 (and the other characters DisplayText escapes) as \uXXXX.
+                encoded = DisplayText.escapedJSON(try encoder.encode(entry))
             } catch {
                 throw .encoding(path: path, reason: "a journal line changed while the manifest was written: \(error)")
             }
@@ -160,11 +166,14 @@ public enum Manifest {
 
     /// Reads the journal and keeps the prepared entries whose files (and thumbnails) are on disk
     /// as recorded. The caller skips those items on `--resume`.
+    /// Files are looked at relative to the folder, without following links: an entry whose file
+    /// (or a folder on its way) is a link is not prepared.
     public static func load(dir: URL, verify: Verification = .size) throws(ContainerError) -> ResumeState {
-        let journal = try readJournal(dir: dir)
+        guard let folder = try openFolder(dir) else { return ResumeState(prepared: [:], entries: [], warnings: []) }
+        let journal = try readJournal(in: folder)
         var state = ResumeState(prepared: [:], entries: journal.entries, warnings: journal.warnings)
         for entry in journal.entries where entry.status == .prepared {
-            if let problem = fileProblem(entry, dir: dir, verify: verify) {
+            if let problem = fileProblem(entry, in: folder, verify: verify) {
                 state.warnings.append("\(entry.input): \(problem); it will be prepared again")
             } else {
                 state.prepared[entry.input] = entry
@@ -173,27 +182,60 @@ public enum Manifest {
         return state
     }
 
-    private static func fileProblem(_ entry: ManifestEntry, dir: URL, verify: Verification) -> String? {
+    private static func fileProblem(_ entry: ManifestEntry, in folder: DirectoryHandle, verify: Verification)
+        -> String?
+    {
         guard let file = entry.file else { return "prepared entry has no file" }
         guard isInside(file), entry.thumbnail.map(isInside) ?? true else {
             return "file path \(file) leaves the container"
         }
-        let url = dir.appendingPathComponent(file)
-        var info = stat()
-        guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return "\(file) is missing" }
-        if let bytes = entry.bytes, Int(info.st_size) != bytes {
-            return "\(file) has \(info.st_size) bytes, expected \(bytes)"
+        let info: SystemCall.FileStatus
+        switch fileStatus(file, in: folder) {
+        case .failure(.unsafeEntry(_, .symbolicLink)): return "\(file) is a symbolic link (or lies under one)"
+        case .failure, .success(nil): return "\(file) is missing"
+        case .success(let found?): info = found
         }
-        if let thumbnail = entry.thumbnail,
-            !FileManager.default.fileExists(atPath: dir.appendingPathComponent(thumbnail).path)
-        {
+        guard info.kind == .regular else { return "\(file) is missing" }
+        if let bytes = entry.bytes, info.size != bytes {
+            return "\(file) has \(info.size) bytes, expected \(bytes)"
+        }
+        if let thumbnail = entry.thumbnail, (try? fileStatus(thumbnail, in: folder).get())?.kind != .regular {
             return "thumbnail \(thumbnail) is missing"
         }
         if verify == .sizeAndHash, let expected = entry.sha256 {
-            guard let data = try? Data(contentsOf: url, options: .mappedIfSafe) else { return "\(file) is unreadable" }
-            if SHA256.hexDigest(of: data) != expected.lowercased() { return "\(file) does not match its sha256" }
+            guard let digest = try? sha256(of: file, in: folder) else { return "\(file) is unreadable" }
+            if digest != expected.lowercased() { return "\(file) does not match its sha256" }
         }
         return nil
+    }
+
+    /// What is at `relative` inside `folder`, reached without following links; nil when missing.
+    private static func fileStatus(_ relative: String, in folder: DirectoryHandle)
+        -> Result<SystemCall.FileStatus?, ContainerError>
+    {
+        Result { () throws(ContainerError) in
+            let (parent, name) = try folder.walk(to: relative)
+            let info = try parent.status(name)
+            if info?.kind == .symbolicLink { throw .unsafeEntry(path: parent.path(of: name), found: .symbolicLink) }
+            return info
+        }
+    }
+
+    /// The SHA-256 of the file at `relative`, read in 64 KB pieces through a descriptor opened
+    /// without following links.
+    private static func sha256(of relative: String, in folder: DirectoryHandle) throws(ContainerError) -> String {
+        let (parent, name) = try folder.walk(to: relative)
+        let fd = try parent.openFile(name, .readOnly)
+        let path = parent.path(of: name)
+        defer { try? SystemCall.close(fd, path: path) }
+        var hasher = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = try SystemCall.read(fd, into: &buffer, path: path)
+            if count == 0 { break }
+            hasher.update(buffer[0..<count])
+        }
+        return hasher.finalize().hexString
     }
 
     /// A relative path with no `..` component.
@@ -224,20 +266,21 @@ struct JournalIndex {
     /// Closes the descriptor when the index goes.
     private final class Descriptor {
         let fd: Int32
-        init(_ fd: Int32) { self.fd = fd }
-        deinit { if fd >= 0 { close(fd) } }
+        let path: String
+        init(_ fd: Int32, path: String) { (self.fd, self.path) = (fd, path) }
+        deinit { if fd >= 0 { try? SystemCall.close(fd, path: path) } }
     }
 
-    /// A missing journal is empty.
-    init(path: String) throws(ContainerError) {
+    /// The journal in `folder`, opened (twice: one descriptor to scan, one to read spans back)
+    /// without following a link. A missing journal is empty.
+    init(in folder: DirectoryHandle) throws(ContainerError) {
+        let path = folder.path(of: ManifestJournal.fileName)
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0, errno != ENOENT { throw .system(call: "open", path: path, errno: errno) }
+        let fd = try folder.openFileIfPresent(ManifestJournal.fileName) ?? -1
         self.fd = fd
-        holder = Descriptor(fd)
+        holder = Descriptor(fd, path: path)
         guard fd >= 0 else { return }
-        let scan = open(path, O_RDONLY | O_CLOEXEC)
-        guard scan >= 0 else { throw .system(call: "open", path: path, errno: errno) }
+        let scan = try folder.openFile(ManifestJournal.fileName, .readOnly)
         let reader = LineReader(descriptor: scan, name: path, maxLineBytes: 4 * 1024 * 1024)
         let decoder = JSONDecoder()
         var slot: [Manifest.Key: Int] = [:]
@@ -277,12 +320,9 @@ struct JournalIndex {
     }
 
     func read(_ span: Span) throws(ContainerError) -> Data {
-        var data = Data(count: span.length)
-        let fd = fd
-        let count = try SystemCall.run("pread", path: path) {
-            data.withUnsafeMutableBytes { pread(fd, $0.baseAddress, span.length, off_t(span.offset)) }
-        }
+        var bytes = [UInt8](repeating: 0, count: span.length)
+        let count = try SystemCall.read(fd, into: &bytes, at: span.offset, path: path)
         guard count == span.length else { throw .system(call: "pread", path: path, errno: EIO) }
-        return data
+        return Data(bytes)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 
 /// A subcommand: parse, validate, run. Mirrors swift-argument-parser's `ParsableCommand`.
 protocol Command {
@@ -30,14 +31,33 @@ enum ExitStatus {
     static func interrupted(by signal: Int32?) -> Int32 { signal.map { 128 + $0 } ?? interrupted }
 }
 
-/// Standard error, unbuffered, for diagnostics and progress.
+/// Standard output and error, unbuffered, for results, diagnostics and progress.
+///
+/// Every line of text for people goes through `shown(_:)`: text from outside (URLs, server
+/// messages, file names) should be escaped where it enters a message (`DisplayText`), and this
+/// is the last line of defence, so no control sequence reaches the terminal however a message
+/// was built. JSON goes out through `json(_:)`.
 enum Console {
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((shown(line) + "\n").utf8))
     }
 
     static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        FileHandle.standardOutput.write(Data((shown(line) + "\n").utf8))
+    }
+
+    /// One encoded JSON value as a line on stdout, with U+2028, U+2029 and the other characters
+    /// `DisplayText` escapes written as `\uXXXX` (`DisplayText.escapedJSON`).
+    static func json(_ encoded: Data) {
+        FileHandle.standardOutput.write(DisplayText.escapedJSON(encoded) + Data([0x0A]))
+    }
+
+    /// `text` with each of its lines escaped (`DisplayText.escaped`): the line breaks of a
+    /// multi-line message stay, anything else that would act on a terminal is made visible.
+    /// Escaping what is escaped already changes nothing.
+    static func shown(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { DisplayText.escaped($0) }
+            .joined(separator: "\n")
     }
 
     /// True when stderr is a terminal (progress bars only then).

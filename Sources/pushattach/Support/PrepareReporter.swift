@@ -1,9 +1,11 @@
 import Foundation
+import MediaTypes
 import Pipeline
 
 /// What `prepare` shows while it runs: on a terminal, one status line on stderr redrawn in
 /// place; otherwise one plain line per item that was not prepared (and a periodic count).
-/// `--json` puts each entry on stdout as it finishes.
+/// `--json` puts each entry on stdout as it finishes. Text from the entries (inputs, reasons,
+/// notes) is escaped before it is shown (`DisplayText`), and every line again on its way out.
 final class PrepareReporter: @unchecked Sendable {
     let meter = ProgressMeter()
     private let json: Bool
@@ -25,16 +27,16 @@ final class PrepareReporter: @unchecked Sendable {
         switch event {
         case .started: break
         case .skipped: meter.skippedOne()
-        case .note(let text): say("note: \(text)")
+        case .note(let text): say("note: \(Self.shown(text))")
         case .finished(let entry):
             meter.finished(entry)
             if json, let line = try? encoder.encode(entry) {
-                lock.withLock { FileHandle.standardOutput.write(line + Data([0x0A])) }
+                lock.withLock { Console.json(line) }
             }
             if !terminal {
                 say(Self.plainLine(entry))
             } else if entry.status != .prepared {
-                say("\(entry.status.rawValue): \(entry.input): \(entry.reason ?? "")")
+                say("\(entry.status.rawValue): \(Self.shown(entry.input)): \(Self.shown(entry.reason ?? ""))")
             }
         }
     }
@@ -64,7 +66,7 @@ final class PrepareReporter: @unchecked Sendable {
         let top = summary.topReasons()
         if !top.isEmpty {
             text += "\ntop reasons:"
-            for (reason, count) in top { text += "\n  \(count) x \(reason)" }
+            for (reason, count) in top { text += "\n  \(count) x \(Self.shown(reason))" }
         }
         text += "\ncontainer: \(summary.container.path)\nmanifest:  \(summary.manifest.path)"
         Console.error(text)
@@ -72,15 +74,17 @@ final class PrepareReporter: @unchecked Sendable {
 
     static func plainLine(_ entry: ManifestEntry) -> String {
         switch entry.status {
-        case .prepared: "prepared \(entry.file ?? "-") <- \(entry.input)"
-        case .rejected, .failed: "\(entry.status.rawValue) \(entry.input): \(entry.reason ?? "")"
+        case .prepared: "prepared \(shown(entry.file ?? "-")) <- \(shown(entry.input))"
+        case .rejected, .failed: "\(entry.status.rawValue) \(shown(entry.input)): \(shown(entry.reason ?? ""))"
         }
     }
+
+    private static func shown(_ text: String) -> String { DisplayText.escaped(text) }
 
     private func say(_ line: String) {
         lock.withLock {
             if terminal && statusShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            FileHandle.standardError.write(Data((Console.shown(line) + "\n").utf8))
             if terminal { writeStatusLocked() }
         }
     }
@@ -88,7 +92,8 @@ final class PrepareReporter: @unchecked Sendable {
     private func drawStatus() { lock.withLock { writeStatusLocked() } }
 
     private func writeStatusLocked() {
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + meter.line()).utf8))
+        // The escape sequence is ours (clear the line); the status text goes through `shown`.
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + Console.shown(meter.line())).utf8))
         statusShown = true
     }
 
