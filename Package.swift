@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "MediaTypes"),
         .target(name: "ImageCodecs", dependencies: ["MediaTypes", "CTurboJPEG", "CPNG", "CWebP"]),
         .target(name: "ImageEngine", dependencies: ["MediaTypes", "ImageCodecs"]),
-        .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs"]),
+        .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"]),
         .target(name: "Fetch", dependencies: ["MediaTypes", "CCurlShim"]),
         .target(name: "Pipeline", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch"]),
         .executableTarget(name: "pushattach", dependencies: ["MediaTypes", "Verification", "ImageEngine", "Pipeline", "BenchmarkKit"]),
@@ -44,7 +44,8 @@ let package = Package(
         .testTarget(name: "ImageEngineTests", dependencies: ["ImageEngine", "ImageCodecs", "MediaTypes", "Verification", "TestSupport"]),
         .testTarget(name: "VerificationTests", dependencies: ["Verification", "MediaTypes", "TestSupport"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Fetch", "ImageEngine", "MediaTypes", "TestSupport"]),
+        .testTarget(
+            name: "PipelineTests", dependencies: ["Pipeline", "Fetch", "ImageEngine", "MediaTypes", "Verification", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["pushattach", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

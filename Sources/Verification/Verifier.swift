@@ -11,12 +11,23 @@ public struct VerifyOptions: Sendable {
     /// Largest width x height we will decode (checked on the header before allocating pixels).
     public var pixelBudget = 50_000_000
     public var rules = AppleRules.standard
+    /// Damaged image data is accepted with a warning instead of rejected as corrupt (105).
+    public var acceptDamaged = false
 
-    public init(decode: Bool = true, strict: Bool = false, pixelBudget: Int = 50_000_000, rules: AppleRules = .standard) {
+    public init(
+        decode: Bool = true, strict: Bool = false, pixelBudget: Int = 50_000_000, rules: AppleRules = .standard,
+        acceptDamaged: Bool = false
+    ) {
         self.decode = decode
         self.strict = strict
         self.pixelBudget = pixelBudget
         self.rules = rules
+        self.acceptDamaged = acceptDamaged
+    }
+
+    /// The shared per-file policy these options stand for.
+    public var policy: CheckPolicy {
+        CheckPolicy(rules: rules, pixelBudget: pixelBudget, strict: strict, acceptDamaged: acceptDamaged)
     }
 }
 
@@ -61,159 +72,53 @@ public struct Verifier: Sendable {
 
     /// Verifies bytes already in memory. `fileExtension` is the name's extension (nil when the
     /// bytes have no name, e.g. a download before it is written).
+    ///
+    /// The steps are `MediaCheck`'s, the same `prepare` takes: identify (sniff, rules), then for
+    /// JPEG, PNG and WebP the pixel budget and a decode under the damage policy.
     public func verify(data: Data, path: String, fileExtension: String?) -> FileReport {
         let bytes = [UInt8](data)
+        let policy = options.policy
+        let seen = Sniffer.identify(prefix: Array(bytes.prefix(Sniffer.identifyPrefixLength)))
         var report = FileReport(
-            path: path, verdict: "rejected", format: Sniffer.identify(prefix: Array(bytes.prefix(Sniffer.identifyPrefixLength))),
-            uti: nil, category: nil, bytes: bytes.count, width: nil, height: nil, frames: nil,
+            path: path, verdict: "rejected", format: seen, uti: seen == .unknown ? nil : seen.uti,
+            category: seen.category, bytes: bytes.count, width: nil, height: nil, frames: nil,
             errorCode: nil, reason: nil, warnings: [])
-        report.uti = report.format == .unknown ? nil : report.format.uti
-        report.category = report.format.category
 
-        // 1. What the bytes are, and what their header says.
-        let sniffed: SniffedType
-        do {
-            sniffed = try Sniffer.sniff(bytes)
-        } catch {
-            return report.rejecting(.corrupt, "the \(report.format.rawValue) header is damaged: \(error)")
+        // 1. What the bytes are, and what Apple's rules say.
+        let id: Identification
+        switch MediaCheck.identify(bytes, fileExtension: fileExtension, policy: policy) {
+        case .failure(let rejection): return report.rejecting(rejection)
+        case .success(let identification): id = identification
         }
-        report.format = sniffed.format
-        report.uti = sniffed.format == .unknown ? nil : sniffed.format.uti
-        report.category = sniffed.format.category
-        report.width = sniffed.width
-        report.height = sniffed.height
-        report.frames = sniffed.frames
-
-        // 2. Apple's rules: type, size cap, extension, memory budget.
-        let ext = fileExtension.flatMap { $0.isEmpty ? nil : $0 }
-        if sniffed.format == .unknown, let ext, let named = Self.format(forExtension: ext) {
-            // iOS takes the type from the name, then finds the content is not that type: corrupt.
-            return namedButNot(named, data: data, report: report)
-        }
-        let assessment = options.rules.assess(sniffed, byteCount: bytes.count, fileExtension: ext)
-        report.warnings += assessment.warnings
-        if case .rejected(let code, let reason) = assessment.verdict, code == .invalidFileSize {
-            return report.rejecting(code, reason)  // no point decoding what iOS refuses by size
+        report.format = id.sniffed.format
+        report.uti = id.sniffed.format.uti
+        report.category = id.sniffed.format.category
+        report.width = id.sniffed.width
+        report.height = id.sniffed.height
+        report.frames = id.sniffed.frames
+        report.warnings += id.warnings
+        if id.isOverSizeCap, case .rejected(let code, let reason) = id.assessment.verdict {
+            // No point decoding what iOS refuses by size.
+            return report.rejecting(CheckRejection(code: code, reason: reason, format: id.sniffed.format))
         }
 
-        // 3. Pixel budget on the header, then a real decode. Corruption outranks a wrong name.
-        let pixels = inspectPixels(data, sniffed)
-        report.warnings += pixels.warnings
-        if let problem = pixels.problem {
-            return report.rejecting(problem.code, problem.reason)
+        // 2. Pixel budget, then a real decode. Corruption outranks a wrong name.
+        switch MediaCheck.inspectImage(data, sniffed: id.sniffed, policy: policy, decode: options.decode) {
+        case .failure(let rejection): return report.rejecting(rejection)
+        case .success(let inspection): report.warnings += inspection?.warnings ?? []
         }
-        switch assessment.verdict {
+        switch id.assessment.verdict {
         case .rejected(let code, let reason):
-            return report.rejecting(code, reason)
+            report.errorCode = code.rawValue
+            report.reason = reason
         case .transcode(let target):
-            report.verdict = assessment.verdict.name
-            report.reason = "iOS does not accept \(sniffed.format.rawValue); prepare transcodes it to \(target.rawValue)"
+            report.verdict = id.assessment.verdict.name
+            report.reason =
+                "iOS does not accept \(id.sniffed.format.rawValue); prepare transcodes it to \(target.rawValue)"
         case .accepted:
-            report.verdict = assessment.verdict.name
+            report.verdict = id.assessment.verdict.name
         }
         return report
-    }
-
-    // MARK: - Decoding
-
-    private struct DecodeProblem {
-        var code: UNErrorCode?
-        var reason: String
-        var warnings: [String] = []
-    }
-
-    /// Header dimensions through the codec, the pixel budget, then (unless `--fast`) one decode.
-    /// Returns the problem that makes the file unusable, if any, and the codec's warnings.
-    private func inspectPixels(_ data: Data, _ sniffed: SniffedType) -> (problem: DecodeProblem?, warnings: [String]) {
-        if let w = sniffed.width, let h = sniffed.height, Self.exceeds(w, h, options.pixelBudget) {
-            return (pixelBomb(w, h), [])
-        }
-        guard let codecFormat = Self.decodableFormats.first(where: { $0 == sniffed.format }) else { return (nil, []) }
-        do {
-            let info = try ImageCodecs.readInfo(data, format: codecFormat)
-            if info.width == 0 || info.height == 0 {
-                return (DecodeProblem(code: .corrupt, reason: "the header says the image is \(info.width)x\(info.height)"), [])
-            }
-            if Self.exceeds(info.width, info.height, options.pixelBudget) { return (pixelBomb(info.width, info.height), []) }
-            guard options.decode else { return (nil, []) }
-            let decoded = try ImageCodecs.decode(data, format: codecFormat, options: decodeOptions(for: codecFormat))
-            if decoded.pixels.width == 0 || decoded.pixels.height == 0 {
-                return (DecodeProblem(code: .corrupt, reason: "the image decodes to 0x0 pixels"), decoded.warnings)
-            }
-            // A truncated file decodes "successfully" with grey at the bottom: that is corrupt
-            // in every mode. Other warnings only count in strict mode (the codec throws then).
-            if let truncation = decoded.warnings.first(where: Self.isTruncationWarning) {
-                return (DecodeProblem(code: .corrupt, reason: "the image data is cut short: \(truncation)"), [])
-            }
-            return (nil, decoded.warnings)
-        } catch {
-            return (codecProblem(error), [])
-        }
-    }
-
-    /// JPEG is decoded at 1/8 scale: libjpeg still reads every entropy-coded bit (so damage
-    /// shows up exactly as in a full decode) but skips most of the IDCT and the big buffer.
-    private func decodeOptions(for format: MediaFormat) -> DecodeOptions {
-        var decode = DecodeOptions()
-        decode.pixelBudget = options.pixelBudget
-        decode.strict = options.strict
-        if format == .jpeg { decode.minimumSize = (width: 1, height: 1) }
-        return decode
-    }
-
-    private func codecProblem(_ error: CodecError) -> DecodeProblem {
-        switch error {
-        case .pixelBudgetExceeded(let w, let h, _): return pixelBomb(w, h)
-        case .unsupported(let codec, let message):
-            return DecodeProblem(code: .unrecognizedType, reason: "\(codec) cannot decode this variant (\(message)); iOS is unlikely to show it either: re-encode it as baseline 8-bit")
-        default:
-            return DecodeProblem(code: .corrupt, reason: "corrupt: \(error)")
-        }
-    }
-
-    private func pixelBomb(_ w: Int, _ h: Int) -> DecodeProblem {
-        let mp = Double(w) * Double(h) / 1e6
-        let budget = Double(options.pixelBudget) / 1e6
-        return DecodeProblem(
-            code: nil,
-            reason: "\(w)x\(h) is \(String(format: "%.1f", mp)) MP, over the \(String(format: "%g", budget)) MP pixel budget; refused before decoding (raise it with --pixel-budget if the file is trusted)")
-    }
-
-    static let decodableFormats: [MediaFormat] = [.jpeg, .png, .webp]
-
-    /// True when width x height passes `budget` (or overflows).
-    static func exceeds(_ width: Int, _ height: Int, _ budget: Int) -> Bool {
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        return overflow || pixels > budget
-    }
-
-    /// The format a file name's extension claims, if any.
-    static func format(forExtension ext: String) -> MediaFormat? {
-        let ext = ext.lowercased()
-        return MediaFormat.allCases.first { $0 != .unknown && $0.allExtensions.contains(ext) }
-    }
-
-    /// Bytes we cannot identify under a name that claims `named`: iOS would reject them as
-    /// corrupt (105). For formats we can decode, the codec's own message says what is wrong.
-    private func namedButNot(_ named: MediaFormat, data: Data, report: FileReport) -> FileReport {
-        var report = report
-        report.format = named
-        report.uti = named.uti
-        report.category = named.category
-        var detail = "its bytes are not \(named.displayName)"
-        if Self.decodableFormats.contains(named) {
-            do {
-                _ = try ImageCodecs.readInfo(data, format: named)
-            } catch {
-                detail = "\(error)"
-            }
-        }
-        return report.rejecting(.corrupt, "named as \(named.displayName) but damaged or not \(named.displayName) at all: \(detail)")
-    }
-
-    static func isTruncationWarning(_ message: String) -> Bool {
-        let m = message.lowercased()
-        return m.contains("premature end") || m.contains("truncated")
     }
 
     // MARK: - Files that cannot be read whole
@@ -225,23 +130,31 @@ public struct Verifier: Sendable {
             path: path, verdict: "rejected", format: format, uti: format == .unknown ? nil : format.uti,
             category: format.category, bytes: size, width: nil, height: nil, frames: nil,
             errorCode: UNErrorCode.invalidFileSize.rawValue,
-            reason: "\(size) bytes is over the \(cap / 1_000_000) MB cap iOS sets for \(format.category?.rawValue ?? "any") attachments",
+            reason:
+                "\(size) bytes is over the \(cap / 1_000_000) MB cap iOS sets for \(format.category?.rawValue ?? "any") attachments",
             warnings: [])
     }
 
     private func unreadable(path: String, message: String) -> FileReport {
         FileReport(
-            path: path, verdict: "rejected", format: .unknown, uti: nil, category: nil, bytes: 0, width: nil, height: nil,
+            path: path, verdict: "rejected", format: .unknown, uti: nil, category: nil, bytes: 0, width: nil,
+            height: nil,
             frames: nil, errorCode: UNErrorCode.invalidURL.rawValue, reason: message, warnings: [])
     }
 }
 
 extension FileReport {
-    fileprivate func rejecting(_ code: UNErrorCode?, _ reason: String) -> FileReport {
+    fileprivate func rejecting(_ rejection: CheckRejection) -> FileReport {
         var copy = self
         copy.verdict = "rejected"
-        copy.errorCode = code?.rawValue
-        copy.reason = reason
+        copy.errorCode = rejection.code?.rawValue
+        copy.reason = rejection.reason
+        copy.warnings += rejection.warnings.filter { !copy.warnings.contains($0) }
+        if rejection.format != .unknown {
+            copy.format = rejection.format
+            copy.uti = rejection.format.uti
+            copy.category = rejection.format.category
+        }
         return copy
     }
 }

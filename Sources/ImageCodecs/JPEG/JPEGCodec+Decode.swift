@@ -44,10 +44,12 @@ extension JPEGCodec {
             }
         }
         var warnings = header.warnings
+        var damage = header.damage
         if status != 0 {
             let message = handle.failure()
             guard handle.lastErrorIsWarning, !options.strict else { throw classify(message) }
             warnings.append(message)
+            if !Self.isMetadataWarning(message) { damage.append(message) }
         }
 
         let pixels: PixelBuffer
@@ -60,6 +62,24 @@ extension JPEGCodec {
         }
         return DecodedImage(
             pixels: pixels, sourceWidth: header.width, sourceHeight: header.height,
-            iccProfile: header.markers.iccProfile, warnings: warnings)
+            iccProfile: header.markers.iccProfile, warnings: warnings, damage: damage)
+    }
+
+    /// libjpeg warnings that leave the image data whole: an unknown JFIF revision, an unknown
+    /// Adobe transform code (the colours may be off), and junk bytes between two segments
+    /// ("Corrupt JPEG data: 4 extraneous bytes before marker 0xdb": skipped, nothing lost).
+    /// Junk before a restart marker (0xd0-0xd7) is inside a scan: the decoder resynchronised
+    /// and the blocks in between are made up. Every other JWRN_ ("bad Huffman code", "Premature
+    /// end of JPEG file", "Inconsistent progression sequence", "Invalid SOS parameters",
+    /// "Unsupported marker type") means damaged data.
+    static func isMetadataWarning(_ message: String) -> Bool {
+        if message.contains("unknown JFIF revision") || message.contains("Unknown Adobe color transform") {
+            return true
+        }
+        guard message.contains("extraneous bytes before marker 0x"),
+            let range = message.range(of: "marker 0x"),
+            let marker = UInt8(message[range.upperBound...].prefix(2), radix: 16)
+        else { return false }
+        return !(0xD0...0xD7).contains(marker)
     }
 }

@@ -20,6 +20,8 @@ public enum JPEGCodec {
         var colorSpace: Int32
         var markers: JPEGHeader
         var warnings: [String]
+        /// The warnings that say the image data itself is damaged (see `DecodedImage.damage`).
+        var damage: [String] = []
     }
 
     /// Size, colour space, subsampling, progressive flag and ICC profile, without decoding.
@@ -47,7 +49,10 @@ public enum JPEGCodec {
             tjDecompressHeader3(
                 handle.raw, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorSpace)
         }
+        // Our marker walk's notes are about metadata (an ICC profile with a chunk missing);
+        // libjpeg's warnings are mostly about the data (see `isMetadataWarning`).
         var warnings = markers.notes
+        var damage: [String] = []
         if status != 0 {
             let message = handle.failure()
             if message.contains("Could not determine subsampling"), let fallback = fallbackHeader(markers) {
@@ -57,6 +62,7 @@ public enum JPEGCodec {
                 subsampling = -1
             } else if handle.lastErrorIsWarning, !strict, width > 0, height > 0 {
                 warnings.append(message)
+                if !isMetadataWarning(message) { damage.append(message) }
             } else {
                 throw classify(message)
             }
@@ -66,7 +72,7 @@ public enum JPEGCodec {
         }
         return Header(
             width: Int(width), height: Int(height), subsampling: subsampling, colorSpace: colorSpace,
-            markers: markers, warnings: warnings)
+            markers: markers, warnings: warnings, damage: damage)
     }
 
     /// libjpeg's fatal message as a `CodecError`: variants it names as unsupported become

@@ -10,14 +10,23 @@ public struct DecodedImage: Sendable {
     public var iccProfile: [UInt8]?
     /// Problems the codec recovered from (lenient mode), in its own words.
     public var warnings: [String]
+    /// The warnings that say the image data itself is damaged (a scan cut short, corrupt
+    /// entropy-coded data), as opposed to metadata the codec set aside (a malformed ICC
+    /// profile, a misplaced ancillary chunk). The pixels of a damaged image are partly made up
+    /// (grey rows, smeared blocks): callers reject it unless told to accept damaged images.
+    public var damage: [String]
+
+    public var isDamaged: Bool { !damage.isEmpty }
 
     public init(
-        pixels: PixelBuffer, sourceWidth: Int, sourceHeight: Int, iccProfile: [UInt8]? = nil, warnings: [String] = []
+        pixels: PixelBuffer, sourceWidth: Int, sourceHeight: Int, iccProfile: [UInt8]? = nil, warnings: [String] = [],
+        damage: [String] = []
     ) {
         self.pixels = pixels
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.iccProfile = iccProfile
         self.warnings = warnings
+        self.damage = damage
     }
 }

@@ -17,6 +17,14 @@ public struct ImageInfo: Sendable, Hashable {
     /// The embedded ICC profile, when the codec can hand it over uncompressed.
     public var iccProfile: [UInt8]?
 
+    /// PNG (`eXIf`) and WebP (`EXIF` chunk): the Exif block as a TIFF structure (byte order
+    /// first, any `Exif\0\0` prefix removed), where the orientation tag lives. JPEG's Exif is
+    /// read from the markers by the engine.
+    public var exif: [UInt8]?
+    /// PNG (`iTXt` "XML:com.adobe.xmp") and WebP (`XMP ` chunk): the XMP packet, which may carry
+    /// `tiff:Orientation` when there is no Exif.
+    public var xmp: [UInt8]?
+
     public init(
         width: Int, height: Int, hasAlpha: Bool, frames: Int = 1, colorSpace: String? = nil,
         subsampling: String? = nil, isProgressive: Bool? = nil, iccProfile: [UInt8]? = nil

@@ -18,6 +18,11 @@ struct PNGChunks: Sendable {
     var iccpData: [UInt8]?
     /// acTL's frame count for APNG, else 1.
     var animationFrames = 1
+    /// The eXIf chunk's data (a TIFF structure), when its CRC is good.
+    var exif: [UInt8]?
+    /// The iTXt chunk with keyword "XML:com.adobe.xmp" (keyword, flags, language, translated
+    /// keyword, then the possibly compressed text), when its CRC is good.
+    var xmpData: [UInt8]?
 
     /// Walks every chunk up to IEND. `sizeCheck` runs right after IHDR, before the rest of the
     /// file is read, so a pixel-budget refusal wins over later damage.
@@ -66,6 +71,9 @@ struct PNGChunks: Sendable {
                 switch type {
                 case "IDAT": sawIDAT = true
                 case "iCCP" where iccpData == nil && !sawIDAT: iccpData = Array(bytes[dataStart..<crcStart])
+                case "eXIf" where exif == nil: exif = Array(bytes[dataStart..<crcStart])
+                case "iTXt" where xmpData == nil && bytes[dataStart..<crcStart].starts(with: Self.xmpKeyword):
+                    xmpData = Array(bytes[dataStart..<crcStart])
                 case "acTL" where length == 8:
                     animationFrames = max(
                         1,
@@ -80,6 +88,8 @@ struct PNGChunks: Sendable {
         }
         guard sawIDAT else { throw fail("no IDAT chunk: the file has no image data") }
     }
+
+    static let xmpKeyword: [UInt8] = Array("XML:com.adobe.xmp\0".utf8)
 
     /// A complete chunk (length, type, data, CRC).
     static func chunk(type: String, data: [UInt8]) -> [UInt8] {

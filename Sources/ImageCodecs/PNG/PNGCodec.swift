@@ -20,10 +20,33 @@ public enum PNGCodec {
         let bytes = [UInt8](data)
         let chunks = try PNGChunks(bytes) { _, _ throws(CodecError) in }
         let image = try PNGImageHandle(reading: bytes)
-        return ImageInfo(
+        var info = ImageInfo(
             width: chunks.width, height: chunks.height,
             hasAlpha: image.pointer.pointee.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0,
             frames: chunks.animationFrames, iccProfile: profile(from: chunks).profile)
+        info.exif = chunks.exif
+        info.xmp = chunks.xmpData.flatMap(xmpText)
+        return info
+    }
+
+    /// Largest XMP packet inflated from iTXt.
+    static let xmpLimit = 1 << 20
+
+    /// The text of an XMP iTXt chunk: keyword\0, compression flag, method, language\0,
+    /// translated keyword\0, then the UTF-8 text (zlib-compressed when the flag is 1). nil when
+    /// malformed: XMP only ever adds an orientation, so a broken packet is ignored.
+    static func xmpText(_ data: [UInt8]) -> [UInt8]? {
+        var i = PNGChunks.xmpKeyword.count
+        guard i + 2 <= data.count else { return nil }
+        let compressed = data[i] == 1
+        i += 2
+        for _ in 0..<2 {  // language tag, translated keyword
+            guard let end = data[i...].firstIndex(of: 0) else { return nil }
+            i = end + 1
+        }
+        guard i <= data.count else { return nil }
+        if !compressed { return Array(data[i...]) }
+        return try? Zlib.inflate(data[i...], limit: xmpLimit)
     }
 
     /// Decodes the (default) image. The IHDR size is checked against `options.pixelBudget`

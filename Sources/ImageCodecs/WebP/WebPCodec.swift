@@ -21,6 +21,8 @@ public enum WebPCodec {
         if let demuxer = try? WebPDemuxer(bytes) {
             info.frames = max(1, demuxer.frameCount)
             info.iccProfile = demuxer.iccProfile
+            info.exif = demuxer.exif
+            info.xmp = demuxer.xmp
         }
         return info
     }

@@ -30,10 +30,23 @@ final class WebPDemuxer {
     var frameCount: Int { Int(WebPDemuxGetI(raw, WEBP_FF_FRAME_COUNT)) }
 
     /// The ICCP chunk's payload (the raw ICC profile), if present.
-    var iccProfile: [UInt8]? {
-        guard WebPDemuxGetI(raw, WEBP_FF_FORMAT_FLAGS) & UInt32(ICCP_FLAG.rawValue) != 0 else { return nil }
+    var iccProfile: [UInt8]? { chunk("ICCP", flag: ICCP_FLAG) }
+
+    /// The EXIF chunk's payload as a TIFF structure (some writers prefix it with `Exif\0\0`).
+    var exif: [UInt8]? {
+        guard var payload = chunk("EXIF", flag: EXIF_FLAG) else { return nil }
+        if payload.starts(with: Array("Exif\0\0".utf8)) { payload.removeFirst(6) }
+        return payload
+    }
+
+    /// The XMP chunk's payload (the XMP packet).
+    var xmp: [UInt8]? { chunk("XMP ", flag: XMP_FLAG) }
+
+    /// The first chunk of `fourCC` when the VP8X flags announce it.
+    private func chunk(_ fourCC: String, flag: WebPFeatureFlags) -> [UInt8]? {
+        guard WebPDemuxGetI(raw, WEBP_FF_FORMAT_FLAGS) & UInt32(flag.rawValue) != 0 else { return nil }
         var iterator = WebPChunkIterator()
-        guard WebPDemuxGetChunk(raw, "ICCP", 1, &iterator) != 0 else { return nil }
+        guard WebPDemuxGetChunk(raw, fourCC, 1, &iterator) != 0 else { return nil }
         defer { WebPDemuxReleaseChunkIterator(&iterator) }
         guard let bytes = iterator.chunk.bytes, iterator.chunk.size > 0 else { return nil }
         return Array(UnsafeBufferPointer(start: bytes, count: iterator.chunk.size))

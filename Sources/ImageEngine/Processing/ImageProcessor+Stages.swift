@@ -32,19 +32,21 @@ extension ImageProcessor {
         }
     }
 
-    /// The Exif orientation of a JPEG (`.up` for other formats). A malformed Exif block is an
+    /// The orientation the image's metadata gives: a JPEG's APP1 Exif, a PNG's `eXIf` or a
+    /// WebP's `EXIF` chunk; where there is no Exif, `tiff:Orientation` in its XMP. A malformed Exif block is an
     /// error in strict mode and a warning (image treated as upright) otherwise.
-    static func orientation(of input: EncodedInput, strict: Bool, log: inout ProcessingLog)
+    static func orientation(of input: EncodedInput, info: ImageInfo, strict: Bool, log: inout ProcessingLog)
         throws(ProcessingError) -> Orientation
     {
-        guard let jpeg = input.jpeg else { return .up }
         do {
-            return try ExifOrientation.read(jpeg: jpeg)
+            if let jpeg = input.jpeg { return try ExifOrientation.read(jpeg: jpeg) }
+            if let exif = info.exif { return try ExifOrientation.read(tiff: exif) }
         } catch {
             if strict { throw .exif(error) }
             log.warnings.append("\(error); treated as upright")
             return .up
         }
+        return info.xmp.flatMap(XMPOrientation.read) ?? .up
     }
 
     /// The decoded image's ICC profile when it describes the decoded pixels; a dropped
@@ -65,7 +67,7 @@ extension ImageProcessor {
     /// `powerOfTwoScales` keeps JPEG to the 1/2, 1/4, 1/8 scales. It is set for CMYK/YCCK, whose
     /// odd-eighth scaled decodes (3/8, 5/8, 7/8) come out visibly soft: the corpus CMYK photo at
     /// 5/8 has a luma SSIM of 0.87 against a full decode, 0.99 at 3/4 (RGB files stay >= 0.99).
-    func decode(
+    static func decode(
         _ input: EncodedInput, stored: Size, covering cover: Size, _ orientation: Orientation,
         _ limits: ProcessingLimits, powerOfTwoScales: Bool = false, _ log: inout ProcessingLog
     ) throws(ProcessingError) -> DecodedImage {
@@ -90,6 +92,10 @@ extension ImageProcessor {
         } else {
             let scale = Self.scaleName(stored: stored, decoded: Size(width: w, height: h), format: format)
             log.steps.append("decoded at \(scale): \(stored.width)x\(stored.height) -> \(w)x\(h)")
+        }
+        if let damage = decoded.damage.first {
+            guard limits.acceptDamaged else { throw .damaged(format, detail: damage) }
+            log.warnings.append("damaged \(format.displayName) used as decoded (damaged images accepted)")
         }
         for warning in decoded.warnings { log.warnings.append("\(format.rawValue) decode: \(warning)") }
         return decoded

@@ -14,11 +14,12 @@ import MediaTypes
 ///
 /// Decisions:
 /// - **Passthrough**: an accepted format (JPEG, PNG) within the byte cap, the long side and the
-///   memory budget, and upright (no Exif orientation other than 1), is returned byte for byte
-///   after a header read. CMYK/YCCK JPEGs are always re-encoded as RGB (colour handling of
-///   Adobe CMYK differs between decoders, and RGB is what every iOS path expects). In lenient
-///   mode a passthrough is not decoded, so not validated here (`Verifier` does that); in strict
-///   mode it is decoded once at the smallest scale (or at the thumbnail's) and codec warnings throw.
+///   memory budget, and upright (no Exif orientation other than 1), is returned byte for byte.
+///   It is still decoded once, at the thumbnail's scale or the smallest, to prove the data whole.
+///   CMYK/YCCK JPEGs are always re-encoded as RGB (colour handling of Adobe CMYK differs between
+///   decoders, and RGB is what every iOS path expects).
+/// - **Damage**: a decode whose codec reports damaged data (`DecodedImage.damage`) throws
+///   `.damaged`, passthrough or not, unless `limits.acceptDamaged`; then it is a warning.
 /// - **Decode once**, at the smallest codec scale covering the larger of the two outputs, in
 ///   stored orientation (a 90° orientation swaps the box).
 /// - **Thumbnail source**: the main output's upright pixels (before any byte-cap shrink) when they
@@ -62,7 +63,7 @@ public final class ImageProcessor {
         try Self.checkPixelBudget(width: info.width, height: info.height, budget: limits.pixelBudget)
 
         var log = ProcessingLog()
-        let orientation = try Self.orientation(of: input, strict: limits.strict, log: &log)
+        let orientation = try Self.orientation(of: input, info: info, strict: limits.strict, log: &log)
         let stored = Size(width: info.width, height: info.height)
         let upright = orientation.swapsDimensions ? Size(width: stored.height, height: stored.width) : stored
         let mainSize = TargetSize.main(for: upright, limits: limits)
@@ -70,25 +71,26 @@ public final class ImageProcessor {
 
         let isCMYK = info.colorSpace == "cmyk" || info.colorSpace == "ycck"
         let passthrough =
-            AppleRules.standard.isAccepted(format) && data.count <= limits.byteCap && mainSize == upright
+            limits.rules.isAccepted(format) && data.count <= limits.byteCap && mainSize == upright
             && orientation == .up && !isCMYK
         if passthrough {
             log.steps.append(
                 "passed through: \(format.rawValue) \(upright.width)x\(upright.height), \(data.count) bytes, within every limit"
             )
+            // The bytes are vouched for only once decoded: at the thumbnail's scale when there is
+            // one, else at the smallest (a JPEG at 1/8 still reads every entropy-coded bit, so
+            // damage shows exactly as in a full decode).
             var thumbnail: ProcessedImage? = nil
             if let thumbSize {
-                let decoded = try decode(
+                let decoded = try Self.decode(
                     input, stored: stored, covering: thumbSize, orientation, limits, &log)
                 thumbnail = try makeThumbnail(
                     from: decoded.pixels, orientation: orientation, size: thumbSize, icc: Self.profile(decoded, &log),
                     limits: limits, log: &log)
-            } else if limits.strict {
-                // Strict: codec warnings are errors, so the bytes are decoded (at the smallest
-                // scale) before they are vouched for.
-                _ = try decode(
+            } else {
+                _ = try Self.decode(
                     input, stored: stored, covering: Size(width: 1, height: 1), orientation, limits, &log)
-                log.steps[log.steps.count - 1] += " to validate (strict)"
+                log.steps[log.steps.count - 1] += " to validate"
             }
             let output = ProcessedImage(data: data, format: format, width: upright.width, height: upright.height)
             return ProcessingResult(
@@ -98,7 +100,7 @@ public final class ImageProcessor {
 
         let cover = Size(
             width: max(mainSize.width, thumbSize?.width ?? 0), height: max(mainSize.height, thumbSize?.height ?? 0))
-        let decoded = try decode(
+        let decoded = try Self.decode(
             input, stored: stored, covering: cover, orientation, limits, powerOfTwoScales: isCMYK, &log)
         if sniffed.isAnimated || info.frames > 1 {
             log.warnings.append(

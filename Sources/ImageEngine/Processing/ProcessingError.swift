@@ -14,6 +14,9 @@ public enum ProcessingError: Error, Sendable, Equatable, CustomStringConvertible
     case codec(CodecError)
     /// The Exif block is malformed and `strict` is on (lenient mode treats the image as upright).
     case exif(ExifError)
+    /// The image data is damaged (cut short, corrupt entropy-coded data): the codec recovered,
+    /// but part of the picture is made up. Set `ProcessingLimits.acceptDamaged` to take it anyway.
+    case damaged(MediaFormat, detail: String)
     /// Even the smallest size tried was over the byte cap.
     case cannotFit(byteCap: Int, smallest: Int)
     /// A limit that cannot be met by any image (zero or negative sizes, caps or qualities).
@@ -27,6 +30,8 @@ public enum ProcessingError: Error, Sendable, Equatable, CustomStringConvertible
             error.description
         case .exif(let error):
             "\(error) (strict mode; process leniently to treat the image as upright)"
+        case .damaged(let format, let detail):
+            "the \(format.displayName) image data is damaged (\(detail)); send a complete file, or accept damaged images to use what decodes"
         case .cannotFit(let byteCap, let smallest):
             "the smallest encoding tried is \(smallest) bytes, still over the \(byteCap)-byte cap; raise the cap or serve a simpler image"
         case .invalidLimits(let reason):

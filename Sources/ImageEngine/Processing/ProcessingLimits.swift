@@ -1,3 +1,5 @@
+import MediaTypes
+
 /// What a processed image must satisfy, and how to get there.
 ///
 ///     var limits = ProcessingLimits(byteCap: 1_000_000, thumbnailSize: 256)
@@ -26,11 +28,17 @@ public struct ProcessingLimits: Sendable, Hashable {
     public var strict: Bool = false
     /// Let an image smaller than `maxLongSide` grow to it (never done by default).
     public var allowUpscale: Bool = false
+    /// Use an image whose data is damaged (a truncated scan, corrupt entropy-coded data) for
+    /// what decodes, with a warning, instead of refusing it (`ProcessingError.damaged`).
+    public var acceptDamaged: Bool = false
+    /// The rules that decide which formats pass through as they are.
+    public var rules: AppleRules = .standard
 
     public init(
         byteCap: Int = 10_000_000, maxLongSide: Int = 2048, memoryBudget: Int = 24_000_000,
         pixelBudget: Int = 50_000_000, quality: Int = 85, qualityFloor: Int = 60, thumbnailSize: Int? = nil,
-        thumbnailQuality: Int = 80, strict: Bool = false, allowUpscale: Bool = false
+        thumbnailQuality: Int = 80, strict: Bool = false, allowUpscale: Bool = false, acceptDamaged: Bool = false,
+        rules: AppleRules = .standard
     ) {
         self.byteCap = byteCap
         self.maxLongSide = maxLongSide
@@ -42,5 +50,7 @@ public struct ProcessingLimits: Sendable, Hashable {
         self.thumbnailQuality = thumbnailQuality
         self.strict = strict
         self.allowUpscale = allowUpscale
+        self.acceptDamaged = acceptDamaged
+        self.rules = rules
     }
 }

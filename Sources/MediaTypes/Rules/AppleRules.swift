@@ -115,7 +115,7 @@ public struct AppleRules: Sendable, Hashable {
         return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
     }
 
-    static let acceptedList = "JPEG, PNG or GIF images, MP3, M4A, WAV or AIFF audio, or MP4, MPEG or AVI movies"
+    public static let acceptedList = "JPEG, PNG or GIF images, MP3, M4A, WAV or AIFF audio, or MP4, MPEG or AVI movies"
 
     static func notAcceptedReason(_ format: MediaFormat) -> String {
         "\(format.displayName) is not accepted by iOS as a notification attachment, and it cannot be converted here; convert it to \(suggestion(for: format)) before sending"

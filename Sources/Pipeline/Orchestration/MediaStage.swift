@@ -1,5 +1,8 @@
 import Foundation
+import ImageCodecs
+import ImageEngine
 import MediaTypes
+import Verification
 
 /// What the sniff → reconcile → assess → engine stage made of one body.
 struct MediaOutcome: Sendable {
@@ -19,6 +22,12 @@ struct MediaOutcome: Sendable {
     static func rejected(_ reason: String, format: MediaFormat? = nil, warnings: [String] = []) -> MediaOutcome {
         MediaOutcome(status: .rejected, reason: reason, format: format, warnings: warnings)
     }
+
+    static func rejected(_ rejection: CheckRejection, warnings: [String] = []) -> MediaOutcome {
+        .rejected(
+            rejection.reason, format: rejection.format == .unknown ? nil : rejection.format,
+            warnings: warnings + rejection.warnings.filter { !warnings.contains($0) })
+    }
 }
 
 /// The claims other than the bytes about what a download is.
@@ -36,81 +45,76 @@ struct MediaClaims: Sendable {
     }
 }
 
-/// One per CPU thread: sniffs a body, reconciles its claims, assesses it against Apple's rules,
-/// runs images through the engine, and hashes the result. Not thread-safe (the engine is not).
+/// One per CPU thread: the per-file decision of `MediaCheck` (the one `verify` makes) with the
+/// engine in the middle. Identify (sniff, claims, rules); images through the engine (pixel
+/// budget, damage policy, fit, transcode), other media by the rules' verdict; the output checked
+/// under its final name; hashed. Not thread-safe (the engine is not).
 final class MediaStage {
-    private let images: ImageStage
-    private let rules: AppleRules
-    private let strict: Bool
+    private let processor = ImageProcessor()
+    private let policy: CheckPolicy
+    private let limits: ProcessingLimits
 
     init(options: PrepareOptions) {
-        images = ImageStage(options: options)
-        rules = options.rules
-        strict = options.strict
+        policy = options.policy
+        limits = policy.limits(options.limits)
     }
 
     func prepare(_ data: Data, claims: MediaClaims) -> MediaOutcome {
-        let bytes = [UInt8](data)
-        let sniffed: SniffedType
-        do {
-            sniffed = try Sniffer.sniff(bytes)
-        } catch {
-            return .rejected(
-                "corrupt \(error.format.displayName): \(error); the file is damaged, send a complete one",
-                format: error.format)
+        let id: Identification
+        switch MediaCheck.identify([UInt8](data), claims: claims.typeClaims, fileExtension: nil, policy: policy) {
+        case .failure(let rejection): return .rejected(rejection)
+        case .success(let identification): id = identification
         }
-        guard sniffed.format != .unknown, sniffed.format.category != nil else {
-            let first = bytes.prefix(16).map { $0 >= 0x20 && $0 < 0x7F ? Character(UnicodeScalar($0)) : "." }
-            return .rejected(
-                "not media: the bytes (\"\(String(first))…\") are no format iOS knows; send \(MediaStage.acceptedList)")
-        }
-        var warnings: [String] = []
-        do {
-            warnings += try TypeReconciler.reconcile(sniffed.format, claims: claims.typeClaims, strict: strict).warnings
-        } catch {
-            return .rejected("type mismatch: \(error) (--strict makes this an error)", format: sniffed.format)
-        }
-        var outcome: MediaOutcome
-        if ImageStage.handles(sniffed.format) {
-            outcome = images.process(data, sniffed: sniffed)
-        } else {
-            outcome = passThrough(data, sniffed: sniffed)
-        }
-        outcome.warnings = warnings + outcome.warnings
+        var outcome =
+            ImageCodecs.decodableFormats.contains(id.sniffed.format)
+            ? image(data, id) : passThrough(data, id)
         guard outcome.status == .prepared, let output = outcome.data else { return outcome }
         // The final word: what we write must be something iOS takes as it is.
-        if let check = finalCheck(output) {
-            return .rejected(check, format: outcome.format, warnings: outcome.warnings)
+        if let rejection = MediaCheck.checkOutput(output, policy: policy) {
+            return .rejected(rejection, warnings: outcome.warnings)
         }
         outcome.sha256 = SHA256.hexDigest(of: output)
         return outcome
     }
 
+    /// JPEG, PNG and WebP: fitted to the limits (resized, re-encoded, WebP transcoded), with an
+    /// optional thumbnail. A passthrough is still decoded once by the engine, so damaged data is
+    /// refused (or, when accepted, reported) exactly as `verify` does.
+    private func image(_ data: Data, _ id: Identification) -> MediaOutcome {
+        let sniffed = id.sniffed
+        let result: ProcessingResult
+        do {
+            result = try processor.process(data, sniffed: sniffed, limits: limits)
+        } catch {
+            return .rejected(
+                MediaCheck.rejection(for: error, format: sniffed.format, policy: policy), warnings: id.warnings)
+        }
+        var warnings = id.warnings.filter { !$0.hasPrefix("decoded size") } + result.warnings
+        if sniffed.isAnimated {
+            warnings.append(
+                "animated \(sniffed.format.displayName) (\(sniffed.frames ?? 0) frames): only the first frame was kept")
+        }
+        let output = result.output
+        return MediaOutcome(
+            status: .prepared, data: output.data, format: output.format, width: output.width, height: output.height,
+            frames: 1, steps: result.steps, warnings: warnings,
+            thumbnail: result.thumbnail.map { ($0.data, $0.format) })
+    }
+
     /// Audio, video and GIF: written as they came when iOS accepts them.
-    private func passThrough(_ data: Data, sniffed: SniffedType) -> MediaOutcome {
-        let assessment = rules.assess(sniffed, byteCount: data.count, fileExtension: nil)
-        switch assessment.verdict {
+    private func passThrough(_ data: Data, _ id: Identification) -> MediaOutcome {
+        let sniffed = id.sniffed
+        switch id.assessment.verdict {
         case .accepted:
             return MediaOutcome(
                 status: .prepared, data: data, format: sniffed.format, width: sniffed.width, height: sniffed.height,
-                frames: sniffed.frames, steps: ["passed through \(sniffed.format.displayName)"],
-                warnings: assessment.warnings)
+                frames: sniffed.frames, steps: ["passed through \(sniffed.format.displayName)"], warnings: id.warnings)
         case .transcode(let target):
             return .rejected(
                 "\(sniffed.format.displayName) needs transcoding to \(target.displayName), which this build cannot do",
-                format: sniffed.format, warnings: assessment.warnings)
+                format: sniffed.format, warnings: id.warnings)
         case .rejected(_, let reason):
-            return .rejected(reason, format: sniffed.format, warnings: assessment.warnings)
+            return .rejected(reason, format: sniffed.format, warnings: id.warnings)
         }
     }
-
-    private func finalCheck(_ output: Data) -> String? {
-        guard let sniffed = try? Sniffer.sniff(output) else { return "the prepared file does not sniff back" }
-        let assessment = rules.assess(sniffed, byteCount: output.count, fileExtension: sniffed.format.fileExtension)
-        if case .rejected(_, let reason) = assessment.verdict { return reason }
-        if case .transcode = assessment.verdict { return "the prepared file is still \(sniffed.format.displayName)" }
-        return nil
-    }
-
-    static let acceptedList = "JPEG, PNG or GIF images, MP3, M4A, WAV or AIFF audio, or MP4, MPEG or AVI movies"
 }

@@ -33,6 +33,8 @@ struct PrepareCommand: Command {
           --stable-names          Name-based UUIDs of the URL, so re-runs give identical names.
           --resume                Continue an interrupted run: skip what DIR's manifest has prepared.
           --strict                A type mismatch between the bytes and the claims rejects the item.
+          --accept-damaged        Prepare images whose data is damaged (cut short, "Corrupt JPEG data")
+                                  from what decodes, with a warning; without it they are rejected.
           --json                  Print each manifest entry to stdout as a JSON line as it finishes.
           --allow-private-networks
                                   Allow loopback, private, link-local and other non-public addresses
@@ -61,7 +63,7 @@ struct PrepareCommand: Command {
           pushattach prepare urls.txt --container out --resume --stable-names
         """
     static let spec = OptionSpec(
-        flags: ["--stable-names", "--resume", "--strict", "--json", "--allow-private-networks"],
+        flags: ["--stable-names", "--resume", "--strict", "--accept-damaged", "--json", "--allow-private-networks"],
         values: [
             "--container", "--thumbnail", "--max-long-side", "--quality", "--max-redirects", "--timeout",
             "--concurrency", "--per-host", "--retries",
@@ -88,6 +90,7 @@ struct PrepareCommand: Command {
         options.stableNames = arguments.flag("--stable-names")
         options.resume = arguments.flag("--resume")
         options.strict = arguments.flag("--strict")
+        options.acceptDamaged = arguments.flag("--accept-damaged")
         options.fetch.allowPrivateNetworks = arguments.flag("--allow-private-networks")
         options.fetch.allowedHosts = arguments.all("--allow-host")
         options.fetch.maxRedirects = try arguments.int("--max-redirects", default: 5, in: 0...20, command: command)

@@ -28,7 +28,10 @@ struct VerifyCommand: Command {
           --json                 One JSON object per line: path, verdict, format, uti, category, bytes,
                                  width, height, frames, error_code, reason, warnings.
           --fast                 Check headers only; skip the full decode of JPEG, PNG and WebP.
-          --strict               Codec warnings (e.g. "Corrupt JPEG data") make a file corrupt.
+          --strict               Every codec warning and a malformed Exif block make a file corrupt.
+          --accept-damaged       Accept images whose data is damaged (cut short, "Corrupt JPEG data"),
+                                 with a warning, as 'prepare --accept-damaged' uses what decodes.
+                                 Without it they are rejected as corrupt (105).
           --pixel-budget MP      Refuse to decode images over this many megapixels (default 50).
           --memory-budget MB     Warn when width x height x 4 passes this (default 24, in 10^6 bytes).
           -h, --help             Show this help.
@@ -40,7 +43,7 @@ struct VerifyCommand: Command {
           pushattach verify --json --fast cat.webp dog.jpg | jq .verdict
         """
     static let spec = OptionSpec(
-        flags: ["--json", "--fast", "--strict"], values: ["--pixel-budget", "--memory-budget"], positionals: "PATH")
+        flags: ["--json", "--fast", "--strict", "--accept-damaged"], values: ["--pixel-budget", "--memory-budget"], positionals: "PATH")
 
     var paths: [String]
     var json: Bool
@@ -56,7 +59,7 @@ struct VerifyCommand: Command {
         let pixelMP = try arguments.double("--pixel-budget", default: 50, in: 0.001...100_000, command: command)
         options = VerifyOptions(
             decode: !arguments.flag("--fast"), strict: arguments.flag("--strict"),
-            pixelBudget: Int(pixelMP * 1_000_000), rules: rules)
+            pixelBudget: Int(pixelMP * 1_000_000), rules: rules, acceptDamaged: arguments.flag("--accept-damaged"))
     }
 
     func validate() throws {
@@ -88,8 +91,7 @@ struct VerifyCommand: Command {
                     reasons[ReasonSummary.key(reason), default: 0] += 1
                 }
                 if json {
-                    let line = try encoder.encode(report)
-                    FileHandle.standardOutput.write(line + Data("\n".utf8))
+                    Console.json(try encoder.encode(report))
                 } else {
                     Console.out(HumanReport.line(report))
                 }
@@ -102,18 +104,19 @@ struct VerifyCommand: Command {
     }
 }
 
-/// The human-readable form of verify's output.
+/// The human-readable form of verify's output. Paths, reasons and warnings can hold text from
+/// outside (a file's name, bytes quoted from it): they are escaped (`DisplayText`).
 enum HumanReport {
     static func line(_ r: FileReport) -> String {
         let size = r.width.flatMap { w in r.height.map { h in "\(w)x\(h)" } } ?? "-"
         let frames = (r.frames ?? 1) > 1 ? " \(r.frames!) frames" : ""
         var text = "\(r.verdict.padding(toLength: 9, withPad: " ", startingAt: 0)) \(r.format.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) "
             + "\((r.uti ?? "-").padding(toLength: 28, withPad: " ", startingAt: 0)) \(formatBytes(r.bytes).padding(toLength: 10, withPad: " ", startingAt: 0)) "
-            + "\((size + frames).padding(toLength: 12, withPad: " ", startingAt: 0)) \(r.path)"
+            + "\((size + frames).padding(toLength: 12, withPad: " ", startingAt: 0)) \(DisplayText.escaped(r.path))"
         if let reason = r.reason {
-            text += "\n          \(r.errorCode.map { "[\($0)] " } ?? "")\(reason)"
+            text += "\n          \(r.errorCode.map { "[\($0)] " } ?? "")\(DisplayText.escaped(reason))"
         }
-        for warning in r.warnings { text += "\n          warning: \(warning)" }
+        for warning in r.warnings { text += "\n          warning: \(DisplayText.escaped(warning))" }
         return text
     }
 
@@ -122,7 +125,7 @@ enum HumanReport {
         let top = reasons.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
         if !top.isEmpty {
             text += "\ntop reasons for rejection:"
-            for (reason, n) in top { text += "\n  \(n) x \(reason)" }
+            for (reason, n) in top { text += "\n  \(n) x \(DisplayText.escaped(reason))" }
         }
         return text
     }

@@ -56,20 +56,28 @@ import Testing
         #expect(result.output.data == data)
         #expect(result.output.format == .jpeg && result.output.width == 320 && result.output.height == 240)
         #expect(result.output.quality == nil && result.thumbnail == nil)
-        #expect(!result.steps.contains { $0.hasPrefix("decoded") })
+        // Vouched for by one decode at the smallest scale.
+        #expect(result.steps.filter { $0.hasPrefix("decoded") } == ["decoded at 1/8: 320x240 -> 40x30 to validate"])
     }
 
-    /// Strict mode decodes a passthrough candidate before vouching for it; lenient mode does not.
-    @Test func strictPassthroughIsValidated() throws {
+    /// A passthrough candidate is decoded before it is vouched for, in every mode: damaged data
+    /// is refused unless damaged images are accepted, and then it passes with a warning.
+    @Test func passthroughIsValidatedByADecode() throws {
         let small = try Processing.fixture("small-320x240.jpg")
         let strict = try Processing.run(small, ProcessingLimits(strict: true))
         #expect(strict.passthrough && strict.output.data == small)
-        #expect(strict.steps.contains("decoded at 1/8: 320x240 -> 40x30 to validate (strict)"), "\(strict.steps)")
+        #expect(strict.steps.contains("decoded at 1/8: 320x240 -> 40x30 to validate"), "\(strict.steps)")
 
         let truncated = try Processing.fixture("truncated.jpg")
+        #expect(throws: ProcessingError.damaged(.jpeg, detail: "Premature end of JPEG file")) {
+            _ = try Processing.run(truncated)
+        }
         #expect(throws: ProcessingError.self) { _ = try Processing.run(truncated, ProcessingLimits(strict: true)) }
-        let lenient = try Processing.run(truncated)
-        #expect(lenient.passthrough, "lenient passthrough reads headers only; Verifier decodes")
+        let accepted = try Processing.run(truncated, ProcessingLimits(acceptDamaged: true))
+        #expect(accepted.passthrough && accepted.output.data == truncated)
+        #expect(
+            accepted.warnings.contains("damaged JPEG used as decoded (damaged images accepted)"), "\(accepted.warnings)"
+        )
     }
 
     /// A thumbnail on a passthrough decodes once, at the thumbnail's own scale.
@@ -146,17 +154,24 @@ import Testing
         #expect(throws: ProcessingError.notDecodable(format)) { _ = try Processing.run(data) }
     }
 
-    @Test func truncatedJPEGIsACodecErrorWhenStrict() throws {
+    /// Resized or not, a truncated JPEG is damaged: refused by default, a codec error when
+    /// strict, and used for what decodes (with the warning) when damaged images are accepted.
+    @Test(arguments: [2048, 800, 256])
+    func truncatedJPEGIsRefusedAtEverySize(_ side: Int) throws {
         let data = try Processing.fixture("truncated.jpg")
+        #expect(throws: ProcessingError.damaged(.jpeg, detail: "Premature end of JPEG file")) {
+            _ = try Processing.run(data, ProcessingLimits(maxLongSide: side))
+        }
         #expect {
-            _ = try Processing.run(data, ProcessingLimits(maxLongSide: 256, strict: true))
+            _ = try Processing.run(data, ProcessingLimits(maxLongSide: side, strict: true))
         } throws: { error in
             guard case .codec? = error as? ProcessingError else { return false }
             return true
         }
-        let lenient = try Processing.run(data, ProcessingLimits(maxLongSide: 256))
-        #expect(!lenient.warnings.isEmpty)
-        #expect(lenient.output.format == .jpeg)
+        let accepted = try Processing.run(data, ProcessingLimits(maxLongSide: side, acceptDamaged: true))
+        #expect(accepted.warnings.contains("damaged JPEG used as decoded (damaged images accepted)"))
+        #expect(accepted.warnings.contains("jpeg decode: Premature end of JPEG file"), "\(accepted.warnings)")
+        #expect(accepted.output.format == .jpeg)
     }
 
     @Test func invalidLimitsAreRefused() throws {
@@ -168,10 +183,10 @@ import Testing
 
     /// The ICC profile survives the re-encode.
     @Test func iccProfileIsKept() throws {
-        let data = try Corpus.data("jpeg/misc/pillow_ultrahdr.jpg")  // 1512x2688 with an ICC profile
+        let data = try Corpus.data("jpeg/misc/pillow_icc_profile_big.jpg")  // 425x250, a 400 KB profile
         let profile = try #require(try JPEGCodec.readInfo(data).iccProfile)
         let result = try Processing.run(data, ProcessingLimits(maxLongSide: 128, thumbnailSize: 64))
-        #expect(!result.passthrough && result.output.height == 128)
+        #expect(!result.passthrough && result.output.width == 128)
         #expect(try JPEGCodec.readInfo(result.output.data).iccProfile == profile)
         #expect(try JPEGCodec.readInfo(try #require(result.thumbnail).data).iccProfile == profile)
     }

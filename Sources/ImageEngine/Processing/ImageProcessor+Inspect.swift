@@ -1,0 +1,53 @@
+import Foundation
+import ImageCodecs
+import MediaTypes
+
+/// What `ImageProcessor.inspect` found: the header, the orientation, and what the decode said.
+public struct ImageInspection: Sendable {
+    public var width: Int
+    public var height: Int
+    public var frames: Int
+    public var colorSpace: String?
+    public var orientation: Orientation
+    /// Codec warnings and notes (a damaged image accepted under `acceptDamaged` says so here).
+    public var warnings: [String]
+}
+
+extension ImageProcessor {
+    /// Proves an image usable without fitting it: the pixel budget on the header, the
+    /// orientation metadata, and one decode at the smallest scale under the same damage policy
+    /// as `process` (a JPEG at 1/8 still reads every entropy-coded bit).
+    ///
+    ///     let inspection = try ImageProcessor.inspect(data, sniffed: try Sniffer.sniff(data), limits: ProcessingLimits())
+    ///     inspection.orientation   // .right for a phone photo held upright
+    ///
+    /// `verify` judges an image with this; `process` makes the same checks on its way to the
+    /// output, so both refuse the same bytes for the same reason.
+    ///
+    /// - Parameter decode: false checks the header and metadata only (no damage check).
+    /// - Throws: the errors of `process` that do not depend on the output size: `.notDecodable`,
+    ///   `.codec` (damaged header, unsupported variant, pixel budget), `.exif` (strict),
+    ///   `.damaged`.
+    public static func inspect(_ data: Data, sniffed: SniffedType, limits: ProcessingLimits, decode: Bool = true)
+        throws(ProcessingError) -> ImageInspection
+    {
+        let format = sniffed.format
+        guard ImageCodecs.decodableFormats.contains(format) else { throw .notDecodable(format) }
+        if let width = sniffed.width, let height = sniffed.height {
+            try checkPixelBudget(width: width, height: height, budget: limits.pixelBudget)
+        }
+        let input = EncodedInput(data, format: format)
+        let info: ImageInfo
+        do { info = try input.readInfo() } catch { throw .codec(error) }
+        try checkPixelBudget(width: info.width, height: info.height, budget: limits.pixelBudget)
+        var log = ProcessingLog()
+        let orientation = try orientation(of: input, info: info, strict: limits.strict, log: &log)
+        if decode {
+            let stored = Size(width: info.width, height: info.height)
+            _ = try Self.decode(input, stored: stored, covering: Size(width: 1, height: 1), orientation, limits, &log)
+        }
+        return ImageInspection(
+            width: info.width, height: info.height, frames: info.frames, colorSpace: info.colorSpace,
+            orientation: orientation, warnings: log.warnings)
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import ImageCodecs
+import ImageEngine
+import MediaTypes
+
+/// How one file is judged: the rules and the policies `verify`, `prepare` and the library share.
+///
+///     var policy = CheckPolicy()
+///     policy.acceptDamaged = true      // use what decodes of a truncated photo, with a warning
+public struct CheckPolicy: Sendable, Hashable {
+    /// Apple's types, caps and memory budget.
+    public var rules: AppleRules
+    /// Largest width x height decoded (checked on the header, before any pixel memory).
+    public var pixelBudget: Int
+    /// A claim (Content-Type, `media_type`, the name's extension) that disagrees with the bytes,
+    /// a malformed Exif block and every codec warning are errors rather than warnings.
+    public var strict: Bool
+    /// Damaged image data (a scan cut short, corrupt entropy-coded data) is used for what
+    /// decodes, with a warning, instead of being rejected as corrupt (105).
+    public var acceptDamaged: Bool
+
+    public init(
+        rules: AppleRules = .standard, pixelBudget: Int = 50_000_000, strict: Bool = false, acceptDamaged: Bool = false
+    ) {
+        self.rules = rules
+        self.pixelBudget = pixelBudget
+        self.strict = strict
+        self.acceptDamaged = acceptDamaged
+    }
+
+    /// The engine's limits with this policy's rules and damage policy applied to `base`.
+    public func limits(_ base: ProcessingLimits = ProcessingLimits()) -> ProcessingLimits {
+        var limits = base
+        limits.rules = rules
+        limits.pixelBudget = pixelBudget
+        limits.strict = strict
+        limits.acceptDamaged = acceptDamaged
+        limits.byteCap = min(limits.byteCap, rules.imageByteCap)
+        limits.memoryBudget = min(limits.memoryBudget, rules.memoryBudget)
+        return limits
+    }
+}
+
+/// Why a file is refused: the UNErrorCode iOS would give (nil for refusals of our own, such as
+/// the pixel budget) and a reason that says what is wrong and what to do.
+public struct CheckRejection: Error, Sendable, Hashable, CustomStringConvertible {
+    public var code: UNErrorCode?
+    public var reason: String
+    /// What the bytes are, as far as they could be read.
+    public var format: MediaFormat
+    public var warnings: [String] = []
+
+    public var description: String { reason }
+}
+
+/// What the bytes are, and what Apple's rules say of them, before any decode.
+public struct Identification: Sendable {
+    public var sniffed: SniffedType
+    public var assessment: Assessment
+    /// Claims that disagreed (lenient mode) and the rules' warnings.
+    public var warnings: [String]
+
+    /// The rules refuse the bytes for their size alone (102).
+    public var isOverSizeCap: Bool {
+        if case .rejected(.invalidFileSize, _) = assessment.verdict { return true }
+        return false
+    }
+}
+
+/// The per-file decision, in the steps every caller takes in this order: `identify` (sniff,
+/// claims, rules), then for images `inspectImage` (pixel budget, orientation, a decode under the
+/// damage policy) or the engine's `process`, whose failures `rejection(for:)` words the same way.
+///
+///     let policy = CheckPolicy()
+///     switch MediaCheck.identify(bytes, claims: [], fileExtension: "jpg", policy: policy) {
+///     case .success(let id): print(id.assessment.verdict)   // .accepted
+///     case .failure(let rejection): print(rejection.code, rejection.reason)
+///     }
+///
+/// `Verifier` (and so `pushattach verify`) and the pipeline (`prepare`) are built on these
+/// functions; neither has a rule of its own.
+public enum MediaCheck {
+    /// Sniffs `bytes`, reconciles the claims about them, and applies Apple's rules.
+    ///
+    /// - Parameters:
+    ///   - claims: what the download said it was (`media_type`, Content-Type, URL extension).
+    ///   - fileExtension: the name iOS will see, when there is one (a file on disk, an output).
+    /// - Returns: the identification, or why the bytes are refused on sight: a damaged or
+    ///   unknown header, or a claim that disagrees in strict mode. The rules' verdict (an
+    ///   unaccepted type, a size over the cap, a wrong extension) is in the assessment: `verify`
+    ///   lets a decode report damage first, `prepare` lets the engine fit an image to the caps.
+    public static func identify(
+        _ bytes: [UInt8], claims: [TypeClaim] = [], fileExtension: String?, policy: CheckPolicy
+    ) -> Result<Identification, CheckRejection> {
+        let sniffed: SniffedType
+        do {
+            sniffed = try Sniffer.sniff(bytes)
+        } catch {
+            return .failure(
+                CheckRejection(
+                    code: .corrupt, reason: "the \(error.format.displayName) header is damaged: \(error)",
+                    format: error.format))
+        }
+        let ext = fileExtension.flatMap { $0.isEmpty ? nil : $0 }
+        if sniffed.format == .unknown {
+            if let ext, let named = format(forExtension: ext) { return .failure(namedButNot(named, bytes: bytes)) }
+            let first = bytes.prefix(16).map { $0 >= 0x20 && $0 < 0x7F ? Character(UnicodeScalar($0)) : "." }
+            return .failure(
+                CheckRejection(
+                    code: .unrecognizedType,
+                    reason:
+                        "not media: the bytes (\"\(String(first))…\") are no format iOS knows; send \(AppleRules.acceptedList)",
+                    format: .unknown))
+        }
+        var warnings: [String] = []
+        do {
+            warnings += try TypeReconciler.reconcile(sniffed.format, claims: claims, strict: policy.strict).warnings
+        } catch {
+            return .failure(
+                CheckRejection(
+                    code: .unrecognizedType, reason: "type mismatch: \(error) (strict about claims)",
+                    format: sniffed.format))
+        }
+        let assessment = policy.rules.assess(sniffed, byteCount: bytes.count, fileExtension: ext)
+        warnings += assessment.warnings
+        return .success(Identification(sniffed: sniffed, assessment: assessment, warnings: warnings))
+    }
+
+    /// For the formats the engine decodes: the pixel budget, orientation metadata and a decode at
+    /// the smallest scale under the damage policy (`ImageProcessor.inspect`). Other formats
+    /// succeed with nil.
+    ///
+    /// - Parameter decode: false checks headers only (`verify --fast`).
+    public static func inspectImage(_ data: Data, sniffed: SniffedType, policy: CheckPolicy, decode: Bool = true)
+        -> Result<ImageInspection?, CheckRejection>
+    {
+        guard ImageCodecs.decodableFormats.contains(sniffed.format) else { return .success(nil) }
+        do {
+            let inspection = try ImageProcessor.inspect(data, sniffed: sniffed, limits: policy.limits(), decode: decode)
+            if inspection.width == 0 || inspection.height == 0 {
+                return .failure(
+                    CheckRejection(
+                        code: .corrupt, reason: "the header says the image is \(inspection.width)x\(inspection.height)",
+                        format: sniffed.format))
+            }
+            return .success(inspection)
+        } catch {
+            return .failure(rejection(for: error, format: sniffed.format, policy: policy))
+        }
+    }
+
+    /// The engine's failure worded as a rejection, the same for `verify` and `prepare`.
+    public static func rejection(for error: ProcessingError, format: MediaFormat, policy: CheckPolicy) -> CheckRejection
+    {
+        switch error {
+        case .damaged:
+            return CheckRejection(code: .corrupt, reason: "\(error)", format: format)
+        case .codec(.pixelBudgetExceeded(let w, let h, _)):
+            return pixelBomb(w, h, format: format, budget: policy.pixelBudget)
+        case .codec(.unsupported(let codec, let message)):
+            return CheckRejection(
+                code: .unrecognizedType,
+                reason:
+                    "\(codec) cannot decode this variant (\(message)); iOS is unlikely to show it either: re-encode it as baseline 8-bit",
+                format: format)
+        case .codec(let codecError):
+            return CheckRejection(
+                code: .corrupt, reason: "corrupt \(format.displayName): \(codecError)", format: format)
+        case .exif(let exifError):
+            return CheckRejection(
+                code: .corrupt, reason: "the Exif block is malformed: \(exifError) (strict)", format: format)
+        case .notDecodable, .cannotFit, .invalidLimits:
+            return CheckRejection(code: nil, reason: "\(error)", format: format)
+        }
+    }
+
+    /// The last step of `prepare`: the bytes about to be written, under the name they will have,
+    /// are something iOS takes as they are.
+    public static func checkOutput(_ output: Data, policy: CheckPolicy) -> CheckRejection? {
+        let bytes = [UInt8](output)
+        let format = Sniffer.identify(prefix: Array(bytes.prefix(Sniffer.identifyPrefixLength)))
+        switch identify(bytes, fileExtension: format == .unknown ? nil : format.fileExtension, policy: policy) {
+        case .failure(let rejection):
+            return rejection
+        case .success(let id):
+            switch id.assessment.verdict {
+            case .accepted: return nil
+            case .transcode:
+                return CheckRejection(
+                    code: .unrecognizedType, reason: "the prepared file is still \(id.sniffed.format.displayName)",
+                    format: id.sniffed.format)
+            case .rejected(let code, let reason):
+                return CheckRejection(code: code, reason: reason, format: id.sniffed.format)
+            }
+        }
+    }
+
+    static func pixelBomb(_ w: Int, _ h: Int, format: MediaFormat, budget: Int) -> CheckRejection {
+        let mp = Double(w) * Double(h) / 1e6
+        return CheckRejection(
+            code: nil,
+            reason:
+                "\(w)x\(h) is \(String(format: "%.1f", mp)) MP, over the \(String(format: "%g", Double(budget) / 1e6)) MP pixel budget; refused before decoding (raise the pixel budget if the file is trusted)",
+            format: format)
+    }
+
+    /// The format a file name's extension claims, if any.
+    static func format(forExtension ext: String) -> MediaFormat? {
+        let ext = ext.lowercased()
+        return MediaFormat.allCases.first { $0 != .unknown && $0.allExtensions.contains(ext) }
+    }
+
+    /// Bytes we cannot identify under a name that claims `named`: iOS would reject them as
+    /// corrupt (105). For formats we can decode, the codec's own message says what is wrong.
+    static func namedButNot(_ named: MediaFormat, bytes: [UInt8]) -> CheckRejection {
+        var detail = "its bytes are not \(named.displayName)"
+        if ImageCodecs.decodableFormats.contains(named) {
+            do {
+                _ = try ImageCodecs.readInfo(Data(bytes), format: named)
+            } catch {
+                detail = "\(error)"
+            }
+        }
+        return CheckRejection(
+            code: .corrupt,
+            reason: "named as \(named.displayName) but damaged or not \(named.displayName) at all: \(detail)",
+            format: named)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import ImageEngine
+import MediaTypes
+import TestSupport
+import Testing
+import Verification
+
+@testable import Pipeline
+
+/// One decision per file: damaged image data gets the same verdict from `verify`, `prepare` and
+/// the library, whatever the output size, and the same when damaged images are accepted.
+@Suite("damaged images: one verdict everywhere", .serialized)
+struct PrepareDamageTests {
+    struct Input: Sendable, CustomTestStringConvertible {
+        let name: String
+        let bytes: Data
+        let damage: String
+        var testDescription: String { name }
+    }
+
+    /// A JPEG cut after 6000 bytes, and a 16 MP photo cut in half: both have intact headers.
+    static func inputs() throws -> [Input] {
+        let photo = try Corpus.data("photos/kodak_pixpro_fz201.jpg")
+        return [
+            Input(
+                name: "truncated.jpg",
+                bytes: try Data(contentsOf: Corpus.testImages.appendingPathComponent("truncated.jpg")),
+                damage: "Premature end of JPEG file"),
+            Input(name: "kodak-half.jpg", bytes: photo.prefix(photo.count / 2), damage: "Premature end of JPEG file"),
+        ]
+    }
+
+    static let sides = [2048, 800, 256]
+
+    @Test(arguments: sides)
+    func rejectedWith105Everywhere(side: Int) async throws {
+        for input in try Self.inputs() {
+            let reason =
+                "the JPEG image data is damaged (\(input.damage)); send a complete file, or accept damaged images to use what decodes"
+
+            // verify
+            let report = Verifier().verify(data: input.bytes, path: input.name, fileExtension: "jpg")
+            #expect(report.verdict == "rejected" && report.errorCode == 105, "\(input.name)")
+            #expect(report.reason == reason)
+
+            // the library: the per-file check, then the engine at this size
+            let policy = CheckPolicy()
+            let sniffed = try Sniffer.sniff(input.bytes)
+            guard case .failure(let rejection) = MediaCheck.inspectImage(input.bytes, sniffed: sniffed, policy: policy)
+            else {
+                Issue.record("\(input.name): MediaCheck.inspectImage accepted damaged data")
+                continue
+            }
+            #expect(rejection.code == .corrupt && rejection.reason == reason)
+            var limits = policy.limits()
+            limits.maxLongSide = side
+            #expect(throws: ProcessingError.damaged(.jpeg, detail: input.damage)) {
+                _ = try ImageProcessor().process(input.bytes, sniffed: sniffed, limits: limits)
+            }
+
+            // prepare
+            let entry = try await Self.prepare(input, side: side, acceptDamaged: false)
+            #expect(entry.status == .rejected, "\(input.name) at \(side): \(entry.reason ?? "")")
+            #expect(entry.reason == reason)
+        }
+    }
+
+    @Test(arguments: sides)
+    func acceptedWithAWarningEverywhereWhenAsked(side: Int) async throws {
+        for input in try Self.inputs() {
+            let note = "damaged JPEG used as decoded (damaged images accepted)"
+            let report = Verifier(options: VerifyOptions(acceptDamaged: true)).verify(
+                data: input.bytes, path: input.name, fileExtension: "jpg")
+            #expect(report.verdict == "accepted", "\(input.name): \(report.reason ?? "")")
+            #expect(report.warnings.contains(note), "\(report.warnings)")
+
+            let entry = try await Self.prepare(input, side: side, acceptDamaged: true)
+            #expect(entry.status == .prepared, "\(input.name) at \(side): \(entry.reason ?? "")")
+            #expect(entry.warnings.contains(note), "\(entry.warnings)")
+        }
+    }
+
+    /// `prepare` on the bytes as a local file, long side `side`.
+    static func prepare(_ input: Input, side: Int, acceptDamaged: Bool) async throws -> ManifestEntry {
+        let f = try PrepareFixture()
+        let file = try f.dir.file(input.name, bytes: [UInt8](input.bytes))
+        var options = try f.options([])
+        options.inputs = [file.path]  // a local media file given as an input
+        options.limits.maxLongSide = side
+        options.acceptDamaged = acceptDamaged
+        let (_, _, entries) = try await f.run(options)
+        return try #require(entries.first)
+    }
+}
