@@ -55,7 +55,8 @@ public enum Corpus {
     /// parameterised test over it never passes as "no test cases".
     public static func files(in relative: String, extensions: Set<String>? = nil) -> [URL] {
         let base = url(relative)
-        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) else {
+        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey])
+        else {
             return []
         }
         var out: [URL] = []

@@ -21,7 +21,10 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 public enum TestSeed {
     public static func value(default fallback: UInt64, for test: String) -> UInt64 {
         let env = ProcessInfo.processInfo.environment["PUSHATTACH_TEST_SEED"]
-        let seed = env.flatMap { UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: $0.hasPrefix("0x") ? 16 : 10) } ?? fallback
+        let seed =
+            env.flatMap {
+                UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: $0.hasPrefix("0x") ? 16 : 10)
+            } ?? fallback
         print("\(test): seed \(seed) (replay with PUSHATTACH_TEST_SEED=\(seed))")
         return seed
     }

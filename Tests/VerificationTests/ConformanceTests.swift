@@ -24,7 +24,9 @@ struct ConformanceTests {
     func brokenPngSuiteFilesAreCorrupt(file: URL) {
         let report = verifier.verify(fileAt: file)
         #expect(report.verdict == "rejected", "\(file.lastPathComponent)")
-        #expect(report.errorCode == 105, "\(file.lastPathComponent): \(report.errorCode.map(String.init) ?? "nil") \(report.reason ?? "")")
+        #expect(
+            report.errorCode == 105,
+            "\(file.lastPathComponent): \(report.errorCode.map(String.init) ?? "nil") \(report.reason ?? "")")
     }
 
     /// WebP files libwebp's own dwebp decodes (VERIFY.tsv) come out `transcode`.
@@ -34,7 +36,8 @@ struct ConformanceTests {
         return tsv.split(separator: "\n").compactMap { line -> URL? in
             let cols = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard cols.count > 9, cols[0].hasPrefix("webp/"), cols[8] == "dwebp" || cols[8] == "webpinfo",
-                  cols[9].hasPrefix("OK") else { return nil }
+                cols[9].hasPrefix("OK")
+            else { return nil }
             return Corpus.url(String(cols[0]))
         }
     }()
@@ -139,7 +142,8 @@ struct ConformanceTests {
 struct PixelBombTests {
     @Test(arguments: ["pngsuite/extra/65536-uint32-limit.png", "jpeg/misc/sharp_giant-image_20000x14000.jpg"])
     func bombsAreRefusedBeforeDecoding(path: String) throws {
-        let (result, peakRSS) = try ProcessRunner.runMeasuringMemory("pushattach", ["verify", "--json", Corpus.url(path).path])
+        let (result, peakRSS) = try ProcessRunner.runMeasuringMemory(
+            "pushattach", ["verify", "--json", Corpus.url(path).path])
         #expect(result.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["verdict"] as? String == "rejected")

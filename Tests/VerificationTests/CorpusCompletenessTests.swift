@@ -15,7 +15,8 @@ struct CorpusCompletenessTests {
         let text = try String(contentsOf: manifest, encoding: .utf8)
         return try text.split(separator: "\n").map { line in
             let parts = line.split(separator: " ", maxSplits: 1)
-            let path = try #require(parts.count == 2 ? parts[1].drop { $0 == " " || $0 == "*" } : nil, "bad line: \(line)")
+            let path = try #require(
+                parts.count == 2 ? parts[1].drop { $0 == " " || $0 == "*" } : nil, "bad line: \(line)")
             return (String(parts[0]), String(path))
         }
     }
@@ -27,9 +28,12 @@ struct CorpusCompletenessTests {
         #expect(listed.count == 508)
         #expect(Set(listed).count == listed.count, "a path is listed twice")
         var onDisk: [String] = []
-        let walker = try #require(FileManager.default.enumerator(at: Corpus.bundled, includingPropertiesForKeys: [.isRegularFileKey]))
-        for case let file as URL in walker where (try? file.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
-            let relative = String(file.standardizedFileURL.path.dropFirst(Corpus.bundled.standardizedFileURL.path.count + 1))
+        let walker = try #require(
+            FileManager.default.enumerator(at: Corpus.bundled, includingPropertiesForKeys: [.isRegularFileKey]))
+        for case let file as URL in walker
+        where (try? file.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            let relative = String(
+                file.standardizedFileURL.path.dropFirst(Corpus.bundled.standardizedFileURL.path.count + 1))
             if relative != "MANIFEST.sha256" { onDisk.append(relative) }
         }
         let missing = Set(listed).subtracting(onDisk), extra = Set(onDisk).subtracting(listed)
@@ -54,7 +58,9 @@ struct CorpusCompletenessTests {
     /// Every bundled media file has an expected verdict (the external corpus is checked by
     /// `verdictMatchesTheTable` itself).
     @Test func everyBundledFileHasAnExpectedVerdict() throws {
-        let media = try Self.manifestEntries().map(\.path).filter { !Corpus.isDocument(($0 as NSString).lastPathComponent) }
+        let media = try Self.manifestEntries().map(\.path).filter {
+            !Corpus.isDocument(($0 as NSString).lastPathComponent)
+        }
         #expect(media.count == 485)
         let unlisted = media.filter { ExpectedVerdicts.rows[$0] == nil }
         #expect(unlisted.isEmpty, "no row in TestImages/verdicts.tsv: \(unlisted)")

@@ -77,24 +77,41 @@ struct AnimationTests {
     /// One case per WebP kind (VP8, VP8L, VP8X still with and without alpha, animated with and
     /// without alpha) from the bundled set, checked against libwebp's webpinfo.
     static let bundledWebPs: [WebPCase] = [
-        .init(path: "metadata-extractor-images/alpha_lossless_1.webp", detail: "VP8L", alpha: true, frames: 1, size: "400x301"),
-        .init(path: "metadata-extractor-images/alpha_lossless_2.webp", detail: "VP8L", alpha: true, frames: 1, size: "386x395"),
-        .init(path: "metadata-extractor-images/alpha_lossy_1.webp", detail: "VP8X", alpha: true, frames: 1, size: "400x301"),
-        .init(path: "metadata-extractor-images/alpha_lossy_2.webp", detail: "VP8X", alpha: true, frames: 1, size: "386x395"),
+        .init(
+            path: "metadata-extractor-images/alpha_lossless_1.webp", detail: "VP8L", alpha: true, frames: 1,
+            size: "400x301"),
+        .init(
+            path: "metadata-extractor-images/alpha_lossless_2.webp", detail: "VP8L", alpha: true, frames: 1,
+            size: "386x395"),
+        .init(
+            path: "metadata-extractor-images/alpha_lossy_1.webp", detail: "VP8X", alpha: true, frames: 1,
+            size: "400x301"),
+        .init(
+            path: "metadata-extractor-images/alpha_lossy_2.webp", detail: "VP8X", alpha: true, frames: 1,
+            size: "386x395"),
         .init(path: "metadata-extractor-images/photo_1.webp", detail: "VP8", alpha: false, frames: 1, size: "1024x772"),
-        .init(path: "metadata-extractor-images/nikon_d1x.webp", detail: "VP8X", alpha: false, frames: 1, size: "600x391"),
-        .init(path: "image-webp/regression/lossless_indexed_4bit_palette.webp", detail: "VP8L", alpha: false, frames: 1, size: "500x300"),
+        .init(
+            path: "metadata-extractor-images/nikon_d1x.webp", detail: "VP8X", alpha: false, frames: 1, size: "600x391"),
+        .init(
+            path: "image-webp/regression/lossless_indexed_4bit_palette.webp", detail: "VP8L", alpha: false, frames: 1,
+            size: "500x300"),
         .init(path: "image-webp/animated/random_lossy.webp", detail: "VP8X", alpha: false, frames: 4, size: "99x87"),
         .init(path: "misc/sharp_animated-loop-3.webp", detail: "VP8X", alpha: true, frames: 10, size: "370x285"),
     ]
 
     /// Larger samples only the full corpus has (`make conformance`).
     static let corpusWebPs: [WebPCase] = [
-        .init(path: "metadata-extractor-images/animation_lossless.webp", detail: "VP8X", alpha: true, frames: 101, size: "320x240"),
-        .init(path: "metadata-extractor-images/animation_lossy.webp", detail: "VP8X", alpha: true, frames: 101, size: "320x240"),
+        .init(
+            path: "metadata-extractor-images/animation_lossless.webp", detail: "VP8X", alpha: true, frames: 101,
+            size: "320x240"),
+        .init(
+            path: "metadata-extractor-images/animation_lossy.webp", detail: "VP8X", alpha: true, frames: 101,
+            size: "320x240"),
         .init(path: "metadata-extractor-images/webpvp8.webp", detail: "VP8", alpha: false, frames: 1, size: "1600x900"),
-        .init(path: "metadata-extractor-images/webpvp8l.webp", detail: "VP8L", alpha: false, frames: 1, size: "1200x900"),
-        .init(path: "metadata-extractor-images/webpvp8x.webp", detail: "VP8X", alpha: false, frames: 1, size: "1440x900"),
+        .init(
+            path: "metadata-extractor-images/webpvp8l.webp", detail: "VP8L", alpha: false, frames: 1, size: "1200x900"),
+        .init(
+            path: "metadata-extractor-images/webpvp8x.webp", detail: "VP8X", alpha: false, frames: 1, size: "1440x900"),
     ]
 
     static let webps = bundledWebPs + (Corpus.isExternal ? corpusWebPs : [])
