@@ -1,17 +1,21 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Fetch
 
 /// A policy for tests against the loopback server: private networks allowed, short retry
-/// delays. The deadlines are generous on purpose: tests that are not about timing must not
-/// depend on how loaded the machine is (sanitizers, parallel suites); tests of timeouts set
-/// their own short deadline against a route that takes far longer.
+/// delays. No short limits: tests that are not about timing must not depend on how loaded the
+/// machine is (sanitizers, one core shared with CPU-bound suites), and a request held at the
+/// server (`TestHTTPServer.hold`) may wait as long as the test takes to release it, so the
+/// deadline is long and the low-speed check is off. A test of a timeout sets that one limit
+/// short, against a held route that cannot complete before the client has returned.
 func loopbackPolicy(_ adjust: (inout FetchPolicy) -> Void = { _ in }) -> FetchPolicy {
     var policy = FetchPolicy()
     policy.allowPrivateNetworks = true
-    policy.connectTimeout = .seconds(10)
-    policy.deadline = .seconds(30)
+    policy.connectTimeout = .seconds(30)
+    policy.deadline = .seconds(300)
+    policy.lowSpeedLimit = 0
     policy.retryBaseDelay = .milliseconds(20)
     adjust(&policy)
     return policy

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Fetch
 
-@Suite("HTTP client against the loopback server")
+@Suite("HTTP client against the loopback server", .ownThread)
 struct HTTPClientTests {
     @Test func okBodyAndHeaders() async throws {
         let server = try TestHTTPServer()
@@ -89,29 +89,42 @@ struct HTTPClientTests {
         #expect(response.contentDisposition == #"attachment; filename="../../etc/passwd""#)
     }
 
-    @Test func slowDripPastTheDeadlineTimesOut() async throws {
+    /// The body stops after 100 of 1000 bytes and is held until the client has returned: only
+    /// the deadline (the one short limit here; the low-speed check is off) can end the fetch.
+    @Test func heldBodyPastTheDeadlineTimesOut() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let client = HTTPClient(policy: loopbackPolicy { $0.deadline = .seconds(1) })
-        let error = await fetchError(client, server.url("/drip?bytes=200&ms=100"))
-        guard case .timedOut? = error else {
+        let gate = server.hold("/held", sendingFirst: 100)
+        let client = HTTPClient(policy: loopbackPolicy { $0.deadline = .seconds(2) })
+        let start = ContinuousClock.now
+        let error = await fetchError(client, server.url("/held"))
+        let elapsed = ContinuousClock.now - start
+        let held = await gate.wait { $0.arrived >= 1 }
+        gate.open()
+        guard case .timedOut(_, let what)? = error else {
             Issue.record("expected timedOut, got \(String(describing: error))")
             return
         }
+        #expect(!what.lowercased().contains("slow"), "the deadline fired, not the low-speed check: \(what)")
         #expect(error?.isRetryable == false)
-        #expect(server.hits("/drip") == 1)
+        #expect(held?.passed == 0, "the route was still held when the client gave up")
+        #expect(server.hits("/held") == 1)
+        #expect(elapsed < .seconds(120), "\(elapsed)")
     }
 
+    /// Headers and 100 bytes, then nothing until the client has returned: the low-speed check
+    /// (1000 B/s over 1 s) is the only short limit, so it is what ends the fetch.
     @Test func lowSpeedTransferIsAborted() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
+        let gate = server.hold("/held", sendingFirst: 100)
         let client = HTTPClient(
             policy: loopbackPolicy { policy in
-                policy.deadline = .seconds(30)
                 policy.lowSpeedLimit = 1000
                 policy.lowSpeedTime = .seconds(1)
             })
-        let error = await fetchError(client, server.url("/drip?bytes=1000&ms=100"))
+        let error = await fetchError(client, server.url("/held"))
+        gate.open()
         guard case .timedOut(_, let what)? = error else {
             Issue.record("expected timedOut, got \(String(describing: error))")
             return
@@ -301,15 +314,24 @@ struct HTTPClientTests {
         #expect(error == .hostNotAllowed(url: target, host: "localhost"))
     }
 
+    /// Cancelled once the request is held mid-body at the server: the transfer is in progress,
+    /// and nothing but the cancellation can end it.
     @Test func cancellationAbortsTheTransfer() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let client = HTTPClient(policy: loopbackPolicy { $0.deadline = .seconds(60) })
-        let url = server.url("/drip?bytes=10000&ms=50")
-        let task = Task { await fetchError(client, url) }
-        try await Task.sleep(for: .milliseconds(300))
-        task.cancel()
-        #expect(await task.value == .cancelled(url: url))
+        let gate = server.hold("/held", sendingFirst: 100)
+        let client = HTTPClient(policy: loopbackPolicy())
+        let url = server.url("/held")
+        let error = await withTaskGroup(of: FetchError?.self) { group in
+            group.addTask { await fetchError(client, url) }
+            let held = await gate.wait { $0.waiting == 1 }
+            #expect(held != nil, "the request never reached the server")
+            group.cancelAll()
+            return await group.next() ?? nil
+        }
+        #expect(error == .cancelled(url: url))
+        #expect(gate.current.passed == 0)
+        gate.open()
     }
 
     @Test func manyConcurrentFetchesShareFewThreads() async throws {
@@ -326,8 +348,9 @@ struct HTTPClientTests {
         #expect(counts.sorted() == sizes)
     }
 
-    @Test func servesAndFetchesOverIPv6WhenAvailable() async throws {
-        guard let server = try? TestHTTPServer(host: "::1") else { return }  // no IPv6 loopback here
+    @Test(.enabled(if: TestHTTPServer.ipv6LoopbackAvailable, "no IPv6 loopback on this machine"))
+    func servesAndFetchesOverIPv6() async throws {
+        let server = try TestHTTPServer(host: "::1")
         defer { server.stop() }
         let client = HTTPClient(policy: loopbackPolicy())
         let response = try await client.fetch(server.url("/ok"))
@@ -335,17 +358,22 @@ struct HTTPClientTests {
         #expect(response.body.count == 13)
     }
 
-    @Test func serverStopsCleanlyMidDrip() async throws {
+    /// Stopped while a response is held mid-body: the connection breaks (the client sees a
+    /// truncated body), and `stop` still ends every connection thread.
+    @Test func serverStopsCleanlyMidBody() async throws {
         let server = try TestHTTPServer()
+        let gate = server.hold("/held", sendingFirst: 100, .bytes(TestHTTPServer.pattern(100_000)))
         let client = HTTPClient(policy: loopbackPolicy { $0.maxRetries = 0 })
-        let url = server.url("/drip?bytes=100000&ms=20")
-        let task = Task { await fetchError(client, url) }
-        // Stop once the request has arrived (polled: a fixed sleep lost the race under sanitizers).
-        for _ in 0..<500 where server.hits("/drip") == 0 { try await Task.sleep(for: .milliseconds(20)) }
-        try await Task.sleep(for: .milliseconds(100))
-        server.stop()
-        let error = await task.value
-        #expect(error != nil)
-        #expect(server.hits("/drip") == 1)
+        let url = server.url("/held")
+        async let fetched = fetchError(client, url)
+        let held = await gate.wait { $0.waiting == 1 }
+        #expect(held != nil, "the request never reached the server")
+        #expect(server.stop(), "a connection thread outlived stop()")
+        let error = await fetched
+        guard case .connectionFailed? = error else {
+            Issue.record("expected connectionFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(server.hits("/held") == 1)
     }
 }

@@ -29,6 +29,13 @@ import Foundation
 /// - `/retry-after/KEY?seconds=S`: 429 with Retry-After S on the first hit, then 200
 /// - `/disposition?name=NAME&type=T`: 200 with `Content-Disposition: attachment; filename="NAME"`
 ///   (default `../../etc/passwd`)
+///
+/// Held routes put the test, not the clock, in charge of when a response completes:
+///
+///     let gate = server.hold("/slow.jpg", .bytes(jpeg, contentType: "image/jpeg"))
+///     let task = Task { try await client.fetch(server.url("/slow.jpg")) }
+///     _ = await gate.wait { $0.waiting == 1 }   // the request is at the server, held
+///     gate.open()                               // now it completes
 public final class TestHTTPServer: @unchecked Sendable {
     /// A parsed request.
     public struct Request: Sendable {
@@ -55,6 +62,9 @@ public final class TestHTTPServer: @unchecked Sendable {
             case declaredLength(Int, actual: Data)
             /// Content-Length twice the prefix, the prefix, then an RST.
             case resetAfter(Data)
+            /// Content-Length, the first `first` bytes, then nothing until `gate` lets the
+            /// request pass (or the server stops), then the rest and close.
+            case held(Data, first: Int, gate: Gate)
         }
 
         public var status: Int
@@ -103,6 +113,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     private var clients: Set<Int32> = []
     private var stopped = false
     private var accepted = 0
+    private var gates: [Gate] = []
     private let group = DispatchGroup()
 
     /// Binds `host` (an IPv4 or IPv6 loopback literal) on an ephemeral port and starts accepting.
@@ -133,26 +144,64 @@ public final class TestHTTPServer: @unchecked Sendable {
         lock.withLock { routes[path] = handler }
     }
 
+    /// Serves `path` with `response`, but holds every request at `gate` until the test lets it
+    /// pass (`gate.release()`, `gate.open()`) or the server stops: the route never completes on
+    /// its own. With `sendingFirst` nil nothing is sent while held; with a count, the status
+    /// line, the headers (Content-Length: the whole body) and that many body bytes are sent
+    /// first, so the request is held mid-body. `gate` counts the requests that reached it.
+    @discardableResult
+    public func hold(
+        _ path: String, gate: Gate = Gate(), sendingFirst prefix: Int? = nil,
+        _ response: Response = .bytes(TestHTTPServer.pattern(1000))
+    ) -> Gate {
+        let stopped: Bool = lock.withLock {
+            if !gates.contains(where: { $0 === gate }) { gates.append(gate) }
+            return self.stopped
+        }
+        if stopped { gate.open() }
+        route(path) { _ in
+            guard let prefix, case .bytes(let data) = response.body else {
+                gate.pass()
+                return response
+            }
+            var held = response
+            held.body = .held(data, first: min(max(0, prefix), data.count), gate: gate)
+            return held
+        }
+        return gate
+    }
+
+    /// Whether `::1` can be bound here (some containers and CI machines have no IPv6 loopback).
+    public static let ipv6LoopbackAvailable: Bool = {
+        guard let (fd, _) = try? listen(on: "::1") else { return false }
+        close(fd)
+        return true
+    }()
+
     /// TCP connections accepted so far (fewer than requests when clients keep them alive).
     public var connectionsAccepted: Int { lock.withLock { accepted } }
 
     /// Requests seen for `path` so far.
     public func hits(_ path: String) -> Int { lock.withLock { hitCounts[path, default: 0] } }
 
-    /// Stops accepting, breaks every open connection (even one mid-drip) and waits for the
-    /// connection threads to finish. Safe to call more than once.
-    public func stop() {
-        let open: Set<Int32>? = lock.withLock {
+    /// Stops accepting, breaks every open connection (even one mid-drip or held), lets every
+    /// held request go (sending nothing more) and waits for the connection threads to finish.
+    /// Safe to call more than once. False when a thread was still running after 30 s (it is
+    /// left behind); true otherwise, also when the server was already stopped.
+    @discardableResult
+    public func stop() -> Bool {
+        let held: [Gate]? = lock.withLock {
             guard !stopped else { return nil }
             stopped = true
-            return clients
+            return gates
         }
-        guard let open else { return }
+        guard let held else { return true }
         _ = Glibc.shutdown(listener, Int32(SHUT_RDWR))
         lock.withLock { for fd in clients { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) } }
-        _ = open
-        _ = group.wait(timeout: .now() + 5)
+        for gate in held { gate.open() }
+        let finished = group.wait(timeout: .now() + 30) == .success
         close(listener)
+        return finished
     }
 
     var isStopped: Bool { lock.withLock { stopped } }
@@ -390,6 +439,13 @@ public final class TestHTTPServer: @unchecked Sendable {
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
             return false
+        case .held(let data, let first, let gate):
+            head += "Content-Length: \(data.count)\r\nConnection: close\r\n\r\n"
+            guard send(fd, Data(head.utf8) + data.prefix(first)) else { return false }
+            gate.pass()
+            guard !isStopped else { return false }
+            _ = send(fd, data.dropFirst(first))
+            return false
         }
     }
 
@@ -440,6 +496,199 @@ public final class TestHTTPServer: @unchecked Sendable {
             case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
             case .badHost(let host): "\(host) is not an IP literal; use 127.0.0.1 or ::1"
             }
+        }
+    }
+}
+
+extension TestHTTPServer {
+    /// Where held requests wait (`TestHTTPServer.hold`) until the test lets them pass, and what
+    /// the test waits on to know they got there: no sleeps, no polling.
+    ///
+    ///     let gate = server.hold("/a.jpg", .bytes(jpeg, contentType: "image/jpeg"))
+    ///     _ = await gate.wait { $0.waiting >= 2 }   // two requests held at once
+    ///     gate.release()                            // one of them passes
+    ///     gate.open()                               // all of them, now and later
+    public final class Gate: @unchecked Sendable {
+        public struct State: Sendable, Equatable {
+            /// Requests that reached the gate so far.
+            public var arrived = 0
+            /// Requests held at the gate now.
+            public var waiting = 0
+            /// The most requests held at once.
+            public var peakWaiting = 0
+            /// Requests let through so far.
+            public var passed = 0
+            /// Whether everything passes from now on.
+            public var isOpen = false
+        }
+
+        private let state = Watched(State())
+        private var permits = 0  // guarded by `state`'s lock
+
+        public init() {}
+
+        /// Now.
+        public var current: State { state.value }
+
+        /// Lets `count` requests pass: held ones first, else the next ones to arrive.
+        public func release(_ count: Int = 1) { state.update { _ in permits += count } }
+
+        /// Lets every held request pass, and every later one.
+        public func open() { state.update { $0.isOpen = true } }
+
+        /// Holds the calling (server) thread until a permit or `open()`.
+        func pass() {
+            state.update {
+                $0.arrived += 1
+                $0.waiting += 1
+                $0.peakWaiting = max($0.peakWaiting, $0.waiting)
+            }
+            state.block(until: { $0.isOpen || self.permits > 0 }) {
+                if !$0.isOpen { self.permits -= 1 }
+                $0.waiting -= 1
+                $0.passed += 1
+            }
+        }
+
+        /// Blocks the calling thread until `condition` holds: the state then, or nil when
+        /// `timeout` passed first. For synchronous tests.
+        public func waitBlocking(timeout: Duration = .seconds(300), until condition: (State) -> Bool) -> State? {
+            state.waitBlocking(timeout: timeout, until: condition)
+        }
+
+        /// Waits (off the cooperative pool) until `condition` holds; the state then, or nil when
+        /// `timeout` passed first. The timeout only bounds a broken test; it is never the
+        /// expected way out.
+        public func wait(
+            timeout: Duration = .seconds(300), until condition: @escaping @Sendable (State) -> Bool
+        ) async -> State? {
+            await state.wait(timeout: timeout, until: condition)
+        }
+    }
+}
+
+/// A value guarded by a condition variable: threads update it, tests wait until it satisfies
+/// a condition (woken by every update, never by a timer).
+///
+///     let seen = Watched([Int]())
+///     observer = { line in seen.update { $0.append(line) } }
+///     let lines = await seen.wait { $0.count == 2 }   // nil only if 120 s passed first
+public final class Watched<Value: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var stored: Value
+
+    public init(_ value: Value) { stored = value }
+
+    public var value: Value {
+        condition.lock()
+        defer { condition.unlock() }
+        return stored
+    }
+
+    /// Changes the value under the lock and wakes every waiter.
+    public func update(_ change: (inout Value) -> Void) {
+        condition.lock()
+        change(&stored)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks the calling thread until `condition` holds, then applies `change` under the same
+    /// lock. For threads the test owns (server connections), not for the cooperative pool.
+    func block(until condition: (Value) -> Bool, then change: (inout Value) -> Void) {
+        self.condition.lock()
+        while !condition(stored) { self.condition.wait() }
+        change(&stored)
+        self.condition.broadcast()
+        self.condition.unlock()
+    }
+
+    /// Blocks the calling thread until `condition` holds: the value then, or nil when `timeout`
+    /// passed first.
+    public func waitBlocking(timeout: Duration = .seconds(300), until condition: (Value) -> Bool) -> Value? {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let limit = Date().addingTimeInterval(seconds)
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        while !condition(stored) {
+            if !self.condition.wait(until: limit) && !condition(stored) { return nil }
+        }
+        return stored
+    }
+
+    /// `waitBlocking` on a thread of its own, so a suspended test does not tie up one of the
+    /// cooperative pool's few threads (one, on one core).
+    public func wait(
+        timeout: Duration = .seconds(300), until condition: @escaping @Sendable (Value) -> Bool
+    ) async -> Value? {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: self.waitBlocking(timeout: timeout, until: condition))
+            }
+            thread.name = "Watched.wait"
+            thread.start()
+        }
+    }
+}
+
+/// A `TaskExecutor` with a thread of its own, for a test that must not wait for Swift's shared
+/// cooperative pool: CPU-bound suites in the same process keep that pool busy (it has as many
+/// threads as cores, one under `taskset -c 0`), and a continuation resumed behind them can wait
+/// as long as they run. With this as the task executor preference, the test, its child tasks
+/// (`async let`, task groups) and the default actors they call run here, and a blocking
+/// synchronous test blocks only this thread.
+///
+///     let executor = ThreadExecutor(name: "my test")
+///     defer { executor.finish() }
+///     try await withTaskExecutorPreference(executor) { try await body() }
+public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let name: String
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var running = false
+    private var finishing = false
+
+    public init(name: String) { self.name = name }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        let start = !running
+        running = true
+        condition.signal()
+        condition.unlock()
+        if start {
+            let thread = Thread { [self] in runJobs() }
+            thread.name = name
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    /// Lets the thread end once it has nothing left to run; a job enqueued later (a late
+    /// resumption) starts a new one.
+    public func finish() {
+        condition.lock()
+        finishing = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func runJobs() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty {
+                if finishing {
+                    running = false
+                    condition.unlock()
+                    return
+                }
+                condition.wait()
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
 }

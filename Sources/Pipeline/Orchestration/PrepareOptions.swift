@@ -2,6 +2,7 @@ import Fetch
 import Foundation
 import ImageEngine
 import MediaTypes
+import Verification
 
 /// Everything `Preparer` needs to know about one run of `pushattach prepare`.
 ///
@@ -27,6 +28,9 @@ public struct PrepareOptions: Sendable {
     /// A disagreement between the bytes and the media_type, Content-Type or URL extension
     /// rejects the item instead of being a warning.
     public var strict = false
+    /// Damaged image data (a scan cut short, corrupt entropy-coded data) is prepared from what
+    /// decodes, with a warning, instead of rejected as corrupt.
+    public var acceptDamaged = false
     /// Redirects, private networks, allowed hosts, deadline, retries. `byteCap` and
     /// `tightenCap` are set by the preparer from `rules` and `imageDownloadCap`.
     public var fetch = FetchPolicy()
@@ -37,11 +41,27 @@ public struct PrepareOptions: Sendable {
     /// pixel budget, and keeps an endless "image" body (which grows by doubling) under 100 MB RSS.
     public var imageDownloadCap = 32_000_000
     /// The engine's limits: byte cap, long side, JPEG quality, `--thumbnail N` (`thumbnailSize`).
-    /// `strict` is taken from `PrepareOptions.strict`.
+    /// `strict`, `acceptDamaged` and the rules are taken from these options (`policy`).
     public var limits = ProcessingLimits()
+    /// Tests only: told, for each later item naming a URL already seen in this run (its line),
+    /// how it gets the first item's outcome.
+    var dedupeObserver: (@Sendable (_ line: Int, _ path: DedupePath) -> Void)?
+
+    /// The per-file policy `prepare` shares with `verify`.
+    public var policy: CheckPolicy {
+        CheckPolicy(rules: rules, pixelBudget: limits.pixelBudget, strict: strict, acceptDamaged: acceptDamaged)
+    }
 
     public init(container: URL, inputs: [String]) {
         self.container = container
         self.inputs = inputs
     }
+}
+
+/// How a later item naming a URL already seen in the run gets the first item's outcome.
+enum DedupePath: Sendable, Equatable {
+    /// The first item was still in flight: the later one waits on its `SharedOutcome`.
+    case waitedForInFlight
+    /// The first item's entry was in the journal: the later one reads it back.
+    case readFromJournal
 }

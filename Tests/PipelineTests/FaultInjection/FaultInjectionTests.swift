@@ -21,7 +21,7 @@ import Testing
 // | full disk | `mount -t tmpfs -o size=512k`, 120 × 13 KB | exit 2, `write(2) failed for …/Images/<name>.jpg: No space left on device — disk full: free some space, then re-run with --resume`; then `remount,size=16m` and `--resume` → 0 |
 // | read-only container | a finished run, then `remount,ro` | exit 2, `… Read-only file system — container not writable`; journal untouched; `remount,rw` + `--resume` → 0 |
 // | permission-denied folder | `Images/` mode 000, run as uid 65534 (`setpriv`), root ignores mode bits | exit 2 at open, before any download: `access(2) failed for …/Images: Permission denied — container not writable` (the container cannot take images, so every image item would fail: fatal, not per item) |
-// | manifest deleted mid-run | `rm manifest.jsonl` while a slow run goes | the journal sees its inode unlinked (`fstat` nlink 0) before the next append and copies the still-open file back to its path; a note says so; exit 0 and `manifest.json` lists every item |
+// | manifest deleted mid-run | `rm manifest.jsonl` while a run waits on downloads the test server holds | the journal sees its inode unlinked (`fstat` nlink 0) before the next append and copies the still-open file back to its path; a note says so; exit 0 and `manifest.json` lists every item |
 // | two runs at once | a second `prepare`, with or without `--resume` | exit 2 (a container problem, not a usage error), `container is in use: process PID holds …/.pushattach.lock`; the first finishes unharmed |
 // | SIGTERM | like the SIGINT test | manifest written, exit 143 (128 + 15; SIGINT stays 130); `--resume` finishes |
 //
@@ -50,7 +50,7 @@ import Testing
 /// - A deleted `manifest.jsonl` is put back from the journal's still-open descriptor, with every
 ///   entry so far, and a note says so.
 /// - SIGTERM is handled as SIGINT, and exits 128 + 15 = 143.
-@Suite("Fault injection (prepare binary)", .serialized)
+@Suite("Fault injection (prepare binary)", .serialized, .ownThread)
 struct FaultInjectionTests {
     private func arguments(_ list: String, _ container: URL) -> [String] {
         ["prepare", list, "--container", container.path, "--allow-private-networks", "--retries", "0"]
@@ -62,7 +62,7 @@ struct FaultInjectionTests {
         let disk = try Tmpfs(at: f.dir.url.appendingPathComponent("disk"), options: "size=512k")
         defer { disk.unmount() }
         // 120 × 13 KB does not fit in 512 KB.
-        let urls = f.slowImages(count: 120, delay: 0)
+        let urls = f.images(count: 120)
         let list = try f.list(urls)
         let container = disk.url.appendingPathComponent("out")
 
@@ -91,7 +91,7 @@ struct FaultInjectionTests {
         let f = try PrepareFixture()
         let disk = try Tmpfs(at: f.dir.url.appendingPathComponent("disk"), options: "size=4m")
         defer { disk.unmount() }
-        let urls = f.slowImages(count: 4, delay: 0)
+        let urls = f.images(count: 4)
         let container = disk.url.appendingPathComponent("out")
         let first = try ProcessRunner.run("pushattach", arguments(try f.list(Array(urls.prefix(2))), container))
         #expect(first.status == 0, "\(first.stderr)")
@@ -132,7 +132,7 @@ struct FaultInjectionTests {
         let images = container.appendingPathComponent("Images")
         #expect(chmod(images.path, 0o000) == 0)
         defer { chmod(images.path, 0o755) }
-        let urls = f.slowImages(count: 3, delay: 0)
+        let urls = f.images(count: 3)
         let list = try f.list(urls)
         let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", ProcessRunner.product("pushattach").path]
 
@@ -153,17 +153,24 @@ struct FaultInjectionTests {
         #expect(try f.inconsistencies(container) == [])
     }
 
+    /// Deleted once 10 items are done and the rest are held at the server; then they are let go.
     @Test func manifestDeletedMidRunIsRecreated() throws {
         let f = try PrepareFixture()
-        let urls = f.slowImages(count: 120, delay: 30_000)
+        let window = 4
+        let (urls, gate) = f.heldImages(count: 120, served: 10)
         let container = f.container
-        let (process, log) = try f.start(arguments(try f.list(urls), container))
-        f.waitForJournal(process, container: container, lines: 10)
+        let (process, log) = try f.start(
+            arguments(try f.list(urls), container) + PrepareFixture.heldRunOptions(window: window))
+        let filled = f.waitForHeldWindow(gate, window: window)
+        let linesBefore = f.journalLines(container)
         let stillRunning = process.isRunning
         try FileManager.default.removeItem(at: container.appendingPathComponent(ManifestJournal.fileName))
+        gate.open()
         process.waitUntilExit()
         let stderr = try String(contentsOf: log, encoding: .utf8)
 
+        #expect(filled, "the run never had its window of downloads held")
+        #expect(linesBefore == 10)
         #expect(stillRunning, "the run finished before the manifest was deleted")
         #expect(process.terminationStatus == 0, "\(stderr)")
         #expect(stderr.contains("manifest.jsonl was deleted during the run; recreated it"), "\(stderr)")
@@ -175,13 +182,15 @@ struct FaultInjectionTests {
         #expect(try f.inconsistencies(container) == [])
     }
 
+    /// The second run comes while the first has 5 items done and the rest held at the server.
     @Test func secondRunIsRefusedThroughTheLock() throws {
         let f = try PrepareFixture()
-        let urls = f.slowImages(count: 120, delay: 30_000)
+        let window = 4
+        let (urls, gate) = f.heldImages(count: 120, served: 5)
         let container = f.container
         let list = try f.list(urls)
-        let (first, log) = try f.start(arguments(list, container))
-        f.waitForJournal(first, container: container, lines: 5)
+        let (first, log) = try f.start(arguments(list, container) + PrepareFixture.heldRunOptions(window: window))
+        #expect(f.waitForHeldWindow(gate, window: window), "the first run never had its window of downloads held")
         #expect(first.isRunning, "the first run finished too soon")
 
         for extra in [[], ["--resume"]] {
@@ -192,6 +201,7 @@ struct FaultInjectionTests {
             #expect(second.stderr.contains(ContainerLock.fileName))
         }
 
+        gate.open()
         first.waitUntilExit()
         #expect(first.terminationStatus == 0, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         let entries = try f.manifestEntries(container)
@@ -200,15 +210,18 @@ struct FaultInjectionTests {
         #expect(try f.inconsistencies(container) == [])
     }
 
+    /// Terminated once 10 items are done and the rest are held at the server.
     @Test func sigtermWritesTheManifestAndExits143() throws {
         let f = try PrepareFixture()
-        let urls = f.slowImages(count: 120, delay: 30_000)
+        let window = 4
+        let (urls, gate) = f.heldImages(count: 120, served: 10)
         let container = f.container
-        let arguments = arguments(try f.list(urls), container)
-        let terminated = try f.runAndSignal(arguments, container: container, lines: 10, signal: SIGTERM)
+        let arguments = arguments(try f.list(urls), container) + PrepareFixture.heldRunOptions(window: window)
+        let (terminated, linesAtSignal) = try f.runAndSignal(arguments, gate: gate, window: window, signal: SIGTERM)
+        #expect(linesAtSignal == 10, "the journal when SIGTERM was sent")
         #expect(terminated.terminationReason == .exit && terminated.terminationStatus == 143)
         let entries = try f.manifestEntries(container)
-        #expect(entries.count < 120 && !entries.isEmpty)
+        #expect(entries.count == 10 && entries.allSatisfy { $0.status == .prepared })
         #expect(try f.inconsistencies(container) == [])
         let resumed = try ProcessRunner.run("pushattach", arguments + ["--resume"])
         #expect(resumed.status == 0, "\(resumed.stderr)")

@@ -14,16 +14,47 @@ extension PrepareFixture {
         try dir.file("list-\(UUID().uuidString).txt", urls.joined(separator: "\n") + "\n").path
     }
 
-    /// Serves the small JPEG at `count` distinct URLs, each after `delay` microseconds.
-    func slowImages(count: Int, delay: useconds_t, prefix: String = "/img") -> [String] {
+    /// Serves the small JPEG at `count` distinct URLs.
+    func images(count: Int, prefix: String = "/img") -> [String] {
         (0..<count).map { index in
             let path = "\(prefix)/\(index).jpg"
-            server.route(path) { _ in
-                usleep(delay)
-                return .bytes(PrepareFixture.jpeg, contentType: "image/jpeg")
+            serveJPEG(path)
+            return server.url(path)
+        }
+    }
+
+    /// Serves the small JPEG at `count` distinct URLs: the first `served` at once, every later
+    /// one held at the returned gate until the test opens it. A run over them cannot finish on
+    /// its own: it stops with the first `served` items done and the rest in flight.
+    func heldImages(count: Int, served: Int, prefix: String = "/img") -> (urls: [String], gate: TestHTTPServer.Gate) {
+        let gate = TestHTTPServer.Gate()
+        let urls = (0..<count).map { index in
+            let path = "\(prefix)/\(index).jpg"
+            if index < served {
+                serveJPEG(path)
+            } else {
+                server.hold(path, gate: gate, .bytes(PrepareFixture.jpeg, contentType: "image/jpeg"))
             }
             return server.url(path)
         }
+        return (urls, gate)
+    }
+
+    /// Options for `pushattach prepare` over `heldImages`: downloads in flight and per host
+    /// equal (`window`), so an item that is served never queues behind held ones for its host;
+    /// the deadline far off, so a held download ends only when the test lets it. (The CLI has
+    /// no option for its low-speed check, 1 KB/s over 10 s: the tests let held downloads go,
+    /// or signal the run, right after the window fills, well inside those 10 s.)
+    static func heldRunOptions(window: Int) -> [String] {
+        ["--concurrency", "\(window)", "--per-host", "\(window)", "--timeout", "3600"]
+    }
+
+    /// Waits until the `pushattach` run over `heldImages` has filled its window of `window`
+    /// downloads with held ones. An item's slot is refilled only after its entry is in the
+    /// journal, so by then every served item has its line there, and no other item can finish.
+    /// True when it got there; false after five minutes (the run failed or stalled).
+    func waitForHeldWindow(_ gate: TestHTTPServer.Gate, window: Int) -> Bool {
+        gate.waitBlocking { $0.waiting >= window } != nil
     }
 
     func journalLines(_ container: URL) -> Int {
@@ -44,19 +75,25 @@ extension PrepareFixture {
         return (process, log)
     }
 
-    /// Waits (up to a minute) until the journal has `lines` lines or the process ended.
-    func waitForJournal(_ process: Process, container: URL, lines: Int) {
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning, journalLines(container) < lines, Date() < deadline { usleep(5_000) }
-    }
-
-    /// Starts `pushattach prepare` and sends `signal` once the journal has `lines` lines.
-    func runAndSignal(_ arguments: [String], container: URL, lines: Int, signal: Int32) throws -> Process {
+    /// Starts `pushattach prepare` over `heldImages` (with `heldRunOptions(window:)` among
+    /// `arguments`), sends `signal` once its window is full of held downloads, waits for it to
+    /// end, then opens the gate. Returns the process and the journal's line count when the
+    /// signal was sent (nil when the window never filled: the signal is sent anyway).
+    func runAndSignal(_ arguments: [String], gate: TestHTTPServer.Gate, window: Int, signal: Int32) throws -> (
+        process: Process, linesAtSignal: Int?
+    ) {
         let (process, _) = try start(arguments)
-        waitForJournal(process, container: container, lines: lines)
+        let filled = waitForHeldWindow(gate, window: window)
+        let lines = filled ? journalLines(container(in: arguments)) : nil
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
-        return process
+        gate.open()
+        return (process, lines)
+    }
+
+    private func container(in arguments: [String]) -> URL {
+        let index = arguments.firstIndex(of: "--container").map { $0 + 1 }
+        return index.map { URL(fileURLWithPath: arguments[$0]) } ?? container
     }
 
     /// Every file under the container that is not a folder, relative to it.

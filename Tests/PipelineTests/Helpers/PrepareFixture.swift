@@ -1,6 +1,7 @@
 import Fetch
 import Foundation
 import TestSupport
+import Testing
 
 @testable import Pipeline
 
@@ -38,10 +39,12 @@ final class PrepareFixture {
         let list = try dir.file("list-\(UUID().uuidString).txt", lines.joined(separator: "\n") + "\n")
         var options = PrepareOptions(container: container ?? self.container, inputs: [list.path])
         options.fetch.allowPrivateNetworks = true
-        // Generous: the tests are about outcomes, not speed, and run beside CPU-heavy suites
-        // and under sanitizers; the drip route that must time out takes 200 s.
-        options.fetch.deadline = .seconds(30)
-        options.fetch.connectTimeout = .seconds(5)
+        // No short limits: the tests are about outcomes, not speed, and run beside CPU-heavy
+        // suites (on one core, too) and under sanitizers; a request held at the server may wait
+        // as long as the test takes to release it. A test of a timeout sets that one limit short.
+        options.fetch.deadline = .seconds(300)
+        options.fetch.connectTimeout = .seconds(30)
+        options.fetch.lowSpeedLimit = 0
         options.fetch.retryBaseDelay = .milliseconds(20)
         options.cpuThreads = 2
         return options
@@ -51,10 +54,17 @@ final class PrepareFixture {
     /// (the last one for each URL).
     func run(_ options: PrepareOptions) async throws -> (PrepareSummary, [String: ManifestEntry], [ManifestEntry]) {
         let summary = try await Preparer(options: options).run()
-        let data = try Data(contentsOf: options.container.appendingPathComponent(Manifest.fileName))
+        let (byInput, entries) = try manifest(options.container)
+        return (summary, byInput, entries)
+    }
+
+    /// The final manifest's entries in `container`, by input URL (the last one for each URL)
+    /// and in order.
+    func manifest(_ container: URL) throws -> ([String: ManifestEntry], [ManifestEntry]) {
+        let data = try Data(contentsOf: container.appendingPathComponent(Manifest.fileName))
         let document = try JSONDecoder().decode(Manifest.Document.self, from: data)
         var byInput: [String: ManifestEntry] = [:]
         for entry in document.entries { byInput[entry.input] = entry }
-        return (summary, byInput, document.entries)
+        return (byInput, document.entries)
     }
 }

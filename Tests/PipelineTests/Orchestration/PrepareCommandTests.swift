@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// The built `pushattach prepare` binary: exit statuses, crash safety under SIGKILL, SIGINT.
-@Suite("pushattach prepare (the binary)", .serialized)
+@Suite("pushattach prepare (the binary)", .serialized, .ownThread)
 struct PrepareCommandTests {
     @Test func exitStatuses() throws {
         let f = try PrepareFixture()
@@ -47,16 +47,21 @@ struct PrepareCommandTests {
         #expect(help.status == 0 && help.stdout.contains("--container DIR") && help.stdout.contains("--resume"))
     }
 
+    /// Killed once 40 items are done and the rest are held at the server: mid-run for certain.
     @Test func killDashNineMidRunThenResume() throws {
         let f = try PrepareFixture()
-        let urls = f.slowImages(count: 300, delay: 20_000)
+        let window = 4
+        let (urls, gate) = f.heldImages(count: 300, served: 40)
         let listPath = try f.list(urls)
         let container = f.container
-        let arguments = ["prepare", listPath, "--container", container.path, "--allow-private-networks"]
-        let killed = try f.runAndSignal(arguments, container: container, lines: 40, signal: SIGKILL)
+        let arguments =
+            ["prepare", listPath, "--container", container.path, "--allow-private-networks"]
+            + PrepareFixture.heldRunOptions(window: window)
+        let (killed, linesAtKill) = try f.runAndSignal(arguments, gate: gate, window: window, signal: SIGKILL)
+        #expect(linesAtKill == 40, "the journal when the kill was sent")
         #expect(killed.terminationReason == .uncaughtSignal, "the run finished before the kill landed")
         let beforeResume = f.journalLines(container)
-        #expect(beforeResume < 300)
+        #expect(beforeResume == 40)
 
         let resumed = try ProcessRunner.run("pushattach", arguments + ["--resume"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
@@ -80,17 +85,24 @@ struct PrepareCommandTests {
         }
     }
 
+    /// Interrupted once 10 items are done and the rest are held at the server: the held ones
+    /// are abandoned (no entry), the 10 are in the manifest.
     @Test func sigintWritesTheManifestAndExits130() throws {
         let f = try PrepareFixture()
-        let urls = f.slowImages(count: 120, delay: 30_000)
+        let window = 4
+        let (urls, gate) = f.heldImages(count: 120, served: 10)
         let listPath = try f.list(urls)
         let container = f.container
-        let arguments = ["prepare", listPath, "--container", container.path, "--allow-private-networks"]
-        let interrupted = try f.runAndSignal(arguments, container: container, lines: 10, signal: SIGINT)
+        let arguments =
+            ["prepare", listPath, "--container", container.path, "--allow-private-networks"]
+            + PrepareFixture.heldRunOptions(window: window)
+        let (interrupted, linesAtSignal) = try f.runAndSignal(arguments, gate: gate, window: window, signal: SIGINT)
+        #expect(linesAtSignal == 10, "the journal when SIGINT was sent")
         #expect(interrupted.terminationReason == .exit && interrupted.terminationStatus == 130)
         let document = try JSONDecoder().decode(
             Manifest.Document.self, from: Data(contentsOf: container.appendingPathComponent("manifest.json")))
-        #expect(document.entries.count < 120 && !document.entries.isEmpty)
+        #expect(document.entries.count == 10 && document.entries.allSatisfy { $0.status == .prepared })
+        #expect(Set(document.entries.map(\.input)) == Set(urls.prefix(10)))
         #expect(!f.allFiles(container).contains { $0.contains(".tmp-") })
         let resumed = try ProcessRunner.run("pushattach", arguments + ["--resume"])
         #expect(resumed.status == 0, "\(resumed.stderr)")

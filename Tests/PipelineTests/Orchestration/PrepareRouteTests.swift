@@ -6,7 +6,7 @@ import Testing
 @testable import Pipeline
 
 /// The real `Preparer` against the loopback server: each route gets the expected manifest entry.
-@Suite("prepare: one manifest entry per server behaviour")
+@Suite("prepare: one manifest entry per server behaviour", .ownThread)
 struct PrepareRouteTests {
     @Test func eachRouteGetsTheExpectedEntry() async throws {
         let f = try PrepareFixture()
@@ -34,7 +34,6 @@ struct PrepareRouteTests {
             "disposition": s.url("/attach"),
             "redirectsUnder": s.url("/redirect/3/ok.jpg"),
             "redirectsOver": s.url("/redirect/7/ok.jpg"),
-            "drip": s.url("/drip?bytes=4000&ms=50"),
             "endless": s.url("/endless"),
             "lyingShort": s.url("/lying/short?declared=100&actual=5000"),
             "lyingLong": s.url("/lying/long?declared=50000&actual=100"),
@@ -43,10 +42,8 @@ struct PrepareRouteTests {
             "flaky": s.url("/flaky.jpg"),
             "retryAfter": s.url("/slow-down.jpg"),
         ]
-        var options = try f.options(urls.values.sorted())
-        // Long enough for the redirect chains on a loaded machine (parallel suites spawn
-        // processes); the drip route needs 200 s, so it still times out.
-        options.fetch.deadline = .seconds(20)
+        // The fixture's limits are long: a timeout is `aDownloadPastTheDeadlineIsAFailedEntry`.
+        let options = try f.options(urls.values.sorted())
         let (summary, entries, _) = try await f.run(options)
         func entry(_ key: String) throws -> ManifestEntry { try #require(entries[urls[key]!], "no entry for \(key)") }
 
@@ -78,8 +75,6 @@ struct PrepareRouteTests {
         let over = try entry("redirectsOver")
         #expect(over.status == .failed && over.reason?.contains("too many redirects") == true, "\(over.reason ?? "")")
 
-        let drip = try entry("drip")
-        #expect(drip.status == .failed && drip.reason?.contains("timed out") == true)
         let endless = try entry("endless")
         #expect(endless.status == .failed && endless.reason?.contains("cap") == true)
         for key in ["lyingShort", "lyingLong"] {
@@ -104,6 +99,30 @@ struct PrepareRouteTests {
         // The container holds exactly the prepared files, and no temporaries.
         let files = Set(f.dir.names(in: "out/Images").map { "Images/" + $0 })
         #expect(files == Set(entries.values.compactMap(\.file)))
+    }
+
+    /// The response stops after 1000 bytes and is held until the run has finished: only the
+    /// deadline (the one short limit; the run has no other item to share it) can end the
+    /// download, and the item is a failed entry.
+    @Test func aDownloadPastTheDeadlineIsAFailedEntry() async throws {
+        let f = try PrepareFixture()
+        let gate = f.server.hold(
+            "/held.jpg", sendingFirst: 1000, .bytes(PrepareFixture.jpeg, contentType: "image/jpeg"))
+        let held = f.server.url("/held.jpg")
+        var options = try f.options([held])
+        options.fetch.deadline = .seconds(2)
+        let (summary, entries, _) = try await f.run(options)
+        let arrived = await gate.wait { $0.arrived >= 1 }
+        gate.open()
+
+        let entry = try #require(entries[held])
+        #expect(entry.status == .failed && entry.reason?.contains("timed out") == true, "\(entry.reason ?? "")")
+        #expect(entry.reason?.lowercased().contains("slow") == false, "\(entry.reason ?? "")")
+        #expect(entry.file == nil)
+        #expect(arrived?.passed == 0, "the route was still held when the run ended")
+        #expect(f.server.hits("/held.jpg") == 1, "a timeout is not retried")
+        #expect(summary.failed == 1 && summary.total == 1)
+        #expect(f.dir.names(in: "out/Images").isEmpty)
     }
 
     @Test func identicalURLsAreDownloadedOnceAndShareTheFile() async throws {
@@ -165,43 +184,44 @@ struct PrepareRouteTests {
 }
 
 /// Concurrency limits, counted at the server (not timed).
-@Suite("prepare: concurrency limits")
+@Suite("prepare: concurrency limits", .ownThread)
 struct PrepareLimitTests {
-    /// Counts requests in progress at once.
-    final class Gauge: @unchecked Sendable {
-        private let lock = NSLock()
-        private var current = 0
-        private(set) var peak = 0
-        func enter() {
-            lock.withLock {
-                current += 1; peak = max(peak, current)
-            }
-        }
-        func leave() { lock.withLock { current -= 1 } }
-        var observedPeak: Int { lock.withLock { peak } }
-    }
-
+    /// Every download is held at the server, and the test lets them through one at a time, each
+    /// only once the pipeline has as many held as it may (`min(perHost, inFlight)`, fewer at the
+    /// tail): the limit is reached at every step, so the peak is exactly the limit, and a
+    /// pipeline that went past it would be caught holding one more.
     @Test(arguments: [(6, 16), (2, 16), (3, 2)])
     func perHostAndGlobalLimitsHold(perHost: Int, inFlight: Int) async throws {
         let f = try PrepareFixture()
-        let gauge = Gauge()
-        let urls = (0..<24).map { index in
-            let path = "/slow/\(index).jpg"
-            f.server.route(path) { _ in
-                gauge.enter()
-                defer { gauge.leave() }
-                usleep(40_000)
-                return .bytes(PrepareFixture.jpeg, contentType: "image/jpeg")
-            }
+        let count = 24, limit = min(perHost, inFlight)
+        let gate = TestHTTPServer.Gate()
+        let urls = (0..<count).map { index in
+            let path = "/held/\(index).jpg"
+            f.server.hold(path, gate: gate, .bytes(PrepareFixture.jpeg, contentType: "image/jpeg"))
             return f.server.url(path)
         }
         var options = try f.options(urls)
         options.perHost = perHost
         options.maxInFlight = inFlight
-        let (summary, _, _) = try await f.run(options)
-        #expect(summary.prepared == 24)
-        #expect(gauge.observedPeak <= min(perHost, inFlight))
-        #expect(gauge.observedPeak >= 1)
+        async let run = Preparer(options: options).run()
+
+        var stalled: (step: Int, state: TestHTTPServer.Gate.State)?
+        for released in 0..<count {
+            let expected = min(limit, count - released)
+            guard let state = await gate.wait(until: { $0.waiting >= expected }) else {
+                stalled = (released, gate.current)
+                break
+            }
+            #expect(state.waiting <= limit, "step \(released): \(state.waiting) held at once")
+            gate.release()
+        }
+        gate.open()
+        let summary = try await run
+        #expect(stalled == nil, "the pipeline stopped short of its limit: \(String(describing: stalled))")
+        #expect(summary.prepared == count)
+        #expect(gate.current.arrived == count)
+        #expect(gate.current.peakWaiting == limit)
+        #expect(f.dir.names(in: "out/Images").count == count)
     }
 
     @Test func aContainerThatCannotBeCreatedIsAFatalFailure() async throws {
