@@ -107,7 +107,8 @@ struct TerminalTextTests {
         #expect(entries.count == 2)
         // Lossless: the JSON still decodes to the text as given.
         #expect(entries.contains { $0["id"] as? String == "line\u{2028}separator" })
-        #expect(entries.contains { ($0["reason"] as? String)?.contains("notaurl\u{2028}\u{202E}") == true })
+        // The reason is for people: the refused URL is quoted in its escaped, visible form.
+        #expect(entries.contains { ($0["reason"] as? String)?.contains(#"notaurl\u{2028}\u{202E}\u{1B}[2J"#) == true })
 
         let manifest = try String(
             contentsOf: dir.appendingPathComponent("out/manifest.json"), encoding: .utf8)

@@ -39,6 +39,10 @@ public final class Preparer: Sendable {
         }
         summary.container = container.url
         summary.manifest = container.url.appendingPathComponent(Manifest.fileName)
+        // Released when the run returns, not when the last reference to the container goes
+        // (worker threads may hold one a moment longer): a second run on the folder right after
+        // this one must not find it locked.
+        defer { container.lock.release() }
 
         var resume: Manifest.ResumeState?
         if options.resume {
@@ -67,7 +71,6 @@ public final class Preparer: Sendable {
         var seen = DedupeTable()
         var fatal: ContainerError?
 
-        let root = container.url
         func record(_ entry: ManifestEntry, ownsFiles: Bool = false) async -> ContainerError? {
             let outcome: Result<ManifestJournal.Appended, ContainerError> = await context.io.run { _ in
                 do throws(ContainerError) { return .success(try journal.append(entry)) } catch {
@@ -75,7 +78,7 @@ public final class Preparer: Sendable {
                     // the manifest and the folders agree, and `--resume` redoes the item.
                     for file in [entry.file, entry.thumbnail].compactMap({ $0 })
                     where ownsFiles && entry.status == .prepared {
-                        unlink(root.appendingPathComponent(file).path)
+                        container.removeFile(file)
                     }
                     return .failure(error)
                 }
@@ -129,6 +132,7 @@ public final class Preparer: Sendable {
                         inFlight += 1
                         switch seen[item.url] {
                         case .pending(let shared):
+                            options.dedupeObserver?(item.line, .waitedForInFlight)
                             group.addTask {
                                 guard let first = await shared.wait() else { return .abandoned }
                                 var entry = first.reused(by: item)
@@ -138,6 +142,7 @@ public final class Preparer: Sendable {
                             }
                         case .recorded(let line, let firstLine, let source):
                             let firstSource = seen.source(source)
+                            options.dedupeObserver?(item.line, .readFromJournal)
                             group.addTask {
                                 let read: Result<ManifestEntry, ContainerError> = await context.io.run { _ in
                                     Result { () throws(ContainerError) in try journal.read(line) }
