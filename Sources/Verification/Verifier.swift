@@ -97,12 +97,9 @@ public struct Verifier: Sendable {
         report.height = id.sniffed.height
         report.frames = id.sniffed.frames
         report.warnings += id.warnings
-        if id.isOverSizeCap, case .rejected(let code, let reason) = id.assessment.verdict {
-            // No point decoding what iOS refuses by size.
-            return report.rejecting(CheckRejection(code: code, reason: reason, format: id.sniffed.format))
-        }
 
-        // 2. Pixel budget, then a real decode. Corruption outranks a wrong name.
+        // 2. Pixel budget, then a real decode (at 1/8 for JPEG): damage outranks the size and
+        // the name, as in `prepare`, which decodes an image before fitting it to the cap.
         switch MediaCheck.inspectImage(data, sniffed: id.sniffed, policy: policy, decode: options.decode) {
         case .failure(let rejection): return report.rejecting(rejection)
         case .success(let inspection): report.warnings += inspection?.warnings ?? []

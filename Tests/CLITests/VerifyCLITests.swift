@@ -71,9 +71,10 @@ struct VerifyCLITests {
         #expect(result.status == 1)
         let lines = try jsonLines(result.stdout)
         let root = Corpus.testImages.path + "/"
-        let byName = Dictionary(uniqueKeysWithValues: lines.map {
-            (String(($0["path"] as! String).dropFirst(root.count)), $0)
-        })
+        let byName = Dictionary(
+            uniqueKeysWithValues: lines.map {
+                (String(($0["path"] as! String).dropFirst(root.count)), $0)
+            })
         #expect(byName["small-320x240.jpg"]?["verdict"] as? String == "accepted")
         #expect(byName["lossy-320x240.webp"]?["verdict"] as? String == "transcode")
         #expect(byName["alpha-lossless-256x256.webp"]?["verdict"] as? String == "transcode")
@@ -93,5 +94,31 @@ struct VerifyCLITests {
         #expect(result.stdout.contains("accepted  jpeg"))
         #expect(result.stdout.contains("transcode webp"))
         #expect(result.stdout.contains("2 files: 1 accepted, 1 transcode, 0 rejected"))
+    }
+
+    /// Damaged data is rejected (105) unless accepted on request; strict and accepting damage
+    /// together is a usage error.
+    @Test func damagedImagesAreRejectedUnlessAccepted() throws {
+        let truncated = fixture("truncated.jpg")
+        let rejected = try ProcessRunner.run("pushattach", ["verify", "--json", truncated])
+        #expect(rejected.status == 1)
+        let report = try #require(try jsonLines(rejected.stdout).first)
+        #expect(report["error_code"] as? Int == 105)
+        #expect((report["reason"] as? String)?.contains("image data is damaged") == true)
+
+        let accepted = try ProcessRunner.run("pushattach", ["verify", "--json", "--accept-damaged", truncated])
+        #expect(accepted.status == 0, "\(accepted.stdout)")
+        let warnings = try #require(try jsonLines(accepted.stdout).first?["warnings"] as? [String])
+        #expect(warnings.contains("damaged JPEG used as decoded (damaged images accepted)"), "\(warnings)")
+
+        for command in ["verify", "prepare"] {
+            var arguments = [command, "--strict", "--accept-damaged", truncated]
+            if command == "prepare" {
+                arguments += ["--container", FileManager.default.temporaryDirectory.path + "/pa-unused"]
+            }
+            let both = try ProcessRunner.run("pushattach", arguments)
+            #expect(both.status == 64, "\(command): \(both.stderr)")
+            #expect(both.stderr.contains("choose one"), "\(both.stderr)")
+        }
     }
 }

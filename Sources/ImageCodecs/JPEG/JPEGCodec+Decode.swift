@@ -1,5 +1,6 @@
 internal import CTurboJPEG
 import Foundation
+import MediaTypes
 
 extension JPEGCodec {
     /// Decodes to `.gray` (greyscale JPEGs) or `.rgb` (everything else; CMYK and YCCK are
@@ -35,21 +36,30 @@ extension JPEGCodec {
         if options.strict { flags |= TJFLAG_STOPONWARNING }
 
         var output = [UInt8](repeating: 0, count: scale.width * scale.height * channels)
-        let status = bytes.withUnsafeBufferPointer { source in
+        let outcome = bytes.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { destination in
-                tjDecompress2(
-                    handle.raw, source.baseAddress, UInt(source.count), destination.baseAddress,
-                    Int32(scale.width), Int32(scale.width * channels), Int32(scale.height),
-                    Int32(format.rawValue), Int32(flags))
+                TurboJPEGMessages.call(handle) { raw in
+                    tjDecompress2(
+                        raw, source.baseAddress, UInt(source.count), destination.baseAddress,
+                        Int32(scale.width), Int32(scale.width * channels), Int32(scale.height),
+                        Int32(format.rawValue), Int32(flags))
+                }
             }
         }
         var warnings = header.warnings
         var damage = header.damage
-        if status != 0 {
-            let message = handle.failure()
-            guard handle.lastErrorIsWarning, !options.strict else { throw classify(message) }
-            warnings.append(message)
-            if !Self.isMetadataWarning(message) { damage.append(message) }
+        if outcome.status != 0 {
+            let message = outcome.message ?? "unknown TurboJPEG error"
+            guard outcome.isWarning, !options.strict else { throw classify(message) }
+            if !warnings.contains(message) { warnings.append(message) }
+            if !Self.isMetadataWarning(message) {
+                if !damage.contains(message) { damage.append(message) }
+            } else if damage.isEmpty, !Self.hasEndOfImage(bytes) {
+                // libjpeg words only the first warning of a decode (TurboJPEG keeps that one
+                // text), so harmless junk early on would hide a scan cut short later. The end
+                // marker is the cheap proof that the data runs to its end.
+                damage.append("Premature end of JPEG file (no end-of-image marker after the scan)")
+            }
         }
 
         let pixels: PixelBuffer
@@ -65,21 +75,32 @@ extension JPEGCodec {
             iccProfile: header.markers.iccProfile, warnings: warnings, damage: damage)
     }
 
-    /// libjpeg warnings that leave the image data whole: an unknown JFIF revision, an unknown
-    /// Adobe transform code (the colours may be off), and junk bytes between two segments
-    /// ("Corrupt JPEG data: 4 extraneous bytes before marker 0xdb": skipped, nothing lost).
-    /// Junk before a restart marker (0xd0-0xd7) is inside a scan: the decoder resynchronised
-    /// and the blocks in between are made up. Every other JWRN_ ("bad Huffman code", "Premature
-    /// end of JPEG file", "Inconsistent progression sequence", "Invalid SOS parameters",
-    /// "Unsupported marker type") means damaged data.
+    /// libjpeg warnings that leave the pixels as encoded: an unknown JFIF revision, an unknown
+    /// Adobe transform code (the colours may be off), a bad ICC marker, SOS parameters a
+    /// sequential file ignores anyway, and junk bytes skipped before a marker ("Corrupt JPEG
+    /// data: 4 extraneous bytes before marker 0xdb": the decoder had finished what came before).
+    /// Every other JWRN_ means pixels made up: "bad Huffman code", "Premature end of JPEG file",
+    /// "found marker 0x.. instead of RSTn" (a resync), "Inconsistent progression sequence",
+    /// "Unsupported marker type".
     static func isMetadataWarning(_ message: String) -> Bool {
-        if message.contains("unknown JFIF revision") || message.contains("Unknown Adobe color transform") {
-            return true
-        }
-        guard message.contains("extraneous bytes before marker 0x"),
-            let range = message.range(of: "marker 0x"),
-            let marker = UInt8(message[range.upperBound...].prefix(2), radix: 16)
+        [
+            "unknown JFIF revision", "Unknown Adobe color transform", "bad ICC marker",
+            "Invalid SOS parameters for sequential JPEG", "extraneous bytes before marker",
+        ].contains { message.contains($0) }
+    }
+
+    /// True when an EOI marker (FF D9) follows the first scan header. The header segments are
+    /// walked (an Exif thumbnail in APP1 has an EOI of its own); inside entropy-coded data 0xFF
+    /// is always followed by 0x00 or a restart marker, so FF D9 there is the real end.
+    static func hasEndOfImage(_ bytes: [UInt8]) -> Bool {
+        guard let segments = try? JPEGSegments.read(bytes, skippingExtraneousBytes: true),
+            let scan = segments.last, scan.marker == 0xDA
         else { return false }
-        return !(0xD0...0xD7).contains(marker)
+        var i = scan.payloadRange.upperBound
+        while i + 1 < bytes.count {
+            if bytes[i] == 0xFF, bytes[i + 1] == 0xD9 { return true }
+            i += 1
+        }
+        return false
     }
 }

@@ -45,22 +45,24 @@ public enum JPEGCodec {
         let markers = JPEGHeader(bytes)
         if let reason = markers.unsupportedReason { throw .unsupported(codec: name, message: reason) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = -1, colorSpace: Int32 = -1
-        let status = bytes.withUnsafeBufferPointer { buffer in
-            tjDecompressHeader3(
-                handle.raw, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorSpace)
+        let outcome = bytes.withUnsafeBufferPointer { buffer in
+            TurboJPEGMessages.call(handle) { raw in
+                tjDecompressHeader3(
+                    raw, buffer.baseAddress, UInt(buffer.count), &width, &height, &subsampling, &colorSpace)
+            }
         }
         // Our marker walk's notes are about metadata (an ICC profile with a chunk missing);
         // libjpeg's warnings are mostly about the data (see `isMetadataWarning`).
         var warnings = markers.notes
         var damage: [String] = []
-        if status != 0 {
-            let message = handle.failure()
+        if outcome.status != 0 {
+            let message = outcome.message ?? "unknown TurboJPEG error"
             if message.contains("Could not determine subsampling"), let fallback = fallbackHeader(markers) {
                 // TurboJPEG 2.1 refuses unusual sampling factors (4:1:0, mixed) in the header
                 // call, but libjpeg decodes them; take the size from our own SOF read.
                 (width, height, colorSpace) = fallback
                 subsampling = -1
-            } else if handle.lastErrorIsWarning, !strict, width > 0, height > 0 {
+            } else if outcome.isWarning, !strict, width > 0, height > 0 {
                 warnings.append(message)
                 if !isMetadataWarning(message) { damage.append(message) }
             } else {

@@ -39,3 +39,11 @@ public struct ImageInfo: Sendable, Hashable {
         self.iccProfile = iccProfile
     }
 }
+
+extension ImageInfo {
+    /// An Exif payload as the TIFF structure it should be: some writers put JPEG's
+    /// `Exif\0\0` prefix in a PNG `eXIf` or WebP `EXIF` chunk too.
+    static func tiffStructure(_ payload: [UInt8]) -> [UInt8] {
+        payload.starts(with: Array("Exif\0\0".utf8)) ? Array(payload.dropFirst(6)) : payload
+    }
+}

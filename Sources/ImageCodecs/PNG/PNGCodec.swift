@@ -24,7 +24,7 @@ public enum PNGCodec {
             width: chunks.width, height: chunks.height,
             hasAlpha: image.pointer.pointee.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0,
             frames: chunks.animationFrames, iccProfile: profile(from: chunks).profile)
-        info.exif = chunks.exif
+        info.exif = chunks.exif.map(ImageInfo.tiffStructure)
         info.xmp = chunks.xmpData.flatMap(xmpText)
         return info
     }

@@ -33,11 +33,7 @@ final class WebPDemuxer {
     var iccProfile: [UInt8]? { chunk("ICCP", flag: ICCP_FLAG) }
 
     /// The EXIF chunk's payload as a TIFF structure (some writers prefix it with `Exif\0\0`).
-    var exif: [UInt8]? {
-        guard var payload = chunk("EXIF", flag: EXIF_FLAG) else { return nil }
-        if payload.starts(with: Array("Exif\0\0".utf8)) { payload.removeFirst(6) }
-        return payload
-    }
+    var exif: [UInt8]? { chunk("EXIF", flag: EXIF_FLAG).map(ImageInfo.tiffStructure) }
 
     /// The XMP chunk's payload (the XMP packet).
     var xmp: [UInt8]? { chunk("XMP ", flag: XMP_FLAG) }

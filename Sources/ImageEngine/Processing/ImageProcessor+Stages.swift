@@ -46,7 +46,9 @@ extension ImageProcessor {
             log.warnings.append("\(error); treated as upright")
             return .up
         }
-        return info.xmp.flatMap(XMPOrientation.read) ?? .up
+        guard let fromXMP = info.xmp.flatMap(XMPOrientation.read) else { return .up }
+        log.orientationSource = "XMP"
+        return fromXMP
     }
 
     /// The decoded image's ICC profile when it describes the decoded pixels; a dropped

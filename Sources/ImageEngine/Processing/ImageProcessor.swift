@@ -113,7 +113,9 @@ public final class ImageProcessor {
             log.steps.append("alpha channel is fully opaque: treated as opaque")
         }
 
-        if orientation != .up { log.steps.append("oriented upright (EXIF \(orientation.rawValue))") }
+        if orientation != .up {
+            log.steps.append("oriented upright (\(log.orientationSource) \(orientation.rawValue))")
+        }
         let mainPixels = resizer.resize(decoded.pixels, to: mainSize, orientation: orientation)
         if mainSize != upright {
             log.steps.append("resized \(upright.width)x\(upright.height) -> \(mainSize.width)x\(mainSize.height)")
@@ -143,6 +145,8 @@ public final class ImageProcessor {
 struct ProcessingLog {
     var steps: [String] = []
     var warnings: [String] = []
+    /// Where the orientation came from, for the step that applies it: "EXIF" or "XMP".
+    var orientationSource = "EXIF"
 }
 
 @available(*, unavailable, message: "an ImageProcessor reuses scratch buffers; keep one per thread")

@@ -25,8 +25,9 @@ public struct PrepareOptions: Sendable {
     public var stableNames = false
     /// Skip what the container's manifest already has prepared; remove files no entry names.
     public var resume = false
-    /// A disagreement between the bytes and the media_type, Content-Type or URL extension
-    /// rejects the item instead of being a warning.
+    /// A disagreement between the bytes and the media_type, Content-Type or URL extension, any
+    /// codec warning and a malformed Exif block reject the item instead of being warnings.
+    /// (Strict wins over `acceptDamaged`: a damaged image always has a codec warning.)
     public var strict = false
     /// Damaged image data (a scan cut short, corrupt entropy-coded data) is prepared from what
     /// decodes, with a warning, instead of rejected as corrupt.

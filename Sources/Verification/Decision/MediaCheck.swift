@@ -57,14 +57,11 @@ public struct CheckRejection: Error, Sendable, Hashable, CustomStringConvertible
 public struct Identification: Sendable {
     public var sniffed: SniffedType
     public var assessment: Assessment
-    /// Claims that disagreed (lenient mode) and the rules' warnings.
-    public var warnings: [String]
+    /// Claims that disagreed with the bytes (lenient mode) or were not understood.
+    public var claimWarnings: [String]
 
-    /// The rules refuse the bytes for their size alone (102).
-    public var isOverSizeCap: Bool {
-        if case .rejected(.invalidFileSize, _) = assessment.verdict { return true }
-        return false
-    }
+    /// The claims' warnings, then the rules' (the memory budget, an animation iOS flattens).
+    public var warnings: [String] { claimWarnings + assessment.warnings }
 }
 
 /// The per-file decision, in the steps every caller takes in this order: `identify` (sniff,
@@ -112,18 +109,19 @@ public enum MediaCheck {
                         "not media: the bytes (\"\(String(first))…\") are no format iOS knows; send \(AppleRules.acceptedList)",
                     format: .unknown))
         }
-        var warnings: [String] = []
+        let claimWarnings: [String]
         do {
-            warnings += try TypeReconciler.reconcile(sniffed.format, claims: claims, strict: policy.strict).warnings
+            claimWarnings = try TypeReconciler.reconcile(sniffed.format, claims: claims, strict: policy.strict).warnings
         } catch {
             return .failure(
                 CheckRejection(
-                    code: .unrecognizedType, reason: "type mismatch: \(error) (strict about claims)",
+                    code: .unrecognizedType,
+                    reason:
+                        "type mismatch: \(error); strict claims refuse it: correct the claim, or let the bytes decide",
                     format: sniffed.format))
         }
         let assessment = policy.rules.assess(sniffed, byteCount: bytes.count, fileExtension: ext)
-        warnings += assessment.warnings
-        return .success(Identification(sniffed: sniffed, assessment: assessment, warnings: warnings))
+        return .success(Identification(sniffed: sniffed, assessment: assessment, claimWarnings: claimWarnings))
     }
 
     /// For the formats the engine decodes: the pixel budget, orientation metadata and a decode at
@@ -136,14 +134,8 @@ public enum MediaCheck {
     {
         guard ImageCodecs.decodableFormats.contains(sniffed.format) else { return .success(nil) }
         do {
-            let inspection = try ImageProcessor.inspect(data, sniffed: sniffed, limits: policy.limits(), decode: decode)
-            if inspection.width == 0 || inspection.height == 0 {
-                return .failure(
-                    CheckRejection(
-                        code: .corrupt, reason: "the header says the image is \(inspection.width)x\(inspection.height)",
-                        format: sniffed.format))
-            }
-            return .success(inspection)
+            // A zero or overflowing size never gets here: the engine refuses it as `.codec`.
+            return .success(try ImageProcessor.inspect(data, sniffed: sniffed, limits: policy.limits(), decode: decode))
         } catch {
             return .failure(rejection(for: error, format: sniffed.format, policy: policy))
         }
@@ -168,7 +160,10 @@ public enum MediaCheck {
                 code: .corrupt, reason: "corrupt \(format.displayName): \(codecError)", format: format)
         case .exif(let exifError):
             return CheckRejection(
-                code: .corrupt, reason: "the Exif block is malformed: \(exifError) (strict)", format: format)
+                code: .corrupt,
+                reason:
+                    "the Exif block is malformed: \(exifError); strict checking refuses it (otherwise the image is treated as upright)",
+                format: format)
         case .notDecodable, .cannotFit, .invalidLimits:
             return CheckRejection(code: nil, reason: "\(error)", format: format)
         }

@@ -32,7 +32,8 @@ struct PrepareCommand: Command {
           --quality Q             JPEG quality, 1-100 (default 85).
           --stable-names          Name-based UUIDs of the URL, so re-runs give identical names.
           --resume                Continue an interrupted run: skip what DIR's manifest has prepared.
-          --strict                A type mismatch between the bytes and the claims rejects the item.
+          --strict                A type mismatch between the bytes and the claims, any codec warning
+                                  and a malformed Exif block reject the item.
           --accept-damaged        Prepare images whose data is damaged (cut short, "Corrupt JPEG data")
                                   from what decodes, with a warning; without it they are rejected.
           --json                  Print each manifest entry to stdout as a JSON line as it finishes.
@@ -109,6 +110,11 @@ struct PrepareCommand: Command {
         }
         guard !options.inputs.isEmpty else {
             throw UsageError(command: command, message: "no INPUT given: name a URL list, payload, media file or '-'")
+        }
+        guard !(options.strict && options.acceptDamaged) else {
+            throw UsageError(
+                command: command,
+                message: "--strict refuses every codec warning and --accept-damaged accepts damaged images: choose one")
         }
         for pattern in options.fetch.allowedHosts where pattern.isEmpty || pattern.contains("/") {
             throw UsageError(

@@ -63,6 +63,11 @@ struct VerifyCommand: Command {
     }
 
     func validate() throws {
+        guard !(options.strict && options.acceptDamaged) else {
+            throw UsageError(
+                command: "pushattach verify",
+                message: "--strict refuses every codec warning and --accept-damaged accepts damaged images: choose one")
+        }
         guard !paths.isEmpty else {
             throw UsageError(command: "pushattach verify", message: "no PATH given: name the files or folders to check")
         }

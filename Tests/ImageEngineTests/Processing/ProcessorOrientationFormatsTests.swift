@@ -12,8 +12,11 @@ import Testing
 @Suite struct ProcessorOrientationFormatsTests {
     enum Carrier: String, CaseIterable, Sendable {
         case pngExif = "PNG eXIf"
+        /// eXIf holding JPEG's `Exif\0\0` prefix, as some writers make it.
+        case pngExifPrefixed = "PNG eXIf with Exif prefix"
         case pngXMP = "PNG XMP"
         case webpExif = "WebP EXIF"
+        case webpXMP = "WebP XMP"
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -50,7 +53,8 @@ import Testing
 
         if c.orientation != .up {
             #expect(!result.passthrough)
-            #expect(result.steps.contains("oriented upright (EXIF \(c.orientation.rawValue))"), "\(result.steps)")
+            let source = [.pngXMP, .webpXMP].contains(c.carrier) ? "XMP" : "EXIF"
+            #expect(result.steps.contains("oriented upright (\(source) \(c.orientation.rawValue))"), "\(result.steps)")
         }
         // Nothing left for a viewer to rotate again.
         switch result.output.format {
@@ -74,6 +78,16 @@ import Testing
         #expect(XMPOrientation.read(Array(#"tiff:Orientation="16""#.utf8)) == nil)
         #expect(XMPOrientation.read(Array(#"tiff:OrientationX="6""#.utf8)) == nil)
         #expect(XMPOrientation.read(Array("no orientation here".utf8)) == nil)
+        // White space inside the quotes, attributes on the element, a bad first occurrence.
+        #expect(XMPOrientation.read(Array(#"tiff:Orientation=" 6 ""#.utf8)) == .right)
+        #expect(
+            XMPOrientation.read(Array(#"<tiff:Orientation rdf:datatype="x">5</tiff:Orientation>"#.utf8))
+                == .leftMirrored)
+        #expect(
+            XMPOrientation.read(Array(#"tiff:Orientation="0" <tiff:Orientation>7</tiff:Orientation>"#.utf8))
+                == .rightMirrored)
+        #expect(XMPOrientation.read(Array("<tiff:Orientation/>".utf8)) == nil)
+        #expect(XMPOrientation.read(Array("tiff:Orientation".utf8)) == nil)
         #expect(XMPOrientation.read([]) == nil)
     }
 
@@ -82,24 +96,26 @@ import Testing
     /// The encoded input carrying `orientation`, and the upright pixels it stands for.
     static func input(_ carrier: Carrier, _ orientation: Orientation) throws -> (Data, PixelBuffer) {
         switch carrier {
-        case .pngExif, .pngXMP:
+        case .pngExif, .pngExifPrefixed, .pngXMP:
             let upright = Synthetic.make(.edges, width: 120, height: 80, layout: .rgb)
             let stored = ProcessorOrientationTests.store(upright, as: orientation)
             let png = [UInt8](try PNGCodec.encode(stored))
-            let chunk =
-                carrier == .pngExif
-                ? PNGChunks.chunk(type: "eXIf", data: tiff(orientation))
-                : PNGChunks.chunk(type: "iTXt", data: Array("XML:com.adobe.xmp\0\0\0\0\0".utf8) + xmp(orientation))
+            let chunk: [UInt8] =
+                switch carrier {
+                case .pngExif: PNGChunks.chunk(type: "eXIf", data: tiff(orientation))
+                case .pngExifPrefixed: PNGChunks.chunk(type: "eXIf", data: Array("Exif\0\0".utf8) + tiff(orientation))
+                default:
+                    PNGChunks.chunk(type: "iTXt", data: Array("XML:com.adobe.xmp\0\0\0\0\0".utf8) + xmp(orientation))
+                }
             // Right after IHDR (8-byte signature + 25-byte IHDR chunk).
             return (Data(png[..<33] + chunk + png[33...]), upright)
-        case .webpExif:
+        case .webpExif, .webpXMP:
             // A lossy WebP as stored; what `orientation` makes of it is the upright image.
             let file = try Processing.fixture("lossy-320x240.webp")
             let stored = try WebPCodec.decode(file, options: DecodeOptions()).pixels
-            return (
-                webpWithExif(file, width: stored.width, height: stored.height, orientation),
-                orientation.apply(to: stored)
-            )
+            let wrapped = webpWithMetadata(
+                file, width: stored.width, height: stored.height, orientation, xmp: carrier == .webpXMP)
+            return (wrapped, orientation.apply(to: stored))
         }
     }
 
@@ -121,9 +137,11 @@ import Testing
             """.utf8)
     }
 
-    /// A simple-format WebP (RIFF, `VP8 ` chunk) rewrapped as extended: VP8X with the EXIF flag,
-    /// the bitstream chunk, then an `EXIF` chunk.
-    static func webpWithExif(_ simple: Data, width: Int, height: Int, _ orientation: Orientation) -> Data {
+    /// A simple-format WebP (RIFF, `VP8 ` chunk) rewrapped as extended: VP8X with the EXIF (or
+    /// XMP) flag, the bitstream chunk, then an `EXIF` (or `XMP `) chunk.
+    static func webpWithMetadata(_ simple: Data, width: Int, height: Int, _ orientation: Orientation, xmp useXMP: Bool)
+        -> Data
+    {
         func le32(_ v: Int) -> [UInt8] {
             [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)]
         }
@@ -132,8 +150,10 @@ import Testing
             Array(fourCC.utf8) + le32(payload.count) + payload + (payload.count % 2 == 1 ? [0] : [])
         }
         let bitstream = Array(simple.dropFirst(12))  // "RIFF" size "WEBP"
-        let vp8x = chunk("VP8X", [0x08, 0, 0, 0] + le24(width - 1) + le24(height - 1))
-        let body = Array("WEBP".utf8) + vp8x + bitstream + chunk("EXIF", tiff(orientation))
+        let flags: UInt8 = useXMP ? 0x04 : 0x08
+        let vp8x = chunk("VP8X", [flags, 0, 0, 0] + le24(width - 1) + le24(height - 1))
+        let metadata = useXMP ? chunk("XMP ", xmp(orientation)) : chunk("EXIF", tiff(orientation))
+        let body = Array("WEBP".utf8) + vp8x + bitstream + metadata
         return Data(Array("RIFF".utf8) + le32(body.count) + body)
     }
 }

@@ -8,7 +8,8 @@ import Verification
 @testable import Pipeline
 
 /// One decision per file: damaged image data gets the same verdict from `verify`, `prepare` and
-/// the library, whatever the output size, and the same when damaged images are accepted.
+/// the library, whatever the output size (and whatever the input's: damage is found before the
+/// size cap in both), and is used with the same warning when damaged images are accepted.
 @Suite("damaged images: one verdict everywhere", .serialized)
 struct PrepareDamageTests {
     struct Input: Sendable, CustomTestStringConvertible {
@@ -21,13 +22,26 @@ struct PrepareDamageTests {
     /// A JPEG cut after 6000 bytes, and a 16 MP photo cut in half: both have intact headers.
     static func inputs() throws -> [Input] {
         let photo = try Corpus.data("photos/kodak_pixpro_fz201.jpg")
+        let truncated = try Data(contentsOf: Corpus.testImages.appendingPathComponent("truncated.jpg"))
         return [
             Input(
                 name: "truncated.jpg",
-                bytes: try Data(contentsOf: Corpus.testImages.appendingPathComponent("truncated.jpg")),
+                bytes: truncated,
                 damage: "Premature end of JPEG file"),
             Input(name: "kodak-half.jpg", bytes: photo.prefix(photo.count / 2), damage: "Premature end of JPEG file"),
+            // Over iOS's 10 MB image cap as well: damage is found first in both, not "too big".
+            Input(name: "truncated-over-cap.jpg", bytes: try overCap(truncated), damage: "Premature end of JPEG file"),
         ]
+    }
+
+    /// `jpeg` grown past 10 MB by 160 APP15 segments of 64 KB after SOI (metadata a decoder skips).
+    static func overCap(_ jpeg: Data) throws -> Data {
+        let segment: [UInt8] = [0xFF, 0xEF, 0xFF, 0xFF] + [UInt8](repeating: 0x20, count: 0xFFFF - 2)
+        var out = Data(jpeg.prefix(2))
+        for _ in 0..<160 { out += segment }
+        out += jpeg.dropFirst(2)
+        try #require(out.count > 10_000_000)
+        return out
     }
 
     static let sides = [2048, 800, 256]
@@ -71,7 +85,12 @@ struct PrepareDamageTests {
             let note = "damaged JPEG used as decoded (damaged images accepted)"
             let report = Verifier(options: VerifyOptions(acceptDamaged: true)).verify(
                 data: input.bytes, path: input.name, fileExtension: "jpg")
-            #expect(report.verdict == "accepted", "\(input.name): \(report.reason ?? "")")
+            if input.bytes.count > 10_000_000 {
+                // Damage accepted, the file is still over iOS's cap as it stands; prepare shrinks it.
+                #expect(report.verdict == "rejected" && report.errorCode == 102, "\(input.name): \(report.reason ?? "")")
+            } else {
+                #expect(report.verdict == "accepted", "\(input.name): \(report.reason ?? "")")
+            }
             #expect(report.warnings.contains(note), "\(report.warnings)")
 
             let entry = try await Self.prepare(input, side: side, acceptDamaged: true)
