@@ -58,4 +58,20 @@ import Testing
         #expect(JPEGCodec.hasEndOfImage(whole))
         #expect(!JPEGCodec.hasEndOfImage(Array(whole.dropLast(2))))
     }
+
+    /// A JPEG without its own Huffman tables (Motion-JPEG style) decodes with libjpeg's
+    /// defaults, not with the tables the previous image left on a pooled handle: decoded right
+    /// after another file, it still has only its harmless warning.
+    @Test func tablelessJPEGDoesNotInheritThePreviousImagesTables() throws {
+        let tableless = try Corpus.data("jpeg/jpeg-decoder/mjpeg.jpg")
+        #expect(!TurboJPEGPool.bringsItsOwnTables([UInt8](tableless)))
+        let other = try Data(contentsOf: Corpus.testImages.appendingPathComponent("photo-1600x1200.jpg"))
+        #expect(TurboJPEGPool.bringsItsOwnTables([UInt8](other)))
+        for _ in 0..<3 {
+            _ = try JPEGCodec.decode(other, options: DecodeOptions())  // leaves its handle (and tables) in the pool
+            let decoded = try JPEGCodec.decode(tableless, options: DecodeOptions())
+            #expect(decoded.damage.isEmpty, "\(decoded.warnings)")
+            #expect(decoded.warnings == ["Corrupt JPEG data: 6 extraneous bytes before marker 0xd1"])
+        }
+    }
 }

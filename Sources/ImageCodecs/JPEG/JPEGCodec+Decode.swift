@@ -17,7 +17,7 @@ extension JPEGCodec {
 
     /// `decode(_:options:)` from bytes the caller already holds as `[UInt8]` (no copy).
     package static func decode(bytes: [UInt8], options: DecodeOptions) throws(CodecError) -> DecodedImage {
-        try TurboJPEGPool.decompressors.with { handle throws(CodecError) in
+        try TurboJPEGPool.decompressors.with(decoding: bytes) { handle throws(CodecError) in
             try decode(bytes, handle: handle, options: options)
         }
     }

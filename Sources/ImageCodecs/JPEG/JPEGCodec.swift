@@ -31,7 +31,7 @@ public enum JPEGCodec {
 
     /// `readInfo(_:)` from bytes the caller already holds as `[UInt8]` (no copy).
     package static func readInfo(bytes: [UInt8]) throws(CodecError) -> ImageInfo {
-        let header = try TurboJPEGPool.decompressors.with { handle throws(CodecError) in
+        let header = try TurboJPEGPool.decompressors.with(decoding: bytes) { handle throws(CodecError) in
             try readHeader(bytes, handle: handle, strict: false)
         }
         return ImageInfo(

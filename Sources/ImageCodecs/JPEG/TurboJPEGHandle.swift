@@ -1,5 +1,6 @@
 internal import CTurboJPEG
 import Foundation
+import MediaTypes
 
 /// Owns one `tjhandle`: `init` throws when TurboJPEG cannot make one, `deinit` destroys it.
 ///
@@ -71,6 +72,23 @@ final class TurboJPEGPool: @unchecked Sendable {
         let result = try body(handle)
         checkIn(handle)
         return result
+    }
+
+    /// `with(_:)` for decoding `jpeg`: a pooled handle when the file brings its own tables,
+    /// else a fresh one used once. libjpeg keeps Huffman and quantisation tables across images
+    /// on one decompressor (for abbreviated Motion-JPEG streams) and fills in defaults only where
+    /// none are loaded, so a file without DHT or DQT (`mjpeg.jpg` in the corpus) decoded on a
+    /// reused handle gets the previous image's tables: "bad Huffman code", or wrong pixels.
+    func with<R>(decoding jpeg: [UInt8], _ body: (TurboJPEGHandle) throws(CodecError) -> R) throws(CodecError) -> R {
+        guard !Self.bringsItsOwnTables(jpeg) else { return try with(body) }
+        return try body(try TurboJPEGHandle(kind))
+    }
+
+    /// True when DQT and DHT segments come before the first scan (arithmetic-coded files, with
+    /// no DHT, count as not bringing them: they take a fresh handle too).
+    static func bringsItsOwnTables(_ jpeg: [UInt8]) -> Bool {
+        guard let segments = try? JPEGSegments.read(jpeg, skippingExtraneousBytes: true) else { return false }
+        return segments.contains { $0.marker == 0xDB } && segments.contains { $0.marker == 0xC4 }
     }
 
     private func checkOut() throws(CodecError) -> TurboJPEGHandle {

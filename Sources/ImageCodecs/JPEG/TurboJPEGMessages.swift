@@ -10,15 +10,15 @@ import Foundation
 ///     let outcome = TurboJPEGMessages.call(handle) { raw in tjDecompress2(raw, ...) }
 ///     outcome.status; outcome.message; outcome.isWarning
 ///
-/// TurboJPEG 2.1 keeps its own errors per handle, but formats every libjpeg error and warning
-/// ("Premature end of JPEG file", "Corrupt JPEG data: bad Huffman code") into one process-wide
-/// buffer, which `tjGetErrorStr2` returns. Two threads decoding at once overwrite each other's
-/// text: a clean-but-odd file was seen reported with another file's "bad Huffman code". Whether
-/// a call warned or failed is per handle and reliable; only the words are not. So every
+/// TurboJPEG 2.1 keeps its own errors per handle, but its `output_message` formats every libjpeg
+/// error and warning ("Premature end of JPEG file", "Corrupt JPEG data: bad Huffman code") into
+/// one process-wide `errStr`, which `tjGetErrorStr2` returns: two threads decoding at once can
+/// read each other's words, and the damage policy and `classify` decide by those words. Whether
+/// a call warned or failed is per handle and reliable; only the text is not. So every
 /// decompress call runs under a shared lock, and a call that failed or warned is run again
 /// alone (the lock held exclusively), on a fresh handle (a handle that failed keeps stale marker
 /// state), and its words are read then. Clean calls pay an uncontended lock; failures pay one
-/// more call.
+/// more call. (The race needs two warnings within one decode's span; no test replays it.)
 enum TurboJPEGMessages {
     struct Outcome {
         var status: Int32
