@@ -28,6 +28,12 @@ public final class HTTPClient: Sendable {
 
     deinit { threads.shutdown() }
 
+    /// Finishes the transfers in progress, then stops the transfer threads and waits for them
+    /// to release their libcurl handles. Call it before the process exits (`exit` runs
+    /// OpenSSL's clean-up, which a handle still being torn down on another thread crashes into).
+    /// Fetches after it fail at once.
+    public func shutdown() { threads.shutdown() }
+
     /// Downloads `url`, following redirects and retrying as the policy says.
     public func fetch(_ url: String) async throws(FetchError) -> FetchResponse {
         let start = ContinuousClock.now

@@ -15,11 +15,15 @@ final class TransferThreads: @unchecked Sendable {
     private var jobs: [Job] = []
     private var head = 0
     private var stopping = false
+    /// Threads that have not yet returned their handle (curl_easy_cleanup) and exited.
+    private var live = 0
+    static let namePrefix = "pushattach.fetch."
 
     init(count: Int) {
+        live = max(1, count)
         for index in 0..<max(1, count) {
             let thread = Thread { [self] in run() }
-            thread.name = "pushattach.fetch.\(index)"
+            thread.name = "\(Self.namePrefix)\(index)"
             thread.stackSize = 512 * 1024
             thread.start()
         }
@@ -39,12 +43,18 @@ final class TransferThreads: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Lets the threads finish the queued jobs, then exit.
+    /// Lets the threads finish the queued jobs, then waits until each has cleaned up its
+    /// handle and exited. Waiting matters at process exit: a thread still in
+    /// `curl_easy_cleanup` while `exit` runs OpenSSL's atexit clean-up crashed in libcrypto
+    /// (about one `prepare` in a few thousand, under load). Called from one of the threads
+    /// itself (the last reference dropped inside a job), it does not wait.
     func shutdown() {
         condition.lock()
+        defer { condition.unlock() }
         stopping = true
         condition.broadcast()
-        condition.unlock()
+        guard !(Thread.current.name ?? "").hasPrefix(Self.namePrefix) else { return }
+        while live > 0 { condition.wait() }
     }
 
     private func next() -> Job? {
@@ -62,7 +72,13 @@ final class TransferThreads: @unchecked Sendable {
     }
 
     private func run() {
-        let handle = EasyHandle()
-        while let job = next() { job(handle) }
+        do {
+            let handle = EasyHandle()
+            while let job = next() { job(handle) }
+        }  // the handle is cleaned up here, before the thread reports itself gone
+        condition.lock()
+        live -= 1
+        condition.broadcast()
+        condition.unlock()
     }
 }

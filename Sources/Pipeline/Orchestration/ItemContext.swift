@@ -25,6 +25,7 @@ final class ItemContext: Sendable {
     func shutdown() {
         cpu.shutdown()
         io.shutdown()
+        client.shutdown()
     }
 
     /// The fetch policy with the byte caps: the largest a download may be before its type is
