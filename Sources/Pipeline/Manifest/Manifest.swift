@@ -8,20 +8,55 @@ import MediaTypes
 ///
 ///     let resume = try Manifest.load(dir: container.url)          // before a --resume run
 ///     if resume.isPrepared(item.url) { skip }
+///
+/// `manifest.jsonl` (the journal) holds one line per finished item in the order items finished,
+/// and may hold several lines for one item (a `--resume` redoes what was rejected or failed):
+/// it is the crash-safe log. `manifest.json` holds the last line of each item, one entry per
+/// input item, in input order (`ManifestEntry.index`). Both follow `docs/manifest.schema.json`.
 public enum Manifest {
     public static let fileName = "manifest.json"
-    public static let version = 1
+    /// `schema_version` in `manifest.json`: raised when a key is added, removed, renamed or
+    /// changes its type or meaning.
+    public static let schemaVersion = 1
 
-    /// `DIR/manifest.json`: `{ "version": 1, "created": ISO 8601, "entries": [...] }`.
+    /// `DIR/manifest.json`: `{ "schema_version": 1, "created": ISO 8601, "entries": [...] }`.
     public struct Document: Codable, Sendable, Hashable {
-        public var version: Int
+        public var schemaVersion: Int
         public var created: String
         public var entries: [ManifestEntry]
+
+        public init(schemaVersion: Int = Manifest.schemaVersion, created: String, entries: [ManifestEntry]) {
+            self.schemaVersion = schemaVersion
+            self.created = created
+            self.entries = entries
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case schemaVersion = "schema_version", created, entries
+            /// What the manifest called `schema_version` before it had a schema.
+            case version
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            schemaVersion =
+                try c.decodeIfPresent(Int.self, forKey: .schemaVersion) ?? c.decode(Int.self, forKey: .version)
+            created = try c.decode(String.self, forKey: .created)
+            entries = try c.decode([ManifestEntry].self, forKey: .entries)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(schemaVersion, forKey: .schemaVersion)
+            try c.encode(created, forKey: .created)
+            try c.encode(entries, forKey: .entries)
+        }
     }
 
     /// The journal's entries, deduplicated, and what was skipped while reading it.
     public struct Journal: Sendable, Hashable {
-        /// The last entry per (input, line), in order of first appearance.
+        /// The last entry per item (index, input, line), in input order: by `index`, then by
+        /// first appearance.
         public var entries: [ManifestEntry]
         /// One message per unreadable line, e.g. "manifest.jsonl:812: truncated last line skipped …".
         public var warnings: [String]
@@ -69,42 +104,23 @@ public enum Manifest {
     }
 
     static func readJournal(in folder: DirectoryHandle) throws(ContainerError) -> Journal {
-        let path = folder.path(of: ManifestJournal.fileName)
-        guard let fd = try folder.openFileIfPresent(ManifestJournal.fileName) else {
-            return Journal(entries: [], warnings: [])
-        }
-        let reader = LineReader(descriptor: fd, name: path, maxLineBytes: 4 * 1024 * 1024)
+        let index = try JournalIndex(in: folder)
         let decoder = JSONDecoder()
-        var order: [Key] = []
-        var latest: [Key: ManifestEntry] = [:]
-        var bad: [(line: Int, reason: String)] = []
-        var lineNumber = 0
-        while let line = try reader.nextLine() {
-            lineNumber += 1
-            guard case .text(let bytes) = line else {
-                bad.append((lineNumber, "line too long"))
-                continue
-            }
-            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
-            do {
-                let entry = try decoder.decode(ManifestEntry.self, from: Data(bytes))
-                let key = Key(input: entry.input, line: entry.line)
-                if latest.updateValue(entry, forKey: key) == nil { order.append(key) }
-            } catch {
-                bad.append((lineNumber, "not a manifest entry"))
+        var entries: [ManifestEntry] = []
+        entries.reserveCapacity(index.spans.count)
+        for span in index.spans {
+            do { entries.append(try decoder.decode(ManifestEntry.self, from: try index.read(span))) } catch {
+                throw .encoding(
+                    path: folder.path(of: ManifestJournal.fileName),
+                    reason: "a journal line changed while it was read: \(error)")
             }
         }
-        let warnings = bad.map { item in
-            item.line == lineNumber
-                ? "\(ManifestJournal.fileName):\(item.line): truncated last line skipped (the previous run was interrupted)"
-                : "\(ManifestJournal.fileName):\(item.line): \(item.reason), skipped"
-        }
-        return Journal(entries: order.map { latest[$0]! }, warnings: warnings)
+        return Journal(entries: entries, warnings: index.warnings)
     }
 
     /// What `finalize` wrote.
     public struct Finalized: Sendable, Hashable {
-        /// Entries in `manifest.json` (the last one per input and line).
+        /// Entries in `manifest.json` (the last one per item).
         public var count: Int
         /// Entries per status.
         public var statuses: [ManifestEntry.Status: Int]
@@ -113,52 +129,41 @@ public enum Manifest {
     }
 
     /// Builds `DIR/manifest.json` from the journal and writes it atomically, streaming: the
-    /// journal is read twice, once to find the last line of each (input, line) and once to copy
-    /// those lines out, re-encoded, one at a time. Memory: about 100 bytes per distinct entry
-    /// (its key and the span of its line), never the entries themselves, so a run's final step
-    /// does not grow with its length as a whole `Document` would (~4.5 KB per entry through
-    /// `JSONEncoder`).
+    /// journal is read twice, once to find the last line of each item and its place in the input,
+    /// and once to copy those lines out, in input order, re-encoded, one at a time. Memory: about
+    /// 100 bytes per distinct entry (its key, index and the span of its line), never the entries
+    /// themselves, so a run's final step does not grow with its length as a whole `Document`
+    /// would (~4.5 KB per entry).
+    ///
+    /// The text: two-space indentation, `schema_version`, `created`, `entries`, each entry's keys
+    /// in `ManifestEntry.keys` order.
     @discardableResult
     public static func finalize(dir: URL, now: Date = Date()) throws(ContainerError) -> Finalized {
         let folder = try DirectoryHandle(opening: dir.path)
         let path = folder.path(of: ManifestJournal.fileName)
         let index = try JournalIndex(in: folder)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let created = ISO8601DateFormatter().string(from: now)
         let file = try AtomicFile(in: folder, name: fileName)
         var statuses: [ManifestEntry.Status: Int] = [:]
-        try file.append(Data("{\n  \"created\" : \"\(created)\",\n  \"entries\" : [".utf8))
+        var batch = Data("{\n  \"schema_version\": \(schemaVersion),\n  \"created\": ".utf8)
+        ManifestJSON.append(string: created, to: &batch)
+        batch.append(contentsOf: ",\n  \"entries\": [".utf8)
         let decoder = JSONDecoder()
-        var batch = Data()
         for (number, span) in index.spans.enumerated() {
             let line = try index.read(span)
             let entry: ManifestEntry
-            let encoded: Data
-            do {
-                entry = try decoder.decode(ManifestEntry.self, from: line)
-                // U+2028 and U+2029 (and the other characters DisplayText escapes) as \uXXXX.
-                encoded = DisplayText.escapedJSON(try encoder.encode(entry))
-            } catch {
+            do { entry = try decoder.decode(ManifestEntry.self, from: line) } catch {
                 throw .encoding(path: path, reason: "a journal line changed while the manifest was written: \(error)")
             }
             statuses[entry.status, default: 0] += 1
             batch.append(contentsOf: (number == 0 ? "\n    " : ",\n    ").utf8)
-            // Indent the entry's own lines to sit inside "entries" (JSON strings hold no raw newline).
-            // Blank lines (inside an empty array) stay blank, as JSONEncoder writes them.
-            var previous: UInt8 = 0
-            for byte in encoded {
-                if previous == 0x0A && byte != 0x0A { batch.append(contentsOf: [0x20, 0x20, 0x20, 0x20]) }
-                batch.append(byte)
-                previous = byte
-            }
+            batch.append(entry.json.data(indent: 2))
             if batch.count >= 1 << 16 {
                 try file.append(batch)
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        batch.append(contentsOf: (index.spans.isEmpty ? "\n\n  ],\n" : "\n  ],\n").utf8)
-        batch.append(contentsOf: "  \"version\" : \(version)\n}\n".utf8)
+        batch.append(contentsOf: (index.spans.isEmpty ? "]\n}\n" : "\n  ]\n}\n").utf8)
         try file.append(batch)
         try file.commit()
         return Finalized(count: index.spans.count, statuses: statuses, warnings: index.warnings)
@@ -243,20 +248,24 @@ public enum Manifest {
         !relative.hasPrefix("/") && !relative.split(separator: "/").contains("..")
     }
 
+    /// What identifies an entry: a later line with the same key replaces an earlier one.
     struct Key: Hashable {
+        var index: Int
         var input: String
         var line: Int
     }
 }
 
-/// Where in the journal the last line of each (input, line) is, in order of first appearance:
-/// the first pass of `Manifest.finalize`.
+/// Where in the journal the last line of each item is, in input order: the first pass of
+/// `Manifest.finalize` and of `Manifest.readJournal`.
 struct JournalIndex {
     struct Span {
         var offset: Int
         var length: Int
     }
 
+    /// In input order: by the entry's `index`, then by the first appearance of its key (entries
+    /// of one index appear in the order they were first written).
     private(set) var spans: [Span] = []
     private(set) var warnings: [String] = []
     private let fd: Int32
@@ -284,6 +293,7 @@ struct JournalIndex {
         let reader = LineReader(descriptor: scan, name: path, maxLineBytes: 4 * 1024 * 1024)
         let decoder = JSONDecoder()
         var slot: [Manifest.Key: Int] = [:]
+        var found: [(index: Int, span: Span)] = []
         var offset = 0
         var lineNumber = 0
         var bad: [(line: Int, reason: String)] = []
@@ -303,15 +313,18 @@ struct JournalIndex {
                     continue
                 }
                 let span = Span(offset: start, length: bytes.count)
-                let key = Manifest.Key(input: entry.input, line: entry.line)
-                if let index = slot[key] {
-                    spans[index] = span
+                let key = Manifest.Key(index: entry.index, input: entry.input, line: entry.line)
+                if let known = slot[key] {
+                    found[known].span = span
                 } else {
-                    slot[key] = spans.count
-                    spans.append(span)
+                    slot[key] = found.count
+                    found.append((entry.index, span))
                 }
             }
         }
+        // Stable: entries of one index keep the order their keys first appeared in.
+        let order = found.indices.sorted { (found[$0].index, $0) < (found[$1].index, $1) }
+        spans = order.map { found[$0].span }
         warnings = bad.map { item in
             item.line == lineNumber
                 ? "\(ManifestJournal.fileName):\(item.line): truncated last line skipped (the previous run was interrupted)"

@@ -1,15 +1,21 @@
-/// One line of the manifest: what happened to one input item.
+import Foundation
+
+/// One entry of the manifest: what happened to one input item.
 ///
-///     var entry = ManifestEntry(input: "https://x.test/cat.webp", line: 3, status: .prepared)
+///     var entry = ManifestEntry(index: 2, input: "https://x.test/cat.webp", line: 3, status: .prepared)
 ///     entry.file = "Images/0AF39F86-…-cat.jpg"; entry.uti = "public.jpeg"
+///     entry.jsonLine()   // {"index":2,"input":"https://x.test/cat.webp","line":3,"id":null,…}
 ///
-/// Encoded with snake_case keys (`input`, `line`, `id`, `status`, `reason`, `file`,
-/// `identifier`, `uti`, `format`, `category`, `bytes`, `width`, `height`, `frames`, `sha256`,
-/// `transform`, `thumbnail`, `warnings`, `timings` {`download_ms`, `process_ms`, `write_ms`});
-/// absent values are written as `null`, never left out, so every entry has the same shape.
+/// Written with snake_case keys, always all of them and always in this order (`keys`): `index`,
+/// `input`, `line`, `id`, `status`, `error_code`, `reason`, `file`, `identifier`, `uti`,
+/// `format`, `category`, `bytes`, `width`, `height`, `frames`, `source_width`, `source_height`,
+/// `sha256`, `transform`, `thumbnail`, `warnings`, `timings` {`download_ms`, `process_ms`,
+/// `write_ms`}. Absent values are `null`, never left out, so every entry has the same shape.
+/// `docs/manifest.schema.json` is the schema; `docs/MANIFEST.md` says what each key means.
 ///
-/// `input` is the URL as the input gave it (for a bad line, the problem's source), `line` its
-/// 1-based line in its source; together they identify the entry.
+/// `index` is the item's position in the run's input, `input` the URL as the input gave it (for
+/// a bad line, the problem's source) and `line` its 1-based line in its source; the three
+/// together identify the entry.
 public struct ManifestEntry: Codable, Sendable, Hashable {
     public enum Status: String, Codable, Sendable, Hashable {
         case prepared, rejected, failed
@@ -37,12 +43,26 @@ public struct ManifestEntry: Codable, Sendable, Hashable {
             processMs = try c.decodeIfPresent(Int.self, forKey: .processMs) ?? 0
             writeMs = try c.decodeIfPresent(Int.self, forKey: .writeMs) ?? 0
         }
+
+        public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
+
+        var json: ManifestJSON {
+            .object([("download_ms", .int(downloadMs)), ("process_ms", .int(processMs)), ("write_ms", .int(writeMs))])
+        }
     }
 
+    /// 0-based position of the item among everything the run's INPUTs yielded (items and bad
+    /// lines, each INPUT in turn, in reading order). `manifest.json` lists entries by it;
+    /// `manifest.jsonl` is in the order items finished.
+    public var index: Int
     public var input: String
     public var line: Int
     public var id: String?
     public var status: Status
+    /// The UNErrorCode iOS would give the file (`UNErrorCode.rawValue`, as `verify --json`'s
+    /// `error_code`): set on rejections iOS itself would make, and on failures where one applies
+    /// (a download over iOS's size cap, 102); nil when prepared and for refusals of our own.
+    public var errorCode: Int?
     /// Why the item was rejected or failed; nil when prepared.
     public var reason: String?
     /// Relative to the container, e.g. `Images/<UUID>-cat.jpg`.
@@ -54,11 +74,17 @@ public struct ManifestEntry: Codable, Sendable, Hashable {
     public var format: String?
     public var category: String?
     public var bytes: Int?
+    /// The written file's pixel size (upright).
     public var width: Int?
     public var height: Int?
     public var frames: Int?
+    /// The downloaded input's pixel size, upright (its Exif or XMP orientation applied); the
+    /// size stored in its header when the orientation could not be read (an image refused for its
+    /// header, its Exif block or the pixel budget). Nil when not an image, or unreadable.
+    public var sourceWidth: Int?
+    public var sourceHeight: Int?
     public var sha256: String?
-    /// What the engine did, one human-readable step each ("decoded WebP", "resized to 1024×768").
+    /// What the engine did, one human-readable step each ("decoded webp 320x240", "resized …").
     public var transform: [String]?
     /// Relative to the container, e.g. `Thumbnails/<UUID>-cat.jpg`.
     public var thumbnail: String?
@@ -66,16 +92,18 @@ public struct ManifestEntry: Codable, Sendable, Hashable {
     public var timings: Timings
 
     public init(
-        input: String, line: Int, id: String? = nil, status: Status, reason: String? = nil,
-        file: String? = nil, identifier: String? = nil, uti: String? = nil, format: String? = nil,
-        category: String? = nil, bytes: Int? = nil, width: Int? = nil, height: Int? = nil,
-        frames: Int? = nil, sha256: String? = nil, transform: [String]? = nil, thumbnail: String? = nil,
-        warnings: [String] = [], timings: Timings = Timings()
+        index: Int = 0, input: String, line: Int, id: String? = nil, status: Status, errorCode: Int? = nil,
+        reason: String? = nil, file: String? = nil, identifier: String? = nil, uti: String? = nil,
+        format: String? = nil, category: String? = nil, bytes: Int? = nil, width: Int? = nil, height: Int? = nil,
+        frames: Int? = nil, sourceWidth: Int? = nil, sourceHeight: Int? = nil, sha256: String? = nil,
+        transform: [String]? = nil, thumbnail: String? = nil, warnings: [String] = [], timings: Timings = Timings()
     ) {
+        self.index = index
         self.input = input
         self.line = line
         self.id = id
         self.status = status
+        self.errorCode = errorCode
         self.reason = reason
         self.file = file
         self.identifier = identifier
@@ -86,6 +114,8 @@ public struct ManifestEntry: Codable, Sendable, Hashable {
         self.width = width
         self.height = height
         self.frames = frames
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
         self.sha256 = sha256
         self.transform = transform
         self.thumbnail = thumbnail
@@ -93,40 +123,67 @@ public struct ManifestEntry: Codable, Sendable, Hashable {
         self.timings = timings
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case input, line, id, status, reason, file, identifier, uti, format, category
-        case bytes, width, height, frames, sha256, transform, thumbnail, warnings, timings
+    /// The entry as JSON members, in the manifest's key order: the one place that order is
+    /// written down (`jsonLine`, `manifest.json` and `encode(to:)` all use it).
+    var json: ManifestJSON {
+        .object([
+            ("index", .int(index)),
+            ("input", .string(input)),
+            ("line", .int(line)),
+            ("id", .optional(id)),
+            ("status", .string(status.rawValue)),
+            ("error_code", .optional(errorCode)),
+            ("reason", .optional(reason)),
+            ("file", .optional(file)),
+            ("identifier", .optional(identifier)),
+            ("uti", .optional(uti)),
+            ("format", .optional(format)),
+            ("category", .optional(category)),
+            ("bytes", .optional(bytes)),
+            ("width", .optional(width)),
+            ("height", .optional(height)),
+            ("frames", .optional(frames)),
+            ("source_width", .optional(sourceWidth)),
+            ("source_height", .optional(sourceHeight)),
+            ("sha256", .optional(sha256)),
+            ("transform", .optional(transform)),
+            ("thumbnail", .optional(thumbnail)),
+            ("warnings", .strings(warnings)),
+            ("timings", timings.json),
+        ])
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(input, forKey: .input)
-        try c.encode(line, forKey: .line)
-        try c.encodeOrNull(id, forKey: .id)
-        try c.encode(status, forKey: .status)
-        try c.encodeOrNull(reason, forKey: .reason)
-        try c.encodeOrNull(file, forKey: .file)
-        try c.encodeOrNull(identifier, forKey: .identifier)
-        try c.encodeOrNull(uti, forKey: .uti)
-        try c.encodeOrNull(format, forKey: .format)
-        try c.encodeOrNull(category, forKey: .category)
-        try c.encodeOrNull(bytes, forKey: .bytes)
-        try c.encodeOrNull(width, forKey: .width)
-        try c.encodeOrNull(height, forKey: .height)
-        try c.encodeOrNull(frames, forKey: .frames)
-        try c.encodeOrNull(sha256, forKey: .sha256)
-        try c.encodeOrNull(transform, forKey: .transform)
-        try c.encodeOrNull(thumbnail, forKey: .thumbnail)
-        try c.encode(warnings, forKey: .warnings)
-        try c.encode(timings, forKey: .timings)
+    /// Every key of an entry, in the order they are written.
+    public static let keys: [String] = {
+        guard case .object(let members) = ManifestEntry(input: "", line: 0, status: .failed).json else { return [] }
+        return members.map(\.key)
+    }()
+
+    /// The entry as one line of JSON (no newline), keys in the fixed order, as `manifest.jsonl`
+    /// holds it: compact, slashes unescaped, U+2028/U+2029 and the other characters
+    /// `DisplayText` escapes written `\uXXXX`.
+    public func jsonLine() -> Data { json.data() }
+
+    /// Encodes the same keys in the same order as `jsonLine()`. (An encoder may reorder them:
+    /// `JSONEncoder` does, unless told to sort them.)
+    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case index, input, line, id, status
+        case errorCode = "error_code"
+        case reason, file, identifier, uti, format, category, bytes, width, height, frames
+        case sourceWidth = "source_width", sourceHeight = "source_height"
+        case sha256, transform, thumbnail, warnings, timings
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        index = try c.decodeIfPresent(Int.self, forKey: .index) ?? 0
         input = try c.decode(String.self, forKey: .input)
         line = try c.decode(Int.self, forKey: .line)
         id = try c.decodeIfPresent(String.self, forKey: .id)
         status = try c.decode(Status.self, forKey: .status)
+        errorCode = try c.decodeIfPresent(Int.self, forKey: .errorCode)
         reason = try c.decodeIfPresent(String.self, forKey: .reason)
         file = try c.decodeIfPresent(String.self, forKey: .file)
         identifier = try c.decodeIfPresent(String.self, forKey: .identifier)
@@ -137,17 +194,12 @@ public struct ManifestEntry: Codable, Sendable, Hashable {
         width = try c.decodeIfPresent(Int.self, forKey: .width)
         height = try c.decodeIfPresent(Int.self, forKey: .height)
         frames = try c.decodeIfPresent(Int.self, forKey: .frames)
+        sourceWidth = try c.decodeIfPresent(Int.self, forKey: .sourceWidth)
+        sourceHeight = try c.decodeIfPresent(Int.self, forKey: .sourceHeight)
         sha256 = try c.decodeIfPresent(String.self, forKey: .sha256)
         transform = try c.decodeIfPresent([String].self, forKey: .transform)
         thumbnail = try c.decodeIfPresent(String.self, forKey: .thumbnail)
         warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
         timings = try c.decodeIfPresent(Timings.self, forKey: .timings) ?? Timings()
-    }
-}
-
-extension KeyedEncodingContainer {
-    /// `null` for nil, so the key is always present.
-    mutating func encodeOrNull<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 import MediaTypes
 
 /// `DIR/manifest.jsonl`: one JSON line appended per finished item, as it finishes, so a crash
-/// loses at most the line being written.
+/// loses at most the line being written. Lines are in completion order, not input order (that
+/// is `manifest.json`'s: sort by `index` to get it from the journal), and a `--resume` that
+/// redoes a rejected or failed item adds a line for it; the last line of an item wins.
 ///
 ///     let journal = try ManifestJournal(directory: container.url)
 ///     try journal.append(entry)      // from any task or thread
@@ -37,11 +39,6 @@ public final class ManifestJournal: @unchecked Sendable {
     private var fd: Int32
     private var unsynced = 0
     private var recreatedCount = 0
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
 
     /// Opens (or creates) the journal in the folder at `directory` (following links to the folder
     /// itself: the caller's choice).
@@ -86,11 +83,9 @@ public final class ManifestJournal: @unchecked Sendable {
     /// Appends `entry` as one line; fsyncs every `syncEvery` lines.
     @discardableResult
     public func append(_ entry: ManifestEntry) throws(ContainerError) -> Appended {
-        var line: Data
-        // U+2028/U+2029 escaped too: a JSON line must stay one line for every reader.
-        do { line = DisplayText.escapedJSON(try encoder.encode(entry)) } catch {
-            throw .encoding(path: path, reason: "\(error)")
-        }
+        // Keys in the fixed order; U+2028/U+2029 escaped too: a JSON line must stay one line for
+        // every reader.
+        var line = entry.jsonLine()
         line.append(0x0A)
         mutex.lock()
         defer { mutex.unlock() }

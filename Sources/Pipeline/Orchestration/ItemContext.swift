@@ -48,9 +48,10 @@ final class ItemContext: Sendable {
         return policy
     }
 
-    /// Downloads (or reads), processes and writes one item. Never throws: problems are entries.
-    func prepare(_ item: InputItem) async -> ItemResult {
-        var entry = ManifestEntry(input: item.url, line: item.line, id: item.id, status: .failed)
+    /// Downloads (or reads), processes and writes one item, the `index`th of the input. Never
+    /// throws: problems are entries.
+    func prepare(_ item: InputItem, index: Int) async -> ItemResult {
+        var entry = ManifestEntry(index: index, input: item.url, line: item.line, id: item.id, status: .failed)
         let clock = ContinuousClock()
 
         // 1. Download.
@@ -59,8 +60,9 @@ final class ItemContext: Sendable {
         switch await fetch(item) {
         case .success(let body): download = body
         case .failure(.abandoned): return .abandoned
-        case .failure(.failed(let reason)):
+        case .failure(.failed(let reason, let code)):
             entry.reason = reason
+            entry.errorCode = code?.rawValue
             entry.timings.downloadMs = (clock.now - start).milliseconds
             return .entry(entry)
         }
@@ -124,7 +126,9 @@ final class ItemContext: Sendable {
     }
 
     enum DownloadFailure: Error {
-        case failed(String)
+        /// Why, and the UNErrorCode iOS would give when one applies: a body over the category's
+        /// cap is over iOS's (102).
+        case failed(String, UNErrorCode? = nil)
         case abandoned
     }
 
@@ -149,6 +153,7 @@ final class ItemContext: Sendable {
                     suggestedFilename: response.suggestedFilename, warnings: warnings))
         case .failure(let error):
             if case .cancelled = error { return .failure(.abandoned) }
+            if case .tooLarge = error { return .failure(.failed(error.description, .invalidFileSize)) }
             return .failure(.failed(error.description))
         }
     }
@@ -160,7 +165,9 @@ final class ItemContext: Sendable {
         return await io.run { _ in
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
             guard let size else { return .failure(.failed("cannot read \(path): no such file or not readable")) }
-            if size > cap { return .failure(.failed("\(path) has \(size) bytes, over the \(cap)-byte cap")) }
+            if size > cap {
+                return .failure(.failed("\(path) has \(size) bytes, over the \(cap)-byte cap", .invalidFileSize))
+            }
             do {
                 return .success(Download(body: try Data(contentsOf: URL(fileURLWithPath: path))))
             } catch {
@@ -182,6 +189,7 @@ final class ItemContext: Sendable {
 extension ManifestEntry {
     mutating func apply(_ outcome: MediaOutcome, extraWarnings: [String]) {
         status = outcome.status
+        errorCode = outcome.errorCode?.rawValue
         reason = outcome.reason
         if let format = outcome.format, format != .unknown {
             self.format = format.rawValue
@@ -192,6 +200,8 @@ extension ManifestEntry {
         width = outcome.width
         height = outcome.height
         frames = outcome.frames
+        sourceWidth = outcome.sourceWidth
+        sourceHeight = outcome.sourceHeight
         sha256 = outcome.sha256
         transform = outcome.steps.isEmpty ? nil : outcome.steps
         warnings = extraWarnings + outcome.warnings

@@ -7,6 +7,8 @@ import Verification
 /// What the sniff → reconcile → assess → engine stage made of one body.
 struct MediaOutcome: Sendable {
     var status: ManifestEntry.Status
+    /// The UNErrorCode iOS would give the file, on a rejection iOS would make too.
+    var errorCode: UNErrorCode?
     var reason: String?
     /// The bytes to write (nil unless prepared).
     var data: Data?
@@ -14,19 +16,32 @@ struct MediaOutcome: Sendable {
     var width: Int?
     var height: Int?
     var frames: Int?
+    /// The input's pixel size: upright when its orientation could be read, else as stored.
+    var sourceWidth: Int?
+    var sourceHeight: Int?
     var steps: [String] = []
     var warnings: [String] = []
     var thumbnail: (data: Data, format: MediaFormat)?
     var sha256: String?
 
-    static func rejected(_ reason: String, format: MediaFormat? = nil, warnings: [String] = []) -> MediaOutcome {
-        MediaOutcome(status: .rejected, reason: reason, format: format, warnings: warnings)
+    static func rejected(
+        _ reason: String, code: UNErrorCode?, format: MediaFormat? = nil, warnings: [String] = []
+    ) -> MediaOutcome {
+        MediaOutcome(status: .rejected, errorCode: code, reason: reason, format: format, warnings: warnings)
     }
 
     static func rejected(_ rejection: CheckRejection, warnings: [String] = []) -> MediaOutcome {
         .rejected(
-            rejection.reason, format: rejection.format == .unknown ? nil : rejection.format,
+            rejection.reason, code: rejection.code, format: rejection.format == .unknown ? nil : rejection.format,
             warnings: warnings + rejection.warnings.filter { !warnings.contains($0) })
+    }
+
+    /// This outcome with the input's size set from `size`.
+    func withSource(_ size: (width: Int, height: Int)?) -> MediaOutcome {
+        var copy = self
+        copy.sourceWidth = size?.width
+        copy.sourceHeight = size?.height
+        return copy
     }
 }
 
@@ -71,7 +86,9 @@ final class MediaStage {
         guard outcome.status == .prepared, let output = outcome.data else { return outcome }
         // The final word: what we write must be something iOS takes as it is.
         if let rejection = MediaCheck.checkOutput(output, policy: policy) {
-            return .rejected(rejection, warnings: outcome.warnings)
+            var rejected = MediaOutcome.rejected(rejection, warnings: outcome.warnings)
+            (rejected.sourceWidth, rejected.sourceHeight) = (outcome.sourceWidth, outcome.sourceHeight)
+            return rejected
         }
         outcome.sha256 = SHA256.hexDigest(of: output)
         return outcome
@@ -80,6 +97,10 @@ final class MediaStage {
     /// JPEG, PNG and WebP: fitted to the limits (resized, re-encoded, WebP transcoded), with an
     /// optional thumbnail. A passthrough is still decoded once by the engine, so damaged data is
     /// refused (or, when accepted, reported) exactly as `verify` does.
+    ///
+    /// Warnings: the claims', then the engine's. The rules' warnings (a decoded size over the
+    /// memory budget, an animation that keeps only its first frame) foretell what the engine
+    /// does; once it has run, its own account of it replaces them, so each is said once.
     private func image(_ data: Data, _ id: Identification) -> MediaOutcome {
         let sniffed = id.sniffed
         let result: ProcessingResult
@@ -87,34 +108,60 @@ final class MediaStage {
             result = try processor.process(data, sniffed: sniffed, limits: limits)
         } catch {
             return .rejected(
-                MediaCheck.rejection(for: error, format: sniffed.format, policy: policy), warnings: id.warnings)
-        }
-        var warnings = id.warnings.filter { !$0.hasPrefix("decoded size") } + result.warnings
-        if sniffed.isAnimated {
-            warnings.append(
-                "animated \(sniffed.format.displayName) (\(sniffed.frames ?? 0) frames): only the first frame was kept")
+                MediaCheck.rejection(for: error, format: sniffed.format, policy: policy), warnings: id.warnings
+            ).withSource(uprightSize(data, sniffed))
         }
         let output = result.output
+        // A passthrough's output is the input, upright already (it is passed through only then).
+        let source =
+            result.passthrough
+            ? (output.width, output.height)
+            : uprightSize(data, sniffed) ?? (result.sourceWidth, result.sourceHeight)
         return MediaOutcome(
             status: .prepared, data: output.data, format: output.format, width: output.width, height: output.height,
-            frames: 1, steps: result.steps, warnings: warnings,
+            frames: result.passthrough ? (sniffed.frames ?? 1) : 1, sourceWidth: source.0, sourceHeight: source.1,
+            steps: result.steps, warnings: id.claimWarnings + result.warnings,
             thumbnail: result.thumbnail.map { ($0.data, $0.format) })
     }
 
-    /// Audio, video and GIF: written as they came when iOS accepts them.
+    /// The input's upright size: its header's size turned by its orientation, read from the
+    /// header and metadata without decoding (`MediaCheck.inspectImage`, `decode: false`). When
+    /// that fails (a damaged header or Exif block, the pixel budget), the size the sniffer read
+    /// from the header, as stored; nil when it read none.
+    private func uprightSize(_ data: Data, _ sniffed: SniffedType) -> (width: Int, height: Int)? {
+        if case .success(let inspection?) = MediaCheck.inspectImage(
+            data, sniffed: sniffed, policy: policy, decode: false)
+        {
+            return inspection.orientation.uprightSize(width: inspection.width, height: inspection.height)
+        }
+        guard let width = sniffed.width, let height = sniffed.height else { return nil }
+        return (width, height)
+    }
+
+    /// Audio, video and GIF: written as they came when iOS accepts them. The engine does not
+    /// decode them, so no thumbnail is made: for an image, a warning says so when one was asked.
     private func passThrough(_ data: Data, _ id: Identification) -> MediaOutcome {
         let sniffed = id.sniffed
+        let source = sniffed.width.flatMap { w in sniffed.height.map { (width: w, height: $0) } }
         switch id.assessment.verdict {
         case .accepted:
+            var warnings = id.warnings
+            if limits.thumbnailSize != nil, sniffed.format.category == .image {
+                warnings.append("no thumbnail: \(sniffed.format.displayName) is not decoded by the engine")
+            }
             return MediaOutcome(
                 status: .prepared, data: data, format: sniffed.format, width: sniffed.width, height: sniffed.height,
-                frames: sniffed.frames, steps: ["passed through \(sniffed.format.displayName)"], warnings: id.warnings)
+                frames: sniffed.frames, sourceWidth: source?.width, sourceHeight: source?.height,
+                steps: ["passed through \(sniffed.format.displayName)"], warnings: warnings)
         case .transcode(let target):
-            return .rejected(
+            // Sent as it is, iOS would not take the type (101).
+            return MediaOutcome.rejected(
                 "\(sniffed.format.displayName) needs transcoding to \(target.displayName), which this build cannot do",
-                format: sniffed.format, warnings: id.warnings)
-        case .rejected(_, let reason):
-            return .rejected(reason, format: sniffed.format, warnings: id.warnings)
+                code: .unrecognizedType, format: sniffed.format, warnings: id.warnings
+            ).withSource(source)
+        case .rejected(let code, let reason):
+            return MediaOutcome.rejected(reason, code: code, format: sniffed.format, warnings: id.warnings)
+                .withSource(source)
         }
     }
 }

@@ -19,9 +19,10 @@ import MediaTypes
 ///   its own engine; file writes and the journal's fsyncs on two I/O threads. Nothing blocks
 ///   Swift's cooperative pool.
 /// - Identical URLs are downloaded once; every entry naming one points to the same file.
-/// - Each finished item is appended to `manifest.jsonl` at once; `manifest.json` is written at
-///   the end, also after an interrupt (cancelling the task running `run`: unfinished items are
-///   abandoned, and `--resume` redoes them).
+/// - Each finished item is appended to `manifest.jsonl` at once (completion order); `manifest.json`
+///   is written at the end, one entry per input item in input order, also after an interrupt
+///   (cancelling the task running `run`: unfinished items are abandoned, and `--resume` redoes
+///   them). On `--resume`, an item prepared before is skipped and adds no line.
 /// - Per-item problems are entries. Only container errors that would fail every later item
 ///   (not writable, disk full, locked) stop the run, as `PrepareFailure`.
 public final class Preparer: Sendable {
@@ -67,7 +68,9 @@ public final class Preparer: Sendable {
         defer { reader.shutdown() }
 
         let preparedKeys = Set(
-            (resume?.entries ?? []).filter { $0.status == .prepared }.map { EntryKey(input: $0.input, line: $0.line) })
+            (resume?.entries ?? []).filter { $0.status == .prepared }.map {
+                EntryKey(index: $0.index, input: $0.input, line: $0.line)
+            })
         var seen = DedupeTable()
         var fatal: ContainerError?
 
@@ -102,6 +105,8 @@ public final class Preparer: Sendable {
         await withTaskGroup(of: ItemResult.self) { group in
             var inFlight = 0
             var inputDone = false
+            // Each input event's position: the entries' `index`, the order of `manifest.json`.
+            var nextIndex = 0
             while true {
                 // Fill free slots from the input, one event per slot.
                 while !inputDone, fatal == nil, inFlight < options.maxInFlight {
@@ -113,18 +118,24 @@ public final class Preparer: Sendable {
                         inputDone = true
                         break
                     }
+                    let index = nextIndex
+                    nextIndex += 1
                     switch event {
                     case .problem(let problem):
                         let entry = ManifestEntry(
-                            input: problem.source, line: problem.line, status: .failed, reason: problem.message)
+                            index: index, input: problem.source, line: problem.line, status: .failed,
+                            reason: problem.message)
                         fatal = await record(entry)
                     case .item(let item):
                         if let prior = resume?.prepared[item.url] {
-                            if preparedKeys.contains(EntryKey(input: item.url, line: item.line)) {
+                            // Prepared before as this very item: its line is in the journal
+                            // already, and stays the only one. Prepared as another item (the
+                            // same URL elsewhere): this item's first line, sharing the file.
+                            if preparedKeys.contains(EntryKey(index: index, input: item.url, line: item.line)) {
                                 summary.skipped += 1
                                 events(.skipped(item))
                             } else {
-                                fatal = await record(prior.reused(by: item))
+                                fatal = await record(prior.reused(by: item, index: index))
                             }
                             continue
                         }
@@ -135,7 +146,7 @@ public final class Preparer: Sendable {
                             options.dedupeObserver?(item.line, .waitedForInFlight)
                             group.addTask {
                                 guard let first = await shared.wait() else { return .abandoned }
-                                var entry = first.reused(by: item)
+                                var entry = first.reused(by: item, index: index)
                                 entry.warnings.append(
                                     "same URL as \(shared.firstSource):\(shared.firstLine); downloaded once")
                                 return .reused(entry)
@@ -149,12 +160,13 @@ public final class Preparer: Sendable {
                                 }
                                 switch read {
                                 case .success(let first):
-                                    var entry = first.reused(by: item)
+                                    var entry = first.reused(by: item, index: index)
                                     entry.warnings.append("same URL as \(firstSource):\(firstLine); downloaded once")
                                     return .reused(entry)
                                 case .failure(let error):
                                     var entry = ManifestEntry(
-                                        input: item.url, line: item.line, id: item.id, status: .failed)
+                                        index: index, input: item.url, line: item.line, id: item.id,
+                                        status: .failed)
                                     entry.reason =
                                         "same URL as \(firstSource):\(firstLine), whose entry cannot be read back: \(error)"
                                     return .reused(entry)
@@ -164,7 +176,7 @@ public final class Preparer: Sendable {
                             let shared = SharedOutcome(firstSource: item.source, firstLine: item.line)
                             seen.pending(item.url, shared)
                             group.addTask {
-                                let result = await context.prepare(item)
+                                let result = await context.prepare(item, index: index)
                                 if case .entry(let entry) = result { shared.fulfil(entry) } else { shared.fulfil(nil) }
                                 return result
                             }
@@ -202,7 +214,9 @@ public final class Preparer: Sendable {
     }
 }
 
+/// What identifies an item across runs (`Manifest.Key`'s fields).
 struct EntryKey: Hashable {
+    var index: Int
     var input: String
     var line: Int
 }
@@ -217,9 +231,10 @@ enum ItemResult: Sendable {
 }
 
 extension ManifestEntry {
-    /// This entry's outcome for another item naming the same URL.
-    func reused(by item: InputItem) -> ManifestEntry {
+    /// This entry's outcome for another item naming the same URL, the `index`th of the input.
+    func reused(by item: InputItem, index: Int) -> ManifestEntry {
         var entry = self
+        entry.index = index
         entry.input = item.url
         entry.line = item.line
         entry.id = item.id

@@ -73,7 +73,10 @@ struct PrepareCommandTests {
         let document = try JSONDecoder().decode(
             Manifest.Document.self, from: Data(contentsOf: container.appendingPathComponent("manifest.json")))
         #expect(document.entries.count == 300)
-        #expect(Set(document.entries.map(\.input)) == Set(urls))
+        // In input order, although the 40 finished before the kill and the rest after; and the
+        // 40 skipped on resume added no second line to the journal.
+        #expect(document.entries.map(\.input) == urls && document.entries.map(\.index) == Array(0..<300))
+        #expect(f.journalLines(container) == 300)
         #expect(document.entries.allSatisfy { $0.status == .prepared })
         let referenced = document.entries.compactMap(\.file)
         let onDisk = files.filter { $0.hasPrefix("Images/") || $0.hasPrefix("Audio/") || $0.hasPrefix("Video/") }
@@ -107,6 +110,10 @@ struct PrepareCommandTests {
         let resumed = try ProcessRunner.run("pushattach", arguments + ["--resume"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("already prepared (skipped)"))
+        // One line per item in the journal, one entry per item in the manifest, in input order.
+        #expect(f.journalLines(container) == 120)
+        let entries = try f.manifestEntries(container)
+        #expect(entries.map(\.input) == urls && entries.map(\.index) == Array(0..<120))
     }
 }
 
