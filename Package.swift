@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"]),
         .target(name: "Fetch", dependencies: ["MediaTypes", "CCurlShim"]),
         .target(name: "Pipeline", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch"]),
-        .executableTarget(name: "pushattach", dependencies: ["MediaTypes", "Verification", "ImageEngine", "Pipeline", "BenchmarkKit"]),
+        .executableTarget(
+            name: "pushattach",
+            dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "Pipeline", "BenchmarkKit"]),
         .executableTarget(
             name: "PushAttachBench", dependencies: ["BenchmarkKit"], path: "Benchmarks/pushattach-bench"),
         .target(

@@ -16,9 +16,36 @@ public struct BenchConfiguration: Sendable {
 
     public init() {}
 
-    /// The options both `pushattach-bench` and `pushattach bench` take.
-    public static let flags: Set<String> = ["--json"]
-    public static let valueOptions: Set<String> = ["--workload", "--rounds", "--threads", "--folder", "--output"]
+    /// The options both `pushattach-bench` and `pushattach bench` take: the one table their
+    /// parsers, `--help`, and `pushattach`'s man page and completion scripts read.
+    public static let options: [BenchOption] = {
+        let defaults = BenchConfiguration()
+        return [
+            BenchOption(
+                "--workload", "LIST", "Comma-separated workloads.",
+                default: defaults.workloads.map(\.rawValue).joined(separator: ","),
+                choices: Workload.allCases.map(\.rawValue)),
+            BenchOption("--rounds", "N", "Measured rounds after the warm-up.", default: "\(defaults.rounds)"),
+            BenchOption("--threads", "N", "Only this many threads.", default: "1, then all cores"),
+            BenchOption(
+                "--folder", "DIR",
+                "Images to read (default \(corpusPhotos) when present, else the photos the repository carries, \(repositoryPhotos), when run from its root; with neither, pass --folder). W3 adds PNG and WebP from TestImages/ and the corpus' webp/ and pngsuite/ when the folder has none.",
+                isDirectory: true),
+            BenchOption("--json", nil, "One JSON document instead of the table."),
+            BenchOption(
+                "--output", "DIR",
+                "Also write the W1/W2 outputs of the warm-up (NAME.w1.jpg), for quality checks.", isDirectory: true),
+        ]
+    }()
+    public static let flags: Set<String> = Set(options.filter { $0.placeholder == nil }.map(\.name))
+    public static let valueOptions: Set<String> = Set(options.filter { $0.placeholder != nil }.map(\.name))
+
+    /// The first line of `--help`.
+    public static let summary =
+        "Measure decode/resize/encode throughput in-process, from encoded bytes in memory to encoded bytes in memory, through the same code the product runs."
+    /// How a run goes, after the workloads in `--help`.
+    public static let method =
+        "Each runs single-threaded and on all cores (one worker per thread), after a warm-up round; figures are the median of the rounds. Peak RSS is the process's high-water mark so far (getrusage), so run w1 first to read its own peak."
 
     /// Builds a configuration from already-split options (the CLI's parser does the splitting).
     public init(values: [String: String], flags: Set<String>) throws(BenchUsageError) {
@@ -97,48 +124,111 @@ public struct BenchConfiguration: Sendable {
         return try BenchConfiguration(values: values, flags: flags)
     }
 
+    /// The shared corpus' photos, beside the repository.
+    public static let corpusPhotos = "../shared/corpus/photos"
+    /// The photos the repository carries, relative to its root.
+    public static let repositoryPhotos = "TestImages/conformance/photos"
+
     /// The folder to read: `--folder`, else `../shared/corpus/photos` when present, else the
-    /// photos the repository carries (`TestImages/conformance/photos`).
-    public func resolvedFolder() -> URL {
+    /// photos the repository carries (`TestImages/conformance/photos`) when run from its root;
+    /// nil when there is none of them.
+    public func resolvedFolder() -> URL? {
         if let folder { return folder }
-        let corpus = URL(fileURLWithPath: "../shared/corpus/photos")
-        if FileManager.default.fileExists(atPath: corpus.path) { return corpus.standardizedFileURL }
-        return URL(fileURLWithPath: "TestImages/conformance/photos")
+        for candidate in [Self.corpusPhotos, Self.repositoryPhotos] {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
+                return URL(fileURLWithPath: candidate).standardizedFileURL
+            }
+        }
+        return nil
+    }
+
+    /// `resolvedFolder()`, or a usage error saying what to pass when there is none.
+    public func folderToRead() throws(BenchUsageError) -> URL {
+        guard let folder = resolvedFolder() else {
+            let here = FileManager.default.currentDirectoryPath
+            throw BenchUsageError(
+                "no images to measure: there is no \(Self.corpusPhotos) or \(Self.repositoryPhotos) here (\(here)); run from the repository's root, or pass --folder DIR with JPEG, PNG or WebP images"
+            )
+        }
+        return folder
     }
 
     /// The `--help` text, for `command` ("pushattach-bench" or "pushattach bench").
     public static func help(command: String) -> String {
-        """
-        OVERVIEW: Measure decode/resize/encode throughput in-process, from encoded bytes in memory
-        to encoded bytes in memory, through the same code the product runs.
+        /// `text` filled to `width` columns.
+        func wrap(_ text: String, width: Int) -> [String] {
+            var lines = [""]
+            for word in text.split(separator: " ") {
+                if !lines[lines.count - 1].isEmpty, lines[lines.count - 1].count + 1 + word.count > width {
+                    lines.append("")
+                }
+                lines[lines.count - 1] += (lines[lines.count - 1].isEmpty ? "" : " ") + word
+            }
+            return lines
+        }
+        /// Labels in a column `width` wide, their text wrapped beside it to 100 columns.
+        func column(_ rows: [(String, String)], width: Int) -> String {
+            rows.map { label, text in
+                "  " + label.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + wrap(text, width: 98 - width).joined(separator: "\n" + String(repeating: " ", count: width + 2))
+            }.joined(separator: "\n")
+        }
+        let workloads = column(Workload.allCases.map { ($0.rawValue, $0.summary) }, width: 4)
+        let table = column(
+            options.map { ($0.label, $0.helpWithDefault) } + [("-h, --help", "Show this help.")], width: 18)
+        return """
+            \(wrap("OVERVIEW: " + summary, width: 100).joined(separator: "\n"))
 
-        Workloads:
-          w1  thumbnail: fit in 256x256, EXIF orientation applied, JPEG q80
-          w2  fit in 2048x2048, JPEG q85
-          w3  full-size decode per format (JPEG, PNG, WebP), in megapixels/s
-          d1, d2  diagnostics: only the scaled decode W1 / W2 make (our codec floor); not in the default
-        Each runs single-threaded and on all cores (one worker per thread), after a warm-up
-        round; figures are the median of the rounds. Peak RSS is the process's high-water mark
-        so far (getrusage), so run w1 first to read its own peak.
+            Workloads:
+            \(workloads)
+            \(wrap(method, width: 100).joined(separator: "\n"))
 
-        USAGE: \(command) [options]
+            USAGE: \(command) [options]
 
-        OPTIONS:
-          --workload LIST   Comma-separated workloads (default w1,w2,w3).
-          --rounds N        Measured rounds after the warm-up (default 5).
-          --threads N       Only this many threads (default: 1, then all cores).
-          --folder DIR      Images to read (default ../shared/corpus/photos when present, else
-                            the 3 photos in TestImages/conformance/photos). W3 adds PNG and WebP
-                            from TestImages/ and the corpus' webp/ and pngsuite/ when the folder
-                            has none.
-          --json            One JSON document instead of the table.
-          --output DIR      Also write the W1/W2 outputs of the warm-up (NAME.w1.jpg), for quality checks.
-          -h, --help        Show this help.
+            OPTIONS:
+            \(table)
 
-        EXAMPLES:
-          make bench
-          \(command) --workload w1 --threads 1 --rounds 3 --json
-        """
+            EXAMPLES:
+              make bench
+              \(command) --workload w1 --threads 1 --rounds 3 --json
+            """
+    }
+}
+
+/// One option of the benchmark (`BenchConfiguration.options`).
+public struct BenchOption: Sendable {
+    /// `--rounds`.
+    public var name: String
+    /// `N`; nil for a switch.
+    public var placeholder: String?
+    public var help: String
+    /// What a run without the option gets.
+    public var defaultText: String?
+    /// The words a value is made of (comma-separated when several), for shell completion.
+    public var choices: [String]
+    /// The value names a folder.
+    public var isDirectory: Bool
+
+    init(
+        _ name: String, _ placeholder: String?, _ help: String, default defaultText: String? = nil,
+        choices: [String] = [], isDirectory: Bool = false
+    ) {
+        self.name = name
+        self.placeholder = placeholder
+        self.help = help
+        self.defaultText = defaultText
+        self.choices = choices
+        self.isDirectory = isDirectory
+    }
+
+    /// `--rounds N`.
+    public var label: String { placeholder.map { "\(name) \($0)" } ?? name }
+
+    /// The help sentence with its default.
+    public var helpWithDefault: String {
+        guard let defaultText else { return help }
+        return "\(help.hasSuffix(".") ? String(help.dropLast()) : help) (default \(defaultText))."
     }
 }
 
@@ -147,6 +237,17 @@ public enum Workload: String, Sendable, CaseIterable {
     case w1, w2, w3
     /// Diagnostics: only the scaled decode W1 / W2 make (our codec's own floor).
     case d1, d2
+
+    /// What the workload measures, for `--help`.
+    public var summary: String {
+        switch self {
+        case .w1: "thumbnail: fit in 256x256, EXIF orientation applied, JPEG q80"
+        case .w2: "fit in 2048x2048, JPEG q85"
+        case .w3: "full-size decode per format (JPEG, PNG, WebP), in megapixels/s"
+        case .d1: "diagnostic: only the scaled decode W1 makes (our codec floor); not in the default"
+        case .d2: "diagnostic: only the scaled decode W2 makes (our codec floor); not in the default"
+        }
+    }
 
     public var title: String {
         switch self {

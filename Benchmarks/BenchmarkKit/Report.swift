@@ -53,9 +53,10 @@ public struct BenchReport: Sendable, Codable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    public func table() -> String {
+    /// The report as a table, its banner naming `command` ("pushattach-bench" or "pushattach bench").
+    public func table(command: String = "pushattach-bench") -> String {
         var lines = [
-            "pushattach-bench: \(images) images from \(folder), median of \(rounds) rounds, \(machine)",
+            "\(command): \(images) images from \(folder), median of \(rounds) rounds, \(machine)",
             "inputs in memory \(fmt(inputMegabytes)) MB; peak RSS before any workload \(fmt(baselineRSSMegabytes)) MB",
             pad([
                 "workload", "format", "threads", "images", "images/s", "MP/s", "p50 ms", "p95 ms", "peak RSS MB",
@@ -92,16 +93,31 @@ public struct BenchReport: Sendable, Codable {
 
 /// The shared entry point of `pushattach-bench` and `pushattach bench`.
 public enum BenchMain {
-    public static func run(_ configuration: BenchConfiguration) -> Int32 {
+    /// Runs `configuration` and prints the report; `command` names the tool in the banner and in
+    /// messages. Returns the exit status: 0, or 64 when there are no images to measure.
+    public static func run(_ configuration: BenchConfiguration, command: String = "pushattach-bench") -> Int32 {
+        var configuration = configuration
+        do {
+            configuration.folder = try configuration.folderToRead()
+        } catch {
+            usageError(error, command: command)
+            return 64
+        }
         let report = BenchRunner(configuration).run { line in
             if isatty(2) == 1 { FileHandle.standardError.write(Data("… \(line)\n".utf8)) }
         }
         guard !report.results.isEmpty else {
-            FileHandle.standardError.write(
-                Data("no JPEG, PNG or WebP images under \(report.folder); pass --folder DIR\n".utf8))
-            return 1
+            usageError(
+                BenchUsageError("no JPEG, PNG or WebP images under \(report.folder); pass --folder DIR with some"),
+                command: command)
+            return 64
         }
-        print(configuration.json ? report.json() : report.table())
+        print(configuration.json ? report.json() : report.table(command: command))
         return 0
+    }
+
+    /// One line naming the mistake, then a hint: what usage errors look like in both tools.
+    public static func usageError(_ error: BenchUsageError, command: String) {
+        FileHandle.standardError.write(Data("\(command): \(error)\nhint: run '\(command) --help'\n".utf8))
     }
 }

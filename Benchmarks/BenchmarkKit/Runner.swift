@@ -12,7 +12,7 @@ public struct BenchRunner {
     public init(_ configuration: BenchConfiguration) { self.configuration = configuration }
 
     public func run(progress: (String) -> Void = { _ in }) -> BenchReport {
-        let folder = configuration.resolvedFolder()
+        let folder = configuration.resolvedFolder() ?? URL(fileURLWithPath: BenchConfiguration.repositoryPhotos)
         let set = ImageSet.load(folder: folder)
         let baseline = Double(Machine.peakRSSBytes) / 1_000_000
         let cores = Machine.cores

@@ -10,6 +10,6 @@ do {
     }
     exit(BenchMain.run(configuration))
 } catch {
-    FileHandle.standardError.write(Data("pushattach-bench: \(error)\nhint: run 'pushattach-bench --help'\n".utf8))
+    BenchMain.usageError(error, command: "pushattach-bench")
     exit(64)
 }

@@ -8,22 +8,43 @@ enum PushAttach {
 
     static var commands: [any Command.Type] { [VerifyCommand.self, PrepareCommand.self, BenchCommand.self] }
 
-    static var help: String {
-        let width = commands.map { $0.name.count }.max() ?? 0
-        let list = commands.map { "  \($0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\($0.abstract)" }
-        return """
-            pushattach \(version): turn rich-push media URLs into attachment files iOS accepts.
+    /// The root's own options, as `--help` and the man page show them.
+    enum Options {
+        static let help = OptionInfo.flag(
+            "--help", short: "-h", "Show this help, or a subcommand's with 'pushattach <subcommand> --help'.")
+        static let version = OptionInfo.flag(
+            "--version", "Print the version, and those of the libraries linked in (libpng, libwebp, libcurl).")
+        static let all = [help, version]
 
-            USAGE: pushattach <subcommand> [options]
+        /// Hidden: they print files the repository carries (`docs/pushattach.1`, `completions/`).
+        static let generateManpage = "--generate-manpage"
+        static let generateCompletionScript = "--generate-completion-script"
+    }
+
+    static let summary = "turn rich-push media URLs into attachment files iOS accepts."
+    static let usage = "pushattach <subcommand> [options]"
+    static let closing = "The rules iOS applies to attachments are summarised in 'pushattach verify --help'."
+    /// The man page's DESCRIPTION.
+    static let description =
+        "pushattach turns the media URLs of rich push notifications into attachment files iOS accepts, sized so a Notification Service Extension can show them, and says of any file whether iOS would accept it, and if not, why."
+    static let exitStatus =
+        "0 all good, 1 some file not accepted or item not prepared, 2 fatal (container not writable, disk full, in use), 64 usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM)."
+
+    static var help: String {
+        let subcommands = HelpText.table(commands.map { ($0.name, $0.abstract) })
+        let options = HelpText.table(Options.all.map { ($0.label, $0.helpWithDefault) })
+        return """
+            pushattach \(version): \(summary)
+
+            USAGE: \(usage)
 
             SUBCOMMANDS:
-            \(list.joined(separator: "\n"))
+            \(subcommands)
 
             OPTIONS:
-              -h, --help     Show this help, or a subcommand's with 'pushattach <subcommand> --help'.
-              --version      Print the version.
+            \(options)
 
-            The rules iOS applies to attachments are summarised in 'pushattach verify --help'.
+            \(closing)
             """
     }
 
@@ -42,32 +63,64 @@ enum PushAttach {
             Console.error(help)
             return ExitStatus.usage
         }
-        switch first {
-        case "-h", "--help", "help":
-            if arguments.count > 1, let command = command(named: arguments[1]) {
-                Console.out(command.help)
-            } else {
-                Console.out(help)
+        do {
+            switch first {
+            case "-h", "--help", "help":
+                guard arguments.count > 1 else {
+                    Console.out(help)
+                    return ExitStatus.success
+                }
+                try expectNothing(after: 2, in: arguments)
+                Console.out(try command(named: arguments[1]).help)
+                return ExitStatus.success
+            case Options.version.name:
+                try expectNothing(after: 1, in: arguments)
+                for line in VersionReport.lines(version: version) { Console.out(line) }
+                return ExitStatus.success
+            case Options.generateManpage:
+                try expectNothing(after: 1, in: arguments)
+                Console.out(ManPage.render(version: version, commands: commands))
+                return ExitStatus.success
+            case Options.generateCompletionScript:
+                try expectNothing(after: 2, in: arguments)
+                Console.out(try CompletionScript.render(shell: arguments.dropFirst().first, commands: commands))
+                return ExitStatus.success
+            default:
+                break
             }
-            return ExitStatus.success
-        case "--version":
-            Console.out("pushattach \(version)")
-            return ExitStatus.success
-        default:
-            break
-        }
-        guard let type = command(named: first) else {
-            let names = commands.map { $0.name }.joined(separator: ", ")
-            Console.error("pushattach: unknown subcommand '\(first)' (expected one of: \(names))")
+            if first.hasPrefix("-") {
+                let hint = Suggestion.closest(to: first, among: Options.all.map(\.name)).map {
+                    " (did you mean \($0)?)"
+                }
+                throw UsageError(command: "pushattach", message: "unknown option '\(first)'\(hint ?? "")")
+            }
+            return await dispatch(try command(named: first), Array(arguments.dropFirst()))
+        } catch let error as UsageError {
+            Console.error("\(error)")
             Console.error("hint: run 'pushattach --help'")
             return ExitStatus.usage
+        } catch {
+            Console.error("pushattach: \(error)")
+            return ExitStatus.fatal
         }
-        return await dispatch(type, Array(arguments.dropFirst()))
     }
 
-    private static func command(named name: String) -> (any Command.Type)? {
+    /// The subcommand called `name`, or a usage error suggesting the nearest one.
+    private static func command(named name: String) throws(UsageError) -> any Command.Type {
         for command in commands where command.name == name { return command }
-        return nil
+        let names = commands.map { $0.name }
+        if let near = Suggestion.closest(to: name, among: names) {
+            throw UsageError(command: "pushattach", message: "unknown subcommand '\(name)' (did you mean \(near)?)")
+        }
+        throw UsageError(
+            command: "pushattach",
+            message: "unknown subcommand '\(name)' (expected one of: \(names.joined(separator: ", ")))")
+    }
+
+    private static func expectNothing(after count: Int, in arguments: [String]) throws(UsageError) {
+        guard arguments.count > count else { return }
+        throw UsageError(
+            command: "pushattach", message: "unexpected argument '\(arguments[count])' after '\(arguments[count - 1])'")
     }
 
     private static func dispatch(_ type: any Command.Type, _ arguments: [String]) async -> Int32 {

@@ -91,9 +91,11 @@ struct VerifyCLITests {
         let result = try ProcessRunner.run(
             "pushattach", ["verify", fixture("small-320x240.jpg"), fixture("lossy-320x240.webp")])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("accepted  jpeg"))
-        #expect(result.stdout.contains("transcode webp"))
-        #expect(result.stdout.contains("2 files: 1 accepted, 1 transcode, 0 rejected"))
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("verdict    format  uti ") == true, "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("accepted   jpeg    public.jpeg ") })
+        #expect(lines.contains { $0.hasPrefix("transcode  webp    org.webmproject.webp ") })
+        #expect(lines.last == "2 files: 1 accepted, 1 transcode, 0 rejected")
     }
 
     /// Damaged data is rejected (105) unless accepted on request; strict and accepting damage

@@ -6,9 +6,9 @@ protocol Command {
     static var name: String { get }
     /// One line for the root command's list.
     static var abstract: String { get }
-    /// The whole `--help` text.
-    static var help: String { get }
-    static var spec: OptionSpec { get }
+    /// What the command says about itself, and its option table: the one source of `--help`,
+    /// the parser's options, the man page and the completion scripts.
+    static var doc: CommandDoc { get }
     init(_ arguments: ParsedArguments) throws
     /// Checks that the options make sense together, before any work starts.
     func validate() throws
@@ -18,6 +18,10 @@ protocol Command {
 
 extension Command {
     func validate() throws {}
+
+    /// The whole `--help` text.
+    static var help: String { HelpText.render(doc) }
+    static var spec: OptionSpec { OptionSpec(options: doc.options, positionals: doc.arguments.first?.name) }
 }
 
 /// Exit statuses shared by every subcommand.
@@ -58,6 +62,12 @@ enum Console {
     static func shown(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { DisplayText.escaped($0) }
             .joined(separator: "\n")
+    }
+
+    /// A status line on stderr, redrawn in place (for terminals only); nil clears it.
+    static func status(_ line: String?) {
+        // The escape sequence is ours (return and clear the line); the text goes through `shown`.
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + (line.map(shown) ?? "")).utf8))
     }
 
     /// True when stderr is a terminal (progress bars only then).

@@ -1,26 +1,55 @@
 /// A small hand-written command-line parser in the shape of swift-argument-parser (which we
-/// cannot depend on): each command declares its options as a table, `parse` fills a
-/// `ParsedArguments`, the command's `validate()` checks combinations, then `run()` works.
+/// cannot depend on): each command declares its options as a table (`OptionInfo`), `parse`
+/// fills a `ParsedArguments`, the command's `validate()` checks combinations, then `run()` works.
 ///
-///     let spec = OptionSpec(flags: ["--json"], values: ["--container"], positionals: "PATH")
+///     let spec = OptionSpec(options: [json, container], positionals: "PATH")
 ///     let parsed = try spec.parse(["--json", "a.jpg"], command: "verify")
-///     parsed.flag("--json")        // true
+///     parsed.flag(json)            // true
 ///     parsed.positionals           // ["a.jpg"]
+///
+/// Long options take `--name value` or `--name=value`; short ones `-o value` or `-ovalue`, and
+/// short switches may be grouped (`-qh`). `--` ends the options.
 struct OptionSpec {
-    /// Boolean switches, e.g. `--json`. Aliases map a short form to its long name.
+    /// Boolean switches, e.g. `--json`.
     var flags: Set<String> = []
     /// Options that take a value, e.g. `--container DIR` or `--container=DIR`.
     var values: Set<String> = []
     /// Value options that may be given more than once.
     var repeatable: Set<String> = []
+    /// Short forms to their long names: `-o` to `--container`.
     var aliases: [String: String] = [:]
     /// How positionals are named in messages; nil when the command takes none.
     var positionals: String?
+
+    init(options: [OptionInfo], positionals: String? = nil) {
+        for option in options where option.name != OptionInfo.help.name {
+            switch option.kind {
+            case .flag: flags.insert(option.name)
+            case .value: values.insert(option.name)
+            case .repeatable: repeatable.insert(option.name)
+            }
+            if let short = option.short { aliases[short] = option.name }
+        }
+        self.positionals = positionals
+    }
 
     func parse(_ arguments: [String], command: String) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var i = 0
         var onlyPositionals = false
+        /// The value of `name`: given inline, or the next argument.
+        func value(of name: String, inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            guard i < arguments.count else { throw UsageError(command: command, message: "\(name) needs a value") }
+            i += 1
+            return arguments[i - 1]
+        }
+        func record(_ name: String, _ value: String) throws(UsageError) {
+            if !repeatable.contains(name), parsed.values[name] != nil {
+                throw UsageError(command: command, message: "\(name) given more than once")
+            }
+            parsed.values[name, default: []].append(value)
+        }
         while i < arguments.count {
             let argument = arguments[i]
             i += 1
@@ -39,41 +68,49 @@ struct OptionSpec {
                 parsed.wantsHelp = true
                 continue
             }
+            guard argument.hasPrefix("--") else {
+                // Short options: `-q`, `-qv`, `-o DIR`, `-oDIR`, `-j8`.
+                var rest = Substring(argument.dropFirst())
+                while let letter = rest.first {
+                    rest = rest.dropFirst()
+                    let short = "-\(letter)"
+                    if short == "-h" {
+                        parsed.wantsHelp = true
+                    } else if let name = aliases[short], flags.contains(name) {
+                        parsed.flags.insert(name)
+                    } else if let name = aliases[short] {
+                        try record(name, try value(of: name, inline: rest.isEmpty ? nil : String(rest)))
+                        break
+                    } else {
+                        throw unknown(short, command: command)
+                    }
+                }
+                continue
+            }
             var name = argument
             var inlineValue: String?
-            if let eq = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+            if let eq = argument.firstIndex(of: "=") {
                 name = String(argument[..<eq])
                 inlineValue = String(argument[argument.index(after: eq)...])
             }
-            name = aliases[name] ?? name
             if flags.contains(name) {
                 guard inlineValue == nil else {
                     throw UsageError(command: command, message: "\(name) takes no value")
                 }
                 parsed.flags.insert(name)
             } else if values.contains(name) || repeatable.contains(name) {
-                let value: String
-                if let inlineValue {
-                    value = inlineValue
-                } else {
-                    guard i < arguments.count else {
-                        throw UsageError(command: command, message: "\(name) needs a value")
-                    }
-                    value = arguments[i]
-                    i += 1
-                }
-                if !repeatable.contains(name), parsed.values[name] != nil {
-                    throw UsageError(command: command, message: "\(name) given more than once")
-                }
-                parsed.values[name, default: []].append(value)
+                try record(name, try value(of: name, inline: inlineValue))
             } else {
-                let known = (flags.union(values).union(repeatable)).sorted()
-                let suggestion = known.min { editDistance($0, name) < editDistance($1, name) }
-                let hint = suggestion.map { editDistance($0, name) <= 3 ? " (did you mean \($0)?)" : "" } ?? ""
-                throw UsageError(command: command, message: "unknown option '\(name)'\(hint)")
+                throw unknown(name, command: command)
             }
         }
         return parsed
+    }
+
+    private func unknown(_ name: String, command: String) -> UsageError {
+        let known = flags.union(values).union(repeatable).union(["--help"]).sorted()
+        let hint = Suggestion.closest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""
+        return UsageError(command: command, message: "unknown option '\(name)'\(hint)")
     }
 }
 
@@ -84,26 +121,34 @@ struct ParsedArguments {
     var positionals: [String] = []
     var wantsHelp = false
 
-    func flag(_ name: String) -> Bool { flags.contains(name) }
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func flag(_ option: OptionInfo) -> Bool { flags.contains(option.name) }
+    func value(_ option: OptionInfo) -> String? { values[option.name]?.last }
+    func all(_ option: OptionInfo) -> [String] { values[option.name] ?? [] }
 
-    /// An integer option within `range`, or `defaultValue` when absent.
-    func int(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>, command: String) throws(UsageError) -> Int {
-        guard let raw = value(name) else { return defaultValue }
-        guard let number = Int(raw), range.contains(number) else {
-            throw UsageError(command: command, message: "\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(raw)'")
+    /// A whole-number option within its table range; nil when absent (the library default stands).
+    func int(_ option: OptionInfo, command: String) throws(UsageError) -> Int? {
+        guard let raw = value(option) else { return nil }
+        guard let number = Int(raw), option.range.map({ $0.contains(Double(number)) }) ?? true else {
+            throw UsageError(
+                command: command,
+                message: "\(option.name) must be a whole number in \(Self.range(option)), got '\(raw)'")
         }
         return number
     }
 
-    /// A decimal option within `range`, or `defaultValue` when absent.
-    func double(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>, command: String) throws(UsageError) -> Double {
-        guard let raw = value(name) else { return defaultValue }
-        guard let number = Double(raw), range.contains(number) else {
-            throw UsageError(command: command, message: "\(name) must be a number in \(range.lowerBound)...\(range.upperBound), got '\(raw)'")
+    /// A decimal option within its table range; nil when absent (the library default stands).
+    func double(_ option: OptionInfo, command: String) throws(UsageError) -> Double? {
+        guard let raw = value(option) else { return nil }
+        guard let number = Double(raw), number.isFinite, option.range.map({ $0.contains(number) }) ?? true else {
+            throw UsageError(
+                command: command, message: "\(option.name) must be a number in \(Self.range(option)), got '\(raw)'")
         }
         return number
+    }
+
+    private static func range(_ option: OptionInfo) -> String {
+        guard let range = option.range else { return "any" }
+        return "\(OptionInfo.decimal(range.lowerBound))...\(OptionInfo.decimal(range.upperBound))"
     }
 }
 
@@ -114,19 +159,32 @@ struct UsageError: Error, CustomStringConvertible {
     var description: String { "\(command): \(message)" }
 }
 
-/// Levenshtein distance, for "did you mean" hints on short option names.
-private func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
+/// "Did you mean" hints for mistyped option and subcommand names.
+enum Suggestion {
+    /// The candidate nearest to `name` when it is near enough to be a typo of it: at most
+    /// half the candidate's length apart, and never more than 3 edits.
+    ///
+    ///     Suggestion.closest(to: "verfy", among: ["verify", "prepare", "bench"])   // "verify"
+    static func closest(to name: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { (candidate: $0, distance: editDistance($0, name)) }
+        guard let best = scored.min(by: { $0.distance < $1.distance }) else { return nil }
+        return best.distance <= min(3, max(1, best.candidate.count / 2)) ? best.candidate : nil
     }
-    return previous[b.count]
+
+    /// Levenshtein distance.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
 }

@@ -6,100 +6,140 @@ import Pipeline
 struct PrepareCommand: Command {
     static let name = "prepare"
     static let abstract = "Download media URLs into a container of attachment files iOS accepts, with a manifest."
-    static let help = """
-        OVERVIEW: Turn media URLs into attachment files iOS accepts, in a container folder, with a manifest.
+    /// The option table: parser, `--help`, man page and completions all read it. Defaults come
+    /// from the library's own types, so a run without the option gets what `--help` says.
+    enum Options {
+        static let library = PrepareOptions(container: URL(fileURLWithPath: "."), inputs: [])
 
-        Each item is downloaded (or read, for a local file), its type taken from the bytes (a
-        disagreeing media_type, Content-Type or URL extension is a warning), checked against iOS's
-        rules, and images fitted to the limits (WebP transcoded to JPEG, or PNG with alpha). Files
-        are written atomically as DIR/{Images,Audio,Video}/<UUID>-<name>.<ext>; thumbnails go to
-        DIR/Thumbnails/. DIR/manifest.jsonl gets one line per item as it finishes, and
-        DIR/manifest.json is written at the end: input, line, status (prepared | rejected |
-        failed), reason, file, identifier, uti, format, category, bytes, width, height, frames,
-        sha256, transform, thumbnail, warnings, timings.
+        static let container = OptionInfo.value(
+            "--container", short: "-o", "DIR", "The output folder (required; created when missing).",
+            completion: .directory)
+        static let thumbnail = OptionInfo.int(
+            "--thumbnail", "N", "Also write a thumbnail whose long side is N pixels.", default: nil, in: 16...4096)
+        static let maxLongSide = OptionInfo.int(
+            "--max-long-side", "N", "Fit images to N pixels on the long side.",
+            default: library.limits.maxLongSide, in: 16...16384)
+        static let quality = OptionInfo.int(
+            "--quality", "Q", "JPEG quality, 1-100.", default: library.limits.quality, in: 1...100)
+        static let stableNames = OptionInfo.flag(
+            "--stable-names", "Name-based UUIDs of the URL, so re-runs give identical names.")
+        static let resume = OptionInfo.flag(
+            "--resume", "Continue an interrupted run: skip what DIR's manifest has prepared.")
+        static let strict = OptionInfo.flag(
+            "--strict",
+            "A type mismatch between the bytes and the claims, any codec warning and a malformed Exif block reject the item."
+        )
+        static let acceptDamaged = OptionInfo.flag(
+            "--accept-damaged",
+            "Prepare images whose data is damaged (cut short, \"Corrupt JPEG data\") from what decodes, with a warning; without it they are rejected."
+        )
+        static let json = OptionInfo.flag(
+            "--json", "Print each manifest entry to stdout as a JSON line as it finishes.")
+        static let quiet = OptionInfo.flag(
+            "--quiet", short: "-q",
+            "Show only the summary: no status line, no line per item (--json's lines still go to stdout).")
+        static let verbose = OptionInfo.flag(
+            "--verbose", short: "-v", "Show every item as it finishes, with each of its warnings and its timings.")
+        static let allowPrivateNetworks = OptionInfo.flag(
+            "--allow-private-networks",
+            "Allow loopback, private, link-local and other non-public addresses (refused by default, checked at connect time)."
+        )
+        static let allowHost = OptionInfo.value(
+            "--allow-host", "PATTERN",
+            "Only fetch from hosts matching PATTERN ('example.com', or '*.example.com' for subdomains); repeatable.",
+            repeatable: true)
+        static let maxRedirects = OptionInfo.int(
+            "--max-redirects", "N", "Redirects to follow.", default: library.fetch.maxRedirects, in: 0...20)
+        static let timeout = OptionInfo.number(
+            "--timeout", "SECONDS", "Deadline per URL and attempt, redirects included.",
+            default: seconds(library.fetch.deadline), in: 0.1...3600)
+        static let concurrency = OptionInfo.int(
+            "--concurrency", short: "-j", "N", "Items in flight at once.", default: library.maxInFlight, in: 1...256)
+        static let perHost = OptionInfo.int(
+            "--per-host", "N", "Downloads at once from one host.", default: library.perHost, in: 1...256)
+        static let retries = OptionInfo.int(
+            "--retries", "N", "Retries on connection errors, 429 and 5xx.", default: library.fetch.maxRetries,
+            in: 0...10)
 
-        USAGE: pushattach prepare INPUT... --container DIR [options]
+        static let all = [
+            container, thumbnail, maxLongSide, quality, stableNames, resume, strict, acceptDamaged, json, quiet,
+            verbose,
+            allowPrivateNetworks, allowHost, maxRedirects, timeout, concurrency, perHost, retries, OptionInfo.help,
+        ]
 
-        ARGUMENTS:
-          INPUT                   A URL list (one URL per line, optionally followed by a media_type;
-                                  '#' comments), JSON lines ({"url", "media_type", "id"}), a push
-                                  payload JSON file, a local media file, or '-' for standard input.
+        static func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+    }
 
-        OPTIONS:
-          --container DIR         The output folder (required; created when missing).
-          --thumbnail N           Also write a thumbnail whose long side is N pixels.
-          --max-long-side N       Fit images to N pixels on the long side (default 2048).
-          --quality Q             JPEG quality, 1-100 (default 85).
-          --stable-names          Name-based UUIDs of the URL, so re-runs give identical names.
-          --resume                Continue an interrupted run: skip what DIR's manifest has prepared.
-          --strict                A type mismatch between the bytes and the claims, any codec warning
-                                  and a malformed Exif block reject the item.
-          --accept-damaged        Prepare images whose data is damaged (cut short, "Corrupt JPEG data")
-                                  from what decodes, with a warning; without it they are rejected.
-          --json                  Print each manifest entry to stdout as a JSON line as it finishes.
-          --allow-private-networks
-                                  Allow loopback, private, link-local and other non-public addresses
-                                  (refused by default, checked at connect time).
-          --allow-host PATTERN    Only fetch from hosts matching PATTERN ('example.com', or
-                                  '*.example.com' for subdomains); repeatable.
-          --max-redirects N       Redirects to follow (default 5).
-          --timeout SECONDS       Deadline per URL and attempt, redirects included (default 25).
-          --concurrency N         Items in flight at once (default 16).
-          --per-host N            Downloads at once from one host (default 6).
-          --retries N             Retries on connection errors, 429 and 5xx (default 2).
-          -h, --help              Show this help.
-
-        Progress goes to stderr: a status line on a terminal, plain lines otherwise, then a summary.
-        Ctrl-C (SIGINT) or SIGTERM stops reading input, abandons unfinished items, writes the
-        manifest and exits 130 (SIGINT) or 143 (SIGTERM); run again with --resume to finish.
-        A second run on a container in use is refused (exit 2) naming the running one's PID.
-
-        EXIT STATUS: 0 every item prepared, 1 some rejected or failed, 2 fatal (container not
-        writable, disk full, in use), 64 usage error, 130 interrupted (SIGINT), 143 terminated
-        (SIGTERM).
-
-        EXAMPLES:
-          pushattach prepare urls.txt --container out --thumbnail 256
-          pushattach prepare payload.json --container out --json | jq -r .file
-          pushattach prepare urls.txt --container out --resume --stable-names
-        """
-    static let spec = OptionSpec(
-        flags: ["--stable-names", "--resume", "--strict", "--accept-damaged", "--json", "--allow-private-networks"],
-        values: [
-            "--container", "--thumbnail", "--max-long-side", "--quality", "--max-redirects", "--timeout",
-            "--concurrency", "--per-host", "--retries",
-        ],
-        repeatable: ["--allow-host"], positionals: "INPUT")
+    static var doc: CommandDoc {
+        CommandDoc(
+            title: "pushattach prepare",
+            summary: "Turn media URLs into attachment files iOS accepts, in a container folder, with a manifest.",
+            overview: [
+                .paragraph(
+                    "Each item is downloaded (or read, for a local file), its type taken from the bytes (a disagreeing media_type, Content-Type or URL extension is a warning), checked against iOS's rules, and images fitted to the limits (WebP transcoded to JPEG, or PNG with alpha). Files are written atomically as DIR/{Images,Audio,Video}/<UUID>-<name>.<ext>; thumbnails go to DIR/Thumbnails/. DIR/manifest.jsonl gets one line per item as it finishes, and DIR/manifest.json is written at the end: input, line, status (prepared | rejected | failed), reason, file, identifier, uti, format, category, bytes, width, height, frames, sha256, transform, thumbnail, warnings, timings."
+                )
+            ],
+            usage: "pushattach prepare INPUT... --container DIR [options]",
+            arguments: [
+                ArgumentInfo(
+                    name: "INPUT",
+                    help:
+                        "A URL list (one URL per line, optionally followed by a media_type; '#' comments), JSON lines ({\"url\", \"media_type\", \"id\"}), a push payload JSON file, a local media file, or '-' for standard input."
+                )
+            ],
+            options: Options.all,
+            notes: [
+                .paragraph(
+                    "Progress goes to stderr: a status line on a terminal, plain lines otherwise, then a summary. --quiet leaves only the summary; --verbose shows every item with its warnings and timings."
+                ),
+                .paragraph(
+                    "Ctrl-C (SIGINT) or SIGTERM stops reading input, abandons unfinished items, writes the manifest and exits 130 (SIGINT) or 143 (SIGTERM); run again with --resume to finish. A second run on a container in use is refused (exit 2) naming the running one's PID."
+                ),
+            ],
+            exitStatus:
+                "0 every item prepared, 1 some rejected or failed, 2 fatal (container not writable, disk full, in use), 64 usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).",
+            examples: [
+                "pushattach prepare urls.txt --container out --thumbnail 256",
+                "pushattach prepare payload.json --container out --json | jq -r .file",
+                "pushattach prepare urls.txt --container out --resume --stable-names",
+                "pushattach prepare urls.txt -o out -j 32 -q",
+            ])
+    }
 
     var options: PrepareOptions
     var json: Bool
+    var quiet: Bool
+    var verbose: Bool
+    var verbosity: PrepareReporter.Verbosity { quiet ? .quiet : verbose ? .verbose : .normal }
     var hadContainer: Bool
 
     init(_ arguments: ParsedArguments) throws {
         let command = "pushattach prepare"
-        hadContainer = arguments.value("--container") != nil
+        hadContainer = arguments.value(Options.container) != nil
         options = PrepareOptions(
-            container: URL(fileURLWithPath: arguments.value("--container") ?? "."), inputs: arguments.positionals)
-        json = arguments.flag("--json")
-        if arguments.value("--thumbnail") != nil {
-            options.limits.thumbnailSize = try arguments.int(
-                "--thumbnail", default: 256, in: 16...4096, command: command)
+            container: URL(fileURLWithPath: arguments.value(Options.container) ?? "."), inputs: arguments.positionals)
+        json = arguments.flag(Options.json)
+        quiet = arguments.flag(Options.quiet)
+        verbose = arguments.flag(Options.verbose)
+        // Absent options keep the library's defaults (the ones --help shows).
+        if let n = try arguments.int(Options.thumbnail, command: command) { options.limits.thumbnailSize = n }
+        if let n = try arguments.int(Options.maxLongSide, command: command) { options.limits.maxLongSide = n }
+        if let n = try arguments.int(Options.quality, command: command) { options.limits.quality = n }
+        options.stableNames = arguments.flag(Options.stableNames)
+        options.resume = arguments.flag(Options.resume)
+        options.strict = arguments.flag(Options.strict)
+        options.acceptDamaged = arguments.flag(Options.acceptDamaged)
+        options.fetch.allowPrivateNetworks = arguments.flag(Options.allowPrivateNetworks)
+        options.fetch.allowedHosts = arguments.all(Options.allowHost)
+        if let n = try arguments.int(Options.maxRedirects, command: command) { options.fetch.maxRedirects = n }
+        if let seconds = try arguments.double(Options.timeout, command: command) {
+            options.fetch.deadline = .milliseconds(Int64(seconds * 1000))
         }
-        options.limits.maxLongSide = try arguments.int(
-            "--max-long-side", default: 2048, in: 16...16384, command: command)
-        options.limits.quality = try arguments.int("--quality", default: 85, in: 1...100, command: command)
-        options.stableNames = arguments.flag("--stable-names")
-        options.resume = arguments.flag("--resume")
-        options.strict = arguments.flag("--strict")
-        options.acceptDamaged = arguments.flag("--accept-damaged")
-        options.fetch.allowPrivateNetworks = arguments.flag("--allow-private-networks")
-        options.fetch.allowedHosts = arguments.all("--allow-host")
-        options.fetch.maxRedirects = try arguments.int("--max-redirects", default: 5, in: 0...20, command: command)
-        let timeout = try arguments.double("--timeout", default: 25, in: 0.1...3600, command: command)
-        options.fetch.deadline = .milliseconds(Int64(timeout * 1000))
-        options.maxInFlight = try arguments.int("--concurrency", default: 16, in: 1...256, command: command)
-        options.perHost = try arguments.int("--per-host", default: 6, in: 1...256, command: command)
-        options.fetch.maxRetries = try arguments.int("--retries", default: 2, in: 0...10, command: command)
+        if let n = try arguments.int(Options.concurrency, command: command) { options.maxInFlight = n }
+        if let n = try arguments.int(Options.perHost, command: command) { options.perHost = n }
+        if let n = try arguments.int(Options.retries, command: command) { options.fetch.maxRetries = n }
     }
 
     func validate() throws {
@@ -110,6 +150,10 @@ struct PrepareCommand: Command {
         }
         guard !options.inputs.isEmpty else {
             throw UsageError(command: command, message: "no INPUT given: name a URL list, payload, media file or '-'")
+        }
+        guard !(quiet && verbose) else {
+            throw UsageError(
+                command: command, message: "--quiet shows only the summary and --verbose every item: choose one")
         }
         guard !(options.strict && options.acceptDamaged) else {
             throw UsageError(
@@ -151,7 +195,7 @@ struct PrepareCommand: Command {
     }
 
     func run() async throws -> Int32 {
-        let reporter = PrepareReporter(json: json, terminal: Console.stderrIsTerminal)
+        let reporter = PrepareReporter(json: json, terminal: Console.stderrIsTerminal, verbosity: verbosity)
         let inputs = options.inputs
         Thread.detachNewThread { reporter.meter.setTotal(InputCounter.count(inputs)) }
         let preparer = Preparer(options: options)

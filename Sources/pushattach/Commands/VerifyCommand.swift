@@ -6,60 +6,92 @@ import Verification
 struct VerifyCommand: Command {
     static let name = "verify"
     static let abstract = "Check files against iOS's attachment rules: accepted, transcode or rejected, and why."
-    static let help = """
-        OVERVIEW: Would iOS accept these files as notification attachments, and if not, why?
 
-        The type comes from the bytes, never the name. Each file gets a verdict:
-          accepted   iOS takes it as it is.
-          transcode  iOS refuses the format but 'prepare' converts it (WebP -> JPEG, or PNG with alpha).
-          rejected   iOS would refuse it, with the UNErrorCode it would give (101 unrecognized type,
-                     102 invalid file size, 105 corrupt) and a reason.
-        iOS picks the type from the file's extension, so a name that disagrees with the bytes is
-        rejected (rename it). Caps: images 10 MB, audio 5 MB, movies 50 MB (1 MB = 1,000,000 bytes).
-        Images whose decoded size (width x height x 4) passes the extension's ~24 MB memory budget
-        get a warning.
+    /// The option table: parser, `--help`, man page and completions all read it.
+    enum Options {
+        static let json = OptionInfo.flag(
+            "--json",
+            "One JSON object per line, printed as each file is checked: path, verdict, format, uti, category, bytes, width, height, frames, error_code, reason, warnings."
+        )
+        static let quiet = OptionInfo.flag(
+            "--quiet", short: "-q", "Show only the files iOS would not accept as they are, and the summary.")
+        static let fast = OptionInfo.flag("--fast", "Check headers only; skip the full decode of JPEG, PNG and WebP.")
+        static let strict = OptionInfo.flag(
+            "--strict", "Every codec warning and a malformed Exif block make a file corrupt.")
+        static let acceptDamaged = OptionInfo.flag(
+            "--accept-damaged",
+            "Accept images whose data is damaged (cut short, \"Corrupt JPEG data\"), with a warning, as 'prepare --accept-damaged' uses what decodes. Without it they are rejected as corrupt (105)."
+        )
+        static let pixelBudget = OptionInfo.number(
+            "--pixel-budget", "MP", "Refuse to decode images over this many megapixels.",
+            default: Double(VerifyOptions().pixelBudget) / 1e6, in: 0.001...100_000)
+        static let memoryBudget = OptionInfo.number(
+            "--memory-budget", "MB", "Warn when width x height x 4 passes this, in 10^6 bytes.",
+            default: Double(AppleRules.standard.memoryBudget) / 1e6, in: 1...100_000)
 
-        USAGE: pushattach verify [options] PATH...
+        static let all = [json, quiet, fast, strict, acceptDamaged, pixelBudget, memoryBudget, OptionInfo.help]
+    }
 
-        ARGUMENTS:
-          PATH                   Files or folders (folders are walked recursively; hidden files skipped).
-
-        OPTIONS:
-          --json                 One JSON object per line: path, verdict, format, uti, category, bytes,
-                                 width, height, frames, error_code, reason, warnings.
-          --fast                 Check headers only; skip the full decode of JPEG, PNG and WebP.
-          --strict               Every codec warning and a malformed Exif block make a file corrupt.
-          --accept-damaged       Accept images whose data is damaged (cut short, "Corrupt JPEG data"),
-                                 with a warning, as 'prepare --accept-damaged' uses what decodes.
-                                 Without it they are rejected as corrupt (105).
-          --pixel-budget MP      Refuse to decode images over this many megapixels (default 50).
-          --memory-budget MB     Warn when width x height x 4 passes this (default 24, in 10^6 bytes).
-          -h, --help             Show this help.
-
-        EXIT STATUS: 0 every file accepted, 1 any file not accepted, 64 usage error.
-
-        EXAMPLES:
-          pushattach verify ~/Attachments
-          pushattach verify --json --fast cat.webp dog.jpg | jq .verdict
-        """
-    static let spec = OptionSpec(
-        flags: ["--json", "--fast", "--strict", "--accept-damaged"], values: ["--pixel-budget", "--memory-budget"], positionals: "PATH")
+    static var doc: CommandDoc {
+        let rules = AppleRules.standard
+        return CommandDoc(
+            title: "pushattach verify",
+            summary: "Would iOS accept these files as notification attachments, and if not, why?",
+            overview: [
+                .paragraph("The type comes from the bytes, never the name. Each file gets a verdict:"),
+                .definitions([
+                    .init(term: "accepted", text: "iOS takes it as it is."),
+                    .init(
+                        term: "transcode",
+                        text: "iOS refuses the format but 'prepare' converts it (WebP -> JPEG, or PNG with alpha)."),
+                    .init(
+                        term: "rejected",
+                        text:
+                            "iOS would refuse it, with the UNErrorCode it would give (101 unrecognized type, 102 invalid file size, 105 corrupt) and a reason."
+                    ),
+                ]),
+                .paragraph(
+                    "iOS picks the type from the file's extension, so a name that disagrees with the bytes is rejected (rename it). Caps: images \(megabytes(rules.imageByteCap)), audio \(megabytes(rules.audioByteCap)), movies \(megabytes(rules.movieByteCap)) (1 MB = 1,000,000 bytes). Images whose decoded size (width x height x 4) passes the extension's ~\(megabytes(rules.memoryBudget)) memory budget get a warning."
+                ),
+            ],
+            usage: "pushattach verify [options] PATH...",
+            arguments: [
+                ArgumentInfo(
+                    name: "PATH", help: "Files or folders (folders are walked recursively; hidden files skipped).")
+            ],
+            options: Options.all,
+            notes: [
+                .paragraph(
+                    "The table (verdict, format, uti, size, dimensions, path) is printed once every file is checked, its columns as wide as their content; a reason or warning follows its file on an indented line. Then a summary: the counts and the most frequent reasons for rejection."
+                )
+            ],
+            exitStatus: "0 every file accepted, 1 any file not accepted, 64 usage error.",
+            examples: [
+                "pushattach verify ~/Attachments",
+                "pushattach verify -q ~/Attachments",
+                "pushattach verify --json --fast cat.webp dog.jpg | jq .verdict",
+            ])
+    }
 
     var paths: [String]
     var json: Bool
-    var options: VerifyOptions
+    var quiet: Bool
+    var options = VerifyOptions()
 
     init(_ arguments: ParsedArguments) throws {
         let command = "pushattach verify"
         paths = arguments.positionals
-        json = arguments.flag("--json")
-        var rules = AppleRules.standard
-        let memoryMB = try arguments.double("--memory-budget", default: 24, in: 1...100_000, command: command)
-        rules.memoryBudget = Int(memoryMB * 1_000_000)
-        let pixelMP = try arguments.double("--pixel-budget", default: 50, in: 0.001...100_000, command: command)
-        options = VerifyOptions(
-            decode: !arguments.flag("--fast"), strict: arguments.flag("--strict"),
-            pixelBudget: Int(pixelMP * 1_000_000), rules: rules, acceptDamaged: arguments.flag("--accept-damaged"))
+        json = arguments.flag(Options.json)
+        quiet = arguments.flag(Options.quiet)
+        if let megabytes = try arguments.double(Options.memoryBudget, command: command) {
+            options.rules.memoryBudget = Int(megabytes * 1_000_000)
+        }
+        if let megapixels = try arguments.double(Options.pixelBudget, command: command) {
+            options.pixelBudget = Int(megapixels * 1_000_000)
+        }
+        options.decode = !arguments.flag(Options.fast)
+        options.strict = arguments.flag(Options.strict)
+        options.acceptDamaged = arguments.flag(Options.acceptDamaged)
     }
 
     func validate() throws {
@@ -79,11 +111,11 @@ struct VerifyCommand: Command {
     func run() async throws -> Int32 {
         let files = FileWalker.regularFiles(under: paths)
         let verifier = Verifier(options: options)
-        var counts: [String: Int] = [:]
-        var reasons: [String: Int] = [:]
+        var table = VerifyTable()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Verify in parallel batches on all cores, print in input order.
+        let progress = !json && Console.stderrIsTerminal
+        // Verify in parallel batches on all cores, report in input order.
         let batchSize = max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
         for start in stride(from: 0, to: files.count, by: batchSize) {
             let batch = Array(files[start..<min(files.count, start + batchSize)])
@@ -91,61 +123,27 @@ struct VerifyCommand: Command {
                 verifier.verify(fileAt: URL(fileURLWithPath: file), displayPath: file)
             }
             for report in reports {
-                counts[report.verdict, default: 0] += 1
-                if let reason = report.reason, report.verdict == "rejected" {
-                    reasons[ReasonSummary.key(reason), default: 0] += 1
-                }
+                table.count(report)
+                guard !(quiet && report.isAccepted) else { continue }
                 if json {
                     Console.json(try encoder.encode(report))
                 } else {
-                    Console.out(HumanReport.line(report))
+                    table.rows.append(report)
                 }
             }
+            if progress { Console.status("checked \(start + batch.count)/\(files.count) files") }
         }
+        if progress { Console.status(nil) }
         if !json {
-            Console.out(HumanReport.summary(total: files.count, counts: counts, reasons: reasons))
+            let text = table.rendered()
+            if !text.isEmpty { Console.out(text + "\n") }
+            Console.out(table.summary())
         }
-        return files.count == (counts["accepted"] ?? 0) ? ExitStatus.success : ExitStatus.someFailed
-    }
-}
-
-/// The human-readable form of verify's output. Paths, reasons and warnings can hold text from
-/// outside (a file's name, bytes quoted from it): they are escaped (`DisplayText`).
-enum HumanReport {
-    static func line(_ r: FileReport) -> String {
-        let size = r.width.flatMap { w in r.height.map { h in "\(w)x\(h)" } } ?? "-"
-        let frames = (r.frames ?? 1) > 1 ? " \(r.frames!) frames" : ""
-        var text = "\(r.verdict.padding(toLength: 9, withPad: " ", startingAt: 0)) \(r.format.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) "
-            + "\((r.uti ?? "-").padding(toLength: 28, withPad: " ", startingAt: 0)) \(formatBytes(r.bytes).padding(toLength: 10, withPad: " ", startingAt: 0)) "
-            + "\((size + frames).padding(toLength: 12, withPad: " ", startingAt: 0)) \(DisplayText.escaped(r.path))"
-        if let reason = r.reason {
-            text += "\n          \(r.errorCode.map { "[\($0)] " } ?? "")\(DisplayText.escaped(reason))"
-        }
-        for warning in r.warnings { text += "\n          warning: \(DisplayText.escaped(warning))" }
-        return text
+        return table.total == table.accepted ? ExitStatus.success : ExitStatus.someFailed
     }
 
-    static func summary(total: Int, counts: [String: Int], reasons: [String: Int]) -> String {
-        var text = "\n\(total) file\(total == 1 ? "" : "s"): \(counts["accepted"] ?? 0) accepted, \(counts["transcode"] ?? 0) transcode, \(counts["rejected"] ?? 0) rejected"
-        let top = reasons.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
-        if !top.isEmpty {
-            text += "\ntop reasons for rejection:"
-            for (reason, n) in top { text += "\n  \(n) x \(DisplayText.escaped(reason))" }
-        }
-        return text
-    }
-
-    static func formatBytes(_ n: Int) -> String {
-        if n >= 1_000_000 { return String(format: "%.1f MB", Double(n) / 1e6) }
-        if n >= 1_000 { return String(format: "%.1f kB", Double(n) / 1e3) }
-        return "\(n) B"
-    }
-}
-
-/// Groups reasons for the summary by their first clause, so per-file details don't split them.
-enum ReasonSummary {
-    static func key(_ reason: String) -> String {
-        let cut = reason.firstIndex(where: { $0 == ":" || $0 == ";" }) ?? reason.endIndex
-        return String(reason[..<cut])
+    /// 10_000_000 as "10 MB", 24_500_000 as "24.5 MB".
+    static func megabytes(_ bytes: Int) -> String {
+        "\(OptionInfo.decimal((Double(bytes) / 100_000).rounded() / 10)) MB"
     }
 }

@@ -1,0 +1,177 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What `prepare` prints at each verbosity, and its short flags. Local files as inputs: no
+/// network, no server. Not a terminal (pipes), so normal output is one plain line per item.
+@Suite("pushattach prepare console")
+struct PrepareConsoleCLITests {
+    static let jpeg = Corpus.testImages.appendingPathComponent("small-320x240.jpg")
+    /// Prepared with warnings: only its first frame survives transcoding to JPEG.
+    static let animatedWebP = Corpus.testImages.appendingPathComponent("animated-120x90.webp")
+    /// Rejected: the JPEG data is cut short.
+    static let truncated = Corpus.testImages.appendingPathComponent("truncated.jpg")
+    static let damaged = "the JPEG image data is damaged"
+
+    /// A fresh folder under the system's temporary one, removed by the caller.
+    static func temporaryFolder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("prepare-console-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The summary `prepare` ends with, then the empty string after its last newline.
+    static func summary(_ counts: String, reasons: [String] = [], container: URL) -> [String] {
+        [counts] + (reasons.isEmpty ? [] : ["top reasons:"] + reasons.map { "  " + $0 })
+            + ["container: \(container.path)", "manifest:  \(container.path)/manifest.json", ""]
+    }
+
+    @Test func quietShowsOnlyTheSummary() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        let result = try ProcessRunner.run(
+            "pushattach",
+            ["prepare", Self.jpeg.path, Self.animatedWebP.path, Self.truncated.path, "--container", out.path, "-q"])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            Self.lines(result.stderr)
+                == Self.summary(
+                    "3 items: 2 prepared, 1 rejected, 0 failed", reasons: ["1 x \(Self.damaged)"], container: out),
+            "stderr: \(result.stderr)")
+    }
+
+    @Test func quietKeepsTheJSONLines() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        let result = try ProcessRunner.run(
+            "pushattach", ["prepare", Self.jpeg.path, "-o", out.path, "--quiet", "--json"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(
+            Self.lines(result.stderr) == Self.summary("1 item: 1 prepared, 0 rejected, 0 failed", container: out))
+        let entry = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        #expect(entry["status"] as? String == "prepared")
+    }
+
+    /// Without -v a prepared item is one line: its warnings are in the manifest, not on screen.
+    @Test func normalShowsALinePerItemWithoutWarnings() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        let result = try ProcessRunner.run("pushattach", ["prepare", Self.animatedWebP.path, "--container", out.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = Self.lines(result.stderr)
+        #expect(lines.count == 6, "stderr: \(result.stderr)")
+        let prepared = try #require(
+            lines.first?.wholeMatch(of: /prepared Images\/[0-9A-F-]{36}-animated-120x90\.jpg <- (.+)/))
+        #expect(prepared.1 == Self.animatedWebP.absoluteString[...])
+        #expect(
+            Array(lines.dropFirst()) == [""] + Self.summary("1 item: 1 prepared, 0 rejected, 0 failed", container: out))
+    }
+
+    /// -v: each item's line, then every one of its warnings and its timings, as the manifest
+    /// entry (here printed with --json) has them.
+    @Test func verboseShowsEveryWarningAndTheTimingsOfEachItem() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        let result = try ProcessRunner.run(
+            "pushattach",
+            [
+                "prepare", Self.animatedWebP.path, Self.truncated.path, "--container", out.path, "-j", "1", "-v",
+                "--json",
+            ])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        // One item at a time (-j 1): entries and lines in input order.
+        let entries = try result.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        try #require(entries.count == 2, "stdout: \(result.stdout)")
+        var expected: [String] = []
+        for entry in entries {
+            let status = try #require(entry["status"] as? String)
+            let input = try #require(entry["input"] as? String)
+            expected.append(
+                status == "prepared"
+                    ? "prepared \(try #require(entry["file"] as? String)) <- \(input)"
+                    : "\(status) \(input): \(try #require(entry["reason"] as? String))")
+            let warnings = try #require(entry["warnings"] as? [String])
+            expected += warnings.map { "  warning: \($0)" }
+            let t = try #require(entry["timings"] as? [String: Int])
+            expected.append(
+                "  timings: download \(t["download_ms"] ?? -1) ms, process \(t["process_ms"] ?? -1) ms, write \(t["write_ms"] ?? -1) ms"
+            )
+        }
+        // The animated WebP has a warning to show (only its first frame survives).
+        #expect((entries[0]["warnings"] as? [String])?.contains { $0.hasPrefix("animated WebP (3 frames)") } == true)
+        expected +=
+            [""]
+            + Self.summary(
+                "2 items: 1 prepared, 1 rejected, 0 failed", reasons: ["1 x \(Self.damaged)"], container: out)
+        #expect(Self.lines(result.stderr) == expected)
+    }
+
+    @Test func quietAndVerboseTogetherAreAUsageError() throws {
+        let result = try ProcessRunner.run(
+            "pushattach", ["prepare", Self.jpeg.path, "-o", "/tmp/pa-unused", "-q", "-v"])
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr == """
+                pushattach prepare: --quiet shows only the summary and --verbose every item: choose one
+                hint: run 'pushattach prepare --help'
+
+                """)
+    }
+
+    /// `-o DIR` is `--container DIR` and `-j N` (or `-jN`) is `--concurrency N`; short switches group.
+    @Test(arguments: [
+        ["-o", "OUT", "-j", "2", "-q"], ["-oOUT", "-j2", "-q"], ["-qoOUT"], ["--container=OUT", "--quiet"],
+    ])
+    func shortFlagsStandForTheirLongNames(arguments: [String]) throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        let given = arguments.map { $0.replacingOccurrences(of: "OUT", with: out.path) }
+        let result = try ProcessRunner.run("pushattach", ["prepare", Self.jpeg.path] + given)
+        #expect(result.status == 0, "\(given): \(result.stderr)")
+        #expect(
+            Self.lines(result.stderr) == Self.summary("1 item: 1 prepared, 0 rejected, 0 failed", container: out))
+    }
+
+    @Test(arguments: [
+        (["-j", "0"], "pushattach prepare: --concurrency must be a whole number in 1...256, got '0'"),
+        (["-j"], "pushattach prepare: --concurrency needs a value"),
+        (["-x"], "pushattach prepare: unknown option '-x'"),
+        (["--concurency", "4"], "pushattach prepare: unknown option '--concurency' (did you mean --concurrency?)"),
+    ])
+    func badShortFlagsAreUsageErrors(arguments: [String], message: String) throws {
+        let result = try ProcessRunner.run(
+            "pushattach", ["prepare", Self.jpeg.path, "-o", "/tmp/pa-unused"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "\(message)\nhint: run 'pushattach prepare --help'\n")
+    }
+
+    /// Short forms and defaults in `--help` come from the option table and the library's types.
+    @Test func helpShowsTheShortFlagsAndTheLibraryDefaults() throws {
+        let result = try ProcessRunner.run("pushattach", ["prepare", "--help"])
+        #expect(result.status == 0)
+        let lines = Self.lines(result.stdout)
+        for prefix in [
+            "  -o, --container DIR ", "  -j, --concurrency N ", "  -q, --quiet ", "  -v, --verbose ", "  -h, --help ",
+        ] {
+            #expect(lines.contains { $0.hasPrefix(prefix) }, "no line starts with '\(prefix)'")
+        }
+        #expect(lines.contains { $0.hasPrefix("  --max-long-side N ") && $0.hasSuffix("(default 2048).") })
+        #expect(lines.contains { $0.hasPrefix("  -j, --concurrency N ") && $0.hasSuffix("(default 16).") })
+        #expect(lines.contains { $0.hasPrefix("  --timeout SECONDS ") && $0.hasSuffix("(default 25).") })
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `verify`'s human output: a header row, columns as wide as their content (nothing cut), and
+/// `--quiet` showing only the files iOS would not take as they are.
+@Suite("pushattach verify table")
+struct VerifyTableCLITests {
+    func fixture(_ name: String) -> String { Corpus.testImages.appendingPathComponent(name).path }
+
+    static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test func tableHasHeadersAndColumnsSizedToTheirContent() throws {
+        let gif = fixture("animated-120x90.gif"), jpeg = fixture("small-320x240.jpg")
+        let result = try ProcessRunner.run("pushattach", ["verify", gif, jpeg])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(
+            Self.lines(result.stdout) == [
+                "verdict   format  uti                    size  dimensions        path",
+                "accepted  gif     com.compuserve.gif    477 B  120x90, 3 frames  \(gif)",
+                "accepted  jpeg    public.jpeg         13.3 kB  320x240           \(jpeg)",
+                "",
+                "2 files: 2 accepted, 0 transcode, 0 rejected",
+                "",
+            ])
+    }
+
+    /// Reasons and warnings follow their file, indented; the path column starts where its header does.
+    @Test func detailsFollowTheirFileAndEveryPathIsAligned() throws {
+        let result = try ProcessRunner.run("pushattach", ["verify", Corpus.testImages.path])
+        #expect(result.status == 1)
+        let lines = Self.lines(result.stdout)
+        let header = try #require(lines.first)
+        #expect(header.wholeMatch(of: /verdict +format +uti +size  dimensions +path/) != nil, "\(header)")
+        let pathColumn = try #require(header.range(of: "path")).lowerBound.utf16Offset(in: header)
+        let rows = lines.dropFirst().prefix { !$0.isEmpty }
+        #expect(rows.count > 10)
+        for row in rows where !row.hasPrefix("  ") {
+            let path = row.dropFirst(pathColumn)
+            #expect(path.hasPrefix(Corpus.testImages.path + "/"), "\(row)")
+            #expect(row[row.index(row.startIndex, offsetBy: pathColumn - 2)...].hasPrefix("  /"), "\(row)")
+        }
+        #expect(rows.contains { $0.contains("  120x90, 3 frames  ") })
+        #expect(
+            rows.contains {
+                $0 == "  warning: animated WebP (3 frames): only the first frame survives transcoding to JPEG"
+            })
+        #expect(rows.contains { $0.hasPrefix("  [105] the JPEG image data is damaged") })
+    }
+
+    @Test func quietShowsOnlyFilesNotAcceptedAndTheSummary() throws {
+        let named = fixture("jpeg-named.png")
+        let result = try ProcessRunner.run("pushattach", ["verify", "-q", fixture("small-320x240.jpg"), named])
+        #expect(result.status == 1)
+        let reason = "the file is named .png but its bytes are JPEG, and iOS goes by the extension"
+        #expect(
+            Self.lines(result.stdout) == [
+                "verdict   format  uti             size  dimensions  path",
+                "rejected  jpeg    public.jpeg  13.3 kB  320x240     \(named)",
+                "  [101] \(reason); rename it to .jpg",
+                "",
+                "2 files: 1 accepted, 0 transcode, 1 rejected",
+                "top reasons for rejection:",
+                "  1 x \(reason)",
+                "",
+            ])
+    }
+
+    @Test func quietWithEverythingAcceptedPrintsTheSummaryAlone() throws {
+        let result = try ProcessRunner.run("pushattach", ["verify", "--quiet", fixture("small-320x240.jpg")])
+        #expect(result.status == 0)
+        #expect(result.stdout == "1 file: 1 accepted, 0 transcode, 0 rejected\n")
+    }
+
+    @Test func quietJSONHasOnlyTheFilesNotAccepted() throws {
+        let result = try ProcessRunner.run(
+            "pushattach", ["verify", "-q", "--json", fixture("small-320x240.jpg"), fixture("lossy-320x240.webp")])
+        #expect(result.status == 1)
+        let objects = try result.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.map { $0["verdict"] as? String } == ["transcode"])
+    }
+}
