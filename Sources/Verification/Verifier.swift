@@ -70,8 +70,9 @@ public struct Verifier: Sendable {
         }
     }
 
-    /// Verifies bytes already in memory. `fileExtension` is the name's extension (nil when the
-    /// bytes have no name, e.g. a download before it is written).
+    /// Verifies bytes already in memory. `fileExtension` is the name's extension: "" for a name
+    /// without one (which iOS cannot type: rejected 101), nil when the bytes have no name (a
+    /// download before it is written).
     ///
     /// The steps are `MediaCheck`'s, the same `prepare` takes: identify (sniff, rules), then for
     /// JPEG, PNG and WebP the pixel budget and a decode under the damage policy.
@@ -111,7 +112,7 @@ public struct Verifier: Sendable {
         case .transcode(let target):
             report.verdict = id.assessment.verdict.name
             report.reason =
-                "iOS does not accept \(id.sniffed.format.rawValue); prepare transcodes it to \(target.rawValue)"
+                "iOS does not accept \(id.sniffed.format.displayName); Preparer transcodes it to \(target.displayName)"
         case .accepted:
             report.verdict = id.assessment.verdict.name
         }

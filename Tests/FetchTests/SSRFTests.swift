@@ -30,7 +30,24 @@ struct SSRFTests {
         #expect(
             error?.description.hasPrefix(
                 "refused to connect to 127.0.0.1 (loopback, 127.0.0.0/8): private networks are not allowed; "
-                    + "pass --allow-private-networks to permit") == true)
+                    + "set FetchPolicy.allowPrivateNetworks to permit them") == true)
+        // The library names its own setting, never a command-line flag (the CLI maps one to the other).
+        #expect(error?.description.contains("--") == false)
+        #expect(server.hits("/ok") == 0)
+    }
+
+    /// A host outside the allowed ones is refused before any connection, and the message names
+    /// the library's setting (the CLI shows `--allow-host` in its place).
+    @Test func hostOutsideTheAllowedOnesNamesTheSetting() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.allowedHosts = ["cdn.example"] })
+        let url = server.url("/ok")
+        let error = await fetchError(client, url)
+        #expect(error == .hostNotAllowed(url: url, host: "127.0.0.1"))
+        #expect(
+            error?.description
+                == "host 127.0.0.1 of \(url) is not in the allowed hosts; allow the host in FetchPolicy.allowedHosts")
         #expect(server.hits("/ok") == 0)
     }
 

@@ -56,7 +56,9 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// One line for people. Everything in it that came from outside (URLs, the Location and
+    /// One line for people. A setting that would let the fetch through is named as the library
+    /// spells it (`FetchPolicy.allowedHosts`); the command line shows its flag instead. Everything
+    /// in it that came from outside (URLs, the Location and
     /// Content-Type a server sent, libcurl's messages quoting the server) is escaped with
     /// `DisplayText`, so a server cannot write control sequences to a terminal or forge a line.
     public var description: String {
@@ -66,10 +68,11 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupportedScheme(let url, let scheme):
             return "unsupported scheme \(quoted(scheme)) in \(shown(url)): only http and https are fetched"
         case .hostNotAllowed(let url, let host):
-            return "host \(shown(host)) of \(shown(url)) is not in the allowed hosts; add it with --allow-host"
+            return
+                "host \(shown(host)) of \(shown(url)) is not in the allowed hosts; allow the host in FetchPolicy.allowedHosts"
         case .addressRefused(let url, let address, let rule):
             return "refused to connect to \(address) (\(rule)): private networks are not allowed; "
-                + "pass --allow-private-networks to permit (fetching \(shown(url)))"
+                + "set FetchPolicy.allowPrivateNetworks to permit them (fetching \(shown(url)))"
         case .tooManyRedirects(let url, let limit):
             return "too many redirects (more than \(limit)) at \(shown(url)); the server may be looping"
         case .badRedirect(let url, let status, let location):

@@ -38,6 +38,8 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong, where, and what to do. Settings are named as the library spells them
+    /// (`PrepareOptions.resume`); the command line shows their flags instead.
     public var description: String {
         switch self {
         case let .system(call, path, code):
@@ -46,7 +48,7 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .locked(path, pid):
             let holder = pid.map { "process \($0)" } ?? "another process"
             return "container is in use: \(holder) holds \(path) — wait for that run to finish, "
-                + "or use another --container"
+                + "or use another PrepareOptions.container"
         case let .encoding(path, reason):
             return "cannot encode or decode \(path): \(reason)"
         case let .unsafeEntry(path, .symbolicLink):
@@ -70,13 +72,14 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
 
     private static func advice(for code: Int32) -> String {
         switch code {
-        case ENOSPC, EDQUOT: "disk full: free some space, then re-run with --resume"
-        case EACCES, EPERM, EROFS: "container not writable: fix its permissions or choose another --container"
-        case ENOENT: "a folder on the way does not exist: create it or check the --container path"
-        case ENOTDIR: "a file stands where a folder is expected: choose another --container"
-        case EISDIR: "a folder stands where a file is expected: remove it or choose another --container"
-        case EMFILE, ENFILE: "too many open files: raise the limit (ulimit -n) or lower the concurrency"
-        case ENAMETOOLONG: "the path is too long: use a shorter --container path"
+        case ENOSPC, EDQUOT: "disk full: free some space, then re-run with PrepareOptions.resume"
+        case EACCES, EPERM, EROFS:
+            "container not writable: fix its permissions or choose another PrepareOptions.container"
+        case ENOENT: "a folder on the way does not exist: create it or check the PrepareOptions.container path"
+        case ENOTDIR: "a file stands where a folder is expected: choose another PrepareOptions.container"
+        case EISDIR: "a folder stands where a file is expected: remove it or choose another PrepareOptions.container"
+        case EMFILE, ENFILE: "too many open files: raise the limit (ulimit -n) or lower PrepareOptions.maxInFlight"
+        case ENAMETOOLONG: "the path is too long: use a shorter PrepareOptions.container path"
         case EIO: "the disk reported an I/O error: check the device"
         default: "check the container folder and try again"
         }

@@ -20,8 +20,10 @@ import Foundation
 /// 3. After an optional BOM and whitespace, a source starting with `[`, or with `{` whose first
 ///    line is not a whole JSON object, is one JSON document: a push payload (an object, or an
 ///    array of objects), read whole up to `maxDocumentBytes`. Each object is `{"url", "media_type",
-///    "id"}` when it has `url`, else searched by `PayloadConventions`.
-///    Items report the line where their URL first appears.
+///    "id"}` when it has `url`, else searched by `PayloadConventions`: one item per distinct URL.
+///    Items report the line where their URL first appears in their object; a problem with an
+///    object (not an object, no URL found), the line where it starts; invalid JSON, the line
+///    the parser stopped on.
 /// 4. Anything else is read line by line: blank lines and `#` comments (a whole line, or a
 ///    ` #…` tail after whitespace) are skipped; a line starting with `{` is a JSON object,
 ///    `{"url", "media_type", "id"}` or any payload convention; any other line is
@@ -142,24 +144,29 @@ public final class InputReader: Sequence, IteratorProtocol {
             return problem(
                 source, 0, "JSON document larger than \(options.maxDocumentBytes) bytes; split it or use JSON lines")
         }
+        let locator = LineLocator(bytes)
         let json: Any
         do { json = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
-            return problem(source, 0, "not valid JSON: \(Self.jsonReason(error))")
+            let line = Self.jsonErrorOffset(error, documentBytes: bytes.count).map { locator.line(atOffset: $0) } ?? 0
+            return problem(source, line, "not valid JSON: \(Self.jsonReason(error))")
         }
         let objects: [Any] = (json as? [Any]) ?? [json]
-        let locator = LineLocator(bytes)
+        // Where each element (or the one payload) starts: its problems are reported on that line,
+        // its items on the line where their URL first appears within it.
+        let starts = locator.valueStarts()
         for (index, element) in objects.enumerated() {
-            let place = objects.count > 1 || json is [Any] ? "element \(index) of the JSON array" : "the payload"
+            let place = json is [Any] ? "element \(index) of the JSON array" : "the payload"
+            let start = index < starts.count ? starts[index] : 0
             guard let object = element as? [String: Any] else {
-                problem(source, 0, "\(place) is not an object")
+                problem(source, locator.line(atOffset: start), "\(place) is not an object")
                 continue
             }
             switch PayloadConventions.items(inInputObject: object) {
             case .failure(let failure):
-                problem(source, 0, "\(place): \(failure.message)")
+                problem(source, locator.line(atOffset: start), "\(place): \(failure.message)")
             case .success(let found):
                 for item in found {
-                    emit(item, source: source, line: locator.line(of: item.url))
+                    emit(item, source: source, line: locator.line(of: item.url, from: start))
                 }
             }
         }
@@ -252,6 +259,14 @@ public final class InputReader: Sequence, IteratorProtocol {
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    /// Where Foundation's parser stopped: the byte offset it names ("… around character 66."),
+    /// or the end for a document cut short; nil when it says neither.
+    static func jsonErrorOffset(_ error: Error, documentBytes: Int) -> Int? {
+        let text = jsonReason(error)
+        if let match = text.firstMatch(of: /around character (\d+)/) { return Int(match.1) }
+        return text.localizedCaseInsensitiveContains("end of file") ? Swift.max(0, documentBytes - 1) : nil
+    }
 
     private static func jsonReason(_ error: Error) -> String {
         let nsError = error as NSError

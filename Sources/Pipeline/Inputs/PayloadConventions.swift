@@ -9,22 +9,13 @@ import Foundation
 ///
 /// Every object in the payload is searched (depth ≤ 16, keys in sorted order), so the keys may
 /// sit at the top level, under `data`, `notification`, `message.apns`, `custom` and so on.
-/// At each object:
+/// At each object the conventions of `all` are tried in order; that table is also what
+/// `pushattach prepare --help` lists, with an example each.
 ///
-/// | key                                   | convention          | type hint                  |
-/// |---------------------------------------|---------------------|----------------------------|
-/// | `attachment` (string, or `{url}`)      | `fcm`               | sibling `media_type`       |
-/// | `attachment-url`                       | `attachment-url`    | sibling `media_type`       |
-/// | `media_url`                            | `media_url`         | sibling `media_type`       |
-/// | `fcm_options.image`                    | `fcm_options`       | —                          |
-/// | `notification.image`                   | `fcm_notification`  | —                          |
-/// | `att` (map id → URL)                   | `onesignal`         | — (the key becomes `id`)   |
-/// | `com.urbanairship.media_attachment.url` (string or array) | `airship` | `options.type`/`media_type`/`mime_type` |
-/// | `cioImage`                             | `customerio`        | —                          |
-/// | `ct_mediaUrl`                          | `clevertap`         | sibling `ct_mediaType`     |
-/// | `mp_media_url`                         | `mixpanel`          | —                          |
-///
-/// A URL found twice in one payload is reported once (the first convention wins).
+/// One push gives one item per distinct URL: a URL found twice (FCM v1 puts the same image in
+/// `notification.image` and `apns.fcm_options.image`) is reported once, the first convention
+/// winning. URLs are compared as RFC 3986 normalizes them (scheme and host in lower case, no
+/// default port, no fragment), so `HTTPS://CDN.example:443/a.jpg#x` is `https://cdn.example/a.jpg`.
 /// Values are returned as written; `InputReader` validates them.
 public enum PayloadConventions {
     public struct Found: Sendable, Hashable {
@@ -35,14 +26,125 @@ public enum PayloadConventions {
         public var convention: String?
     }
 
+    /// One way senders put an attachment's URL in a push.
+    public struct Convention: Sendable {
+        /// The key as help shows it: `attachment`, `fcm_options.image`, `att`.
+        public let key: String
+        /// The name items found this way carry (the manifest's `convention`); nil for `url`.
+        public let name: String?
+        /// Who sends it so, and where the type hint comes from.
+        public let summary: String
+        /// A smallest payload using it, as one line of JSON without spaces (one word, so help never
+        /// breaks it).
+        public let example: String
+        /// The items found at one object of the payload (not its children).
+        let match: @Sendable ([String: Any]) -> [Found]
+    }
+
     static let maxDepth = 16
     static let maxFound = 256
+    /// The example URL of `all`'s examples.
+    static let exampleURL = "https://cdn.example/a.jpg"
 
+    /// Every convention, in the order they are tried. `url` is handled apart: an input object
+    /// with a `url` key is that one item, and is not searched further.
+    public static let all: [Convention] = [
+        Convention(
+            key: "url", name: nil,
+            summary:
+                "An explicit item (a JSON line or an element of a JSON array), with an optional media_type and id; the object is not searched further.",
+            example: #"{"url":"\#(exampleURL)","media_type":"image","id":"a1"}"#,
+            match: { _ in [] }),
+        Convention(
+            key: "attachment", name: "fcm",
+            summary: "FCM data messages: a URL, or an object with a url; type hint from the sibling media_type.",
+            example: #"{"data":{"attachment":"\#(exampleURL)","media_type":"image"}}"#,
+            match: { object in
+                let url = string(object["attachment"]) ?? string((object["attachment"] as? [String: Any])?["url"])
+                return url.map { [Found(url: $0, mediaType: string(object["media_type"]), id: nil, convention: "fcm")] }
+                    ?? []
+            }),
+        Convention(
+            key: "attachment-url", name: "attachment-url",
+            summary: "APNs payloads for an app group, Iterable; type hint from the sibling media_type.",
+            example: #"{"attachment-url":"\#(exampleURL)"}"#,
+            match: { object in
+                sibling(object, "attachment-url", hint: "media_type", convention: "attachment-url")
+            }),
+        Convention(
+            key: "media_url", name: "media_url",
+            summary: "Generic rich push; type hint from the sibling media_type.",
+            example: #"{"media_url":"\#(exampleURL)","media_type":"image"}"#,
+            match: { object in sibling(object, "media_url", hint: "media_type", convention: "media_url") }),
+        Convention(
+            key: "fcm_options.image", name: "fcm_options",
+            summary: "FCM v1 messages for APNs; the same URL as notification.image gives one item.",
+            example: #"{"message":{"apns":{"fcm_options":{"image":"\#(exampleURL)"}}}}"#,
+            match: { object in
+                string((object["fcm_options"] as? [String: Any])?["image"]).map {
+                    [Found(url: $0, mediaType: nil, id: nil, convention: "fcm_options")]
+                } ?? []
+            }),
+        Convention(
+            key: "notification.image", name: "fcm_notification",
+            summary: "FCM v1 notification messages (also android.notification.image).",
+            example: #"{"message":{"notification":{"image":"\#(exampleURL)"}}}"#,
+            match: { object in
+                string((object["notification"] as? [String: Any])?["image"]).map {
+                    [Found(url: $0, mediaType: nil, id: nil, convention: "fcm_notification")]
+                } ?? []
+            }),
+        Convention(
+            key: "att", name: "onesignal",
+            summary:
+                "OneSignal: a map from id to URL; each key becomes the item's id (OneSignal's attachment identifier). Values that are not URLs are not attachments; a type, media_type or mime_type among them is the type hint.",
+            example: #"{"att":{"id":"\#(exampleURL)","type":"jpg"}}"#,
+            match: { object in
+                guard let map = object["att"] as? [String: Any] else { return [] }
+                let hint = ["type", "media_type", "mime_type"].lazy.compactMap { string(map[$0]) }.first {
+                    !looksLikeURL($0)
+                }
+                return map.keys.sorted().compactMap { key in
+                    // OneSignal's SDK reads a value that is not a URL as a resource in the app's
+                    // bundle: nothing a server can fetch.
+                    guard let url = string(map[key]), looksLikeURL(url) else { return nil }
+                    return Found(url: url, mediaType: hint, id: key, convention: "onesignal")
+                }
+            }),
+        Convention(
+            key: "com.urbanairship.media_attachment", name: "airship",
+            summary:
+                "Airship: url, a string or an array of them; type hint from options.type, media_type or mime_type.",
+            example: #"{"com.urbanairship.media_attachment":{"url":["\#(exampleURL)"],"options":{"type":"jpg"}}}"#,
+            match: { object in
+                guard let airship = object["com.urbanairship.media_attachment"] as? [String: Any] else { return [] }
+                let options = airship["options"] as? [String: Any] ?? [:]
+                let hint =
+                    string(options["type"]) ?? string(options["media_type"]) ?? string(options["mime_type"])
+                    ?? string(options["UNNotificationAttachmentOptionsTypeHintKey"])
+                let urls: [Any] = (airship["url"] as? [Any]) ?? [airship["url"] as Any]
+                return urls.compactMap(string).map { Found(url: $0, mediaType: hint, id: nil, convention: "airship") }
+            }),
+        Convention(
+            key: "cioImage", name: "customerio", summary: "Customer.io.",
+            example: #"{"cioImage":"\#(exampleURL)"}"#,
+            match: { object in sibling(object, "cioImage", hint: nil, convention: "customerio") }),
+        Convention(
+            key: "ct_mediaUrl", name: "clevertap", summary: "CleverTap; type hint from the sibling ct_mediaType.",
+            example: #"{"ct_mediaUrl":"\#(exampleURL)","ct_mediaType":"image"}"#,
+            match: { object in sibling(object, "ct_mediaUrl", hint: "ct_mediaType", convention: "clevertap") }),
+        Convention(
+            key: "mp_media_url", name: "mixpanel", summary: "Mixpanel.",
+            example: #"{"mp_media_url":"\#(exampleURL)"}"#,
+            match: { object in sibling(object, "mp_media_url", hint: nil, convention: "mixpanel") }),
+    ]
+
+    /// The URLs `payload` names, one per distinct URL, in the order the conventions find them.
     public static func attachments(in payload: Any) -> [Found] {
         var found: [Found] = []
         var seen: Set<String> = []
         walk(payload, depth: 0) { item in
-            guard found.count < maxFound, seen.insert(item.url).inserted else { return }
+            guard found.count < maxFound, seen.insert(identity(of: item.url)).inserted else { return }
             found.append(item)
         }
         return found
@@ -73,9 +175,26 @@ public enum PayloadConventions {
         var message: String
     }
 
-    static let conventionKeys =
-        "url, attachment, attachment-url, media_url, fcm_options.image, notification.image, att, "
-        + "com.urbanairship.media_attachment, cioImage, ct_mediaUrl, mp_media_url"
+    static let conventionKeys = all.map(\.key).joined(separator: ", ")
+
+    /// What makes two spellings of a URL one attachment: scheme and host in lower case, the
+    /// scheme's default port and the fragment (never sent to the server) dropped, an empty path
+    /// as `/`. Anything that does not parse is compared as written.
+    ///
+    ///     PayloadConventions.identity(of: "HTTPS://CDN.example:443/a.jpg#top")   // "https://cdn.example/a.jpg"
+    static func identity(of url: String) -> String {
+        guard var components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            let host = components.host, !host.isEmpty
+        else { return url }
+        components.scheme = scheme
+        components.host = host.lowercased()
+        if (scheme == "http" && components.port == 80) || (scheme == "https" && components.port == 443) {
+            components.port = nil
+        }
+        components.fragment = nil
+        if components.path.isEmpty { components.path = "/" }
+        return components.string ?? url
+    }
 
     private static func walk(_ value: Any, depth: Int, _ emit: (Found) -> Void) {
         guard depth <= maxDepth else { return }
@@ -84,55 +203,21 @@ public enum PayloadConventions {
             return
         }
         guard let object = value as? [String: Any] else { return }
-        matches(in: object, emit)
+        for convention in all { convention.match(object).forEach(emit) }
         for key in object.keys.sorted() {
             walk(object[key]!, depth: depth + 1, emit)
         }
     }
 
-    private static func matches(in object: [String: Any], _ emit: (Found) -> Void) {
-        let mediaType = string(object["media_type"])
-        if let url = string(object["attachment"]) ?? string((object["attachment"] as? [String: Any])?["url"]) {
-            emit(Found(url: url, mediaType: mediaType, id: nil, convention: "fcm"))
-        }
-        if let url = string(object["attachment-url"]) {
-            emit(Found(url: url, mediaType: mediaType, id: nil, convention: "attachment-url"))
-        }
-        if let url = string(object["media_url"]) {
-            emit(Found(url: url, mediaType: mediaType, id: nil, convention: "media_url"))
-        }
-        if let url = string((object["fcm_options"] as? [String: Any])?["image"]) {
-            emit(Found(url: url, mediaType: nil, id: nil, convention: "fcm_options"))
-        }
-        if let url = string((object["notification"] as? [String: Any])?["image"]) {
-            emit(Found(url: url, mediaType: nil, id: nil, convention: "fcm_notification"))
-        }
-        if let map = object["att"] as? [String: Any] {
-            for key in map.keys.sorted() {
-                if let url = string(map[key]) {
-                    emit(Found(url: url, mediaType: nil, id: key, convention: "onesignal"))
-                }
-            }
-        }
-        if let airship = object["com.urbanairship.media_attachment"] as? [String: Any] {
-            let options = airship["options"] as? [String: Any] ?? [:]
-            let hint =
-                string(options["type"]) ?? string(options["media_type"]) ?? string(options["mime_type"])
-                ?? string(options["UNNotificationAttachmentOptionsTypeHintKey"])
-            let urls: [Any] = (airship["url"] as? [Any]) ?? [airship["url"] as Any]
-            for url in urls.compactMap(string) {
-                emit(Found(url: url, mediaType: hint, id: nil, convention: "airship"))
-            }
-        }
-        if let url = string(object["cioImage"]) {
-            emit(Found(url: url, mediaType: nil, id: nil, convention: "customerio"))
-        }
-        if let url = string(object["ct_mediaUrl"]) {
-            emit(Found(url: url, mediaType: string(object["ct_mediaType"]), id: nil, convention: "clevertap"))
-        }
-        if let url = string(object["mp_media_url"]) {
-            emit(Found(url: url, mediaType: nil, id: nil, convention: "mixpanel"))
-        }
+    /// `object[key]` as one item, its type hint from `object[hint]`.
+    private static func sibling(_ object: [String: Any], _ key: String, hint: String?, convention: String) -> [Found] {
+        guard let url = string(object[key]) else { return [] }
+        return [Found(url: url, mediaType: hint.flatMap { string(object[$0]) }, id: nil, convention: convention)]
+    }
+
+    /// Meant as a URL (a typo in one is still reported): has a scheme separator, or starts as http.
+    static func looksLikeURL(_ text: String) -> Bool {
+        text.contains("://") || text.lowercased().hasPrefix("http")
     }
 
     /// A non-empty trimmed string, or nil.

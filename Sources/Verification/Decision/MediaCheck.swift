@@ -42,7 +42,9 @@ public struct CheckPolicy: Sendable, Hashable {
 }
 
 /// Why a file is refused: the UNErrorCode iOS would give (nil for refusals of our own, such as
-/// the pixel budget) and a reason that says what is wrong and what to do.
+/// an image no size fits in the byte cap) and a reason that says what is wrong and what to do.
+/// A reason names a setting as the library spells it (`CheckPolicy.pixelBudget`); the command
+/// line shows the flag that sets it instead.
 public struct CheckRejection: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: UNErrorCode?
     public var reason: String
@@ -98,9 +100,13 @@ public enum MediaCheck {
                     code: .corrupt, reason: "the \(error.format.displayName) header is damaged: \(error)",
                     format: error.format))
         }
-        let ext = fileExtension.flatMap { $0.isEmpty ? nil : $0 }
+        // "" is a name without an extension, which iOS cannot type (the rules reject it); nil is
+        // no name at all (a download, before it is written).
+        let ext = fileExtension
         if sniffed.format == .unknown {
-            if let ext, let named = format(forExtension: ext) { return .failure(namedButNot(named, bytes: bytes)) }
+            if let ext, !ext.isEmpty, let named = format(forExtension: ext) {
+                return .failure(namedButNot(named, bytes: bytes))
+            }
             let first = bytes.prefix(16).map { $0 >= 0x20 && $0 < 0x7F ? Character(UnicodeScalar($0)) : "." }
             return .failure(
                 CheckRejection(
@@ -120,7 +126,13 @@ public enum MediaCheck {
                         "type mismatch: \(error); strict claims refuse it: correct the claim, or let the bytes decide",
                     format: sniffed.format))
         }
-        let assessment = policy.rules.assess(sniffed, byteCount: bytes.count, fileExtension: ext)
+        var rules = policy.rules
+        if isOverPixelBudget(sniffed, policy: policy) {
+            // Refused as too large before any decode (`inspectImage`, the engine): advice on the
+            // memory its decode would take would contradict that.
+            rules.memoryBudget = .max
+        }
+        let assessment = rules.assess(sniffed, byteCount: bytes.count, fileExtension: ext)
         return .success(Identification(sniffed: sniffed, assessment: assessment, claimWarnings: claimWarnings))
     }
 
@@ -190,13 +202,41 @@ public enum MediaCheck {
         }
     }
 
+    /// An image whose header promises more pixels than the budget: "too large", never "corrupt",
+    /// in `verify` and `prepare` alike, refused before any pixel memory is taken.
+    ///
+    /// The code is 102 (invalid file size). iOS checks only the bytes when it attaches a file,
+    /// so it would take a 1 MB JPEG of 20000x14000; but neither the extension nor we can decode
+    /// it to show it (1.1 GB of pixels), and 102 is the code iOS has for a file too large.
     static func pixelBomb(_ w: Int, _ h: Int, format: MediaFormat, budget: Int) -> CheckRejection {
-        let mp = Double(w) * Double(h) / 1e6
+        let budgetText = megapixels(Double(budget))
+        var sizeText = megapixels(Double(w) * Double(h), decimals: 1)
+        if sizeText == budgetText { sizeText = megapixels(Double(w) * Double(h)) }
         return CheckRejection(
-            code: nil,
+            code: .invalidFileSize,
             reason:
-                "\(w)x\(h) is \(String(format: "%.1f", mp)) MP, over the \(String(format: "%g", Double(budget) / 1e6)) MP pixel budget; refused before decoding (raise the pixel budget if the file is trusted)",
+                "too large: \(w)x\(h) is \(sizeText) MP, over the pixel budget of \(budgetText) MP; refused from its header, before decoding (set CheckPolicy.pixelBudget higher if the file is trusted)",
             format: format)
+    }
+
+    /// Pixels as megapixels: 280_000_000 as "280", 152_180_000 with one decimal as "152.2",
+    /// 1_500 as "0.0015".
+    static func megapixels(_ pixels: Double, decimals: Int? = nil) -> String {
+        let mp = pixels / 1e6
+        let text = decimals.map { String(format: "%.\($0)f", mp) } ?? String(format: "%.6f", mp)
+        guard text.contains(".") else { return text }
+        var trimmed = Substring(text)
+        while trimmed.last == "0" { trimmed = trimmed.dropLast() }
+        if trimmed.last == "." { trimmed = trimmed.dropLast() }
+        return String(trimmed)
+    }
+
+    /// True when the header's size is over the pixel budget of a format the engine decodes:
+    /// such an image is refused as too large (`pixelBomb`) before it is decoded.
+    static func isOverPixelBudget(_ sniffed: SniffedType, policy: CheckPolicy) -> Bool {
+        guard ImageCodecs.decodableFormats.contains(sniffed.format), let w = sniffed.width, let h = sniffed.height
+        else { return false }
+        return Double(w) * Double(h) > Double(policy.pixelBudget)
     }
 
     /// The format a file name's extension claims, if any.

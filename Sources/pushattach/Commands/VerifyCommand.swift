@@ -22,12 +22,9 @@ struct VerifyCommand: Command {
             "--accept-damaged",
             "Accept images whose data is damaged (cut short, \"Corrupt JPEG data\"), with a warning, as 'prepare --accept-damaged' uses what decodes. Without it they are rejected as corrupt (105)."
         )
-        static let pixelBudget = OptionInfo.number(
-            "--pixel-budget", "MP", "Refuse to decode images over this many megapixels.",
-            default: Double(VerifyOptions().pixelBudget) / 1e6, in: 0.001...100_000)
-        static let memoryBudget = OptionInfo.number(
-            "--memory-budget", "MB", "Warn when width x height x 4 passes this, in 10^6 bytes.",
-            default: Double(AppleRules.standard.memoryBudget) / 1e6, in: 1...100_000)
+        /// The limits `prepare` takes too, with the same help and defaults.
+        static let pixelBudget = LimitOptions.pixelBudget
+        static let memoryBudget = LimitOptions.memoryBudget
 
         static let all = [json, quiet, fast, strict, acceptDamaged, pixelBudget, memoryBudget, OptionInfo.help]
     }
@@ -51,13 +48,19 @@ struct VerifyCommand: Command {
                     ),
                 ]),
                 .paragraph(
+                    "An image too large in pixels (over --pixel-budget, 'too large: WxH is N MP') is rejected 102 as well, by verify and prepare alike: iOS checks only the bytes when it attaches a file, but no extension can decode such an image to show it, and 102 is the code iOS has for a file too large."
+                ),
+                .paragraph(
                     "iOS picks the type from the file's extension, so a name that disagrees with the bytes is rejected (rename it). Caps: images \(megabytes(rules.imageByteCap)), audio \(megabytes(rules.audioByteCap)), movies \(megabytes(rules.movieByteCap)) (1 MB = 1,000,000 bytes). Images whose decoded size (width x height x 4) passes the extension's ~\(megabytes(rules.memoryBudget)) memory budget get a warning."
                 ),
             ],
             usage: "pushattach verify [options] PATH...",
             arguments: [
                 ArgumentInfo(
-                    name: "PATH", help: "Files or folders (folders are walked recursively; hidden files skipped).")
+                    name: "PATH",
+                    help:
+                        "Files or folders. Folders are walked recursively; hidden files, and files in them that are not media at all (a README), are skipped and counted. A PATH that does not exist gets an error line; the others are still checked."
+                )
             ],
             options: Options.all,
             notes: [
@@ -65,7 +68,7 @@ struct VerifyCommand: Command {
                     "The table (verdict, format, uti, size, dimensions, path) is printed once every file is checked, its columns as wide as their content; a reason or warning follows its file on an indented line. Then a summary: the counts and the most frequent reasons for rejection."
                 )
             ],
-            exitStatus: "0 every file accepted, 1 any file not accepted, 64 usage error.",
+            exitStatus: "0 every file accepted, 1 any file not accepted or PATH not found, 64 usage error.",
             examples: [
                 "pushattach verify ~/Attachments",
                 "pushattach verify -q ~/Attachments",
@@ -83,12 +86,9 @@ struct VerifyCommand: Command {
         paths = arguments.positionals
         json = arguments.flag(Options.json)
         quiet = arguments.flag(Options.quiet)
-        if let megabytes = try arguments.double(Options.memoryBudget, command: command) {
-            options.rules.memoryBudget = Int(megabytes * 1_000_000)
-        }
-        if let megapixels = try arguments.double(Options.pixelBudget, command: command) {
-            options.pixelBudget = Int(megapixels * 1_000_000)
-        }
+        let limits = try LimitOptions.parse(arguments, command: command)
+        if let bytes = limits.memoryBudget { options.rules.memoryBudget = bytes }
+        if let pixels = limits.pixelBudget { options.pixelBudget = pixels }
         options.decode = !arguments.flag(Options.fast)
         options.strict = arguments.flag(Options.strict)
         options.acceptDamaged = arguments.flag(Options.acceptDamaged)
@@ -103,13 +103,13 @@ struct VerifyCommand: Command {
         guard !paths.isEmpty else {
             throw UsageError(command: "pushattach verify", message: "no PATH given: name the files or folders to check")
         }
-        for path in paths where !FileManager.default.fileExists(atPath: path) {
-            throw UsageError(command: "pushattach verify", message: "no such file or folder: \(path)")
-        }
+        // A PATH that does not exist is not a usage error: like `ls`, `run` reports it and goes on.
     }
 
     func run() async throws -> Int32 {
-        let files = FileWalker.regularFiles(under: paths)
+        let (files, missing) = Self.expand(paths)
+        for path in missing { Console.error("pushattach verify: no such file or folder: \(path)") }
+        var notMedia: [String] = []
         let verifier = Verifier(options: options)
         var table = VerifyTable()
         let encoder = JSONEncoder()
@@ -120,9 +120,13 @@ struct VerifyCommand: Command {
         for start in stride(from: 0, to: files.count, by: batchSize) {
             let batch = Array(files[start..<min(files.count, start + batchSize)])
             let reports = ParallelMap.map(batch) { file in
-                verifier.verify(fileAt: URL(fileURLWithPath: file), displayPath: file)
+                FlagTerms.translated(verifier.verify(fileAt: URL(fileURLWithPath: file.path), displayPath: file.path))
             }
-            for report in reports {
+            for (file, report) in zip(batch, reports) {
+                if file.inFolder, Self.isNotMedia(report) {
+                    notMedia.append(report.path)
+                    continue
+                }
                 table.count(report)
                 guard !(quiet && report.isAccepted) else { continue }
                 if json {
@@ -137,9 +141,48 @@ struct VerifyCommand: Command {
         if !json {
             let text = table.rendered()
             if !text.isEmpty { Console.out(text + "\n") }
-            Console.out(table.summary())
+            Console.out(
+                ([table.summary()] + Self.notChecked(missing: missing, notMedia: notMedia)).joined(separator: "\n"))
         }
-        return table.total == table.accepted ? ExitStatus.success : ExitStatus.someFailed
+        return missing.isEmpty && table.total == table.accepted ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    /// Each PATH's files, in order, marked when they were found by walking a folder; and the
+    /// PATHs that do not exist.
+    static func expand(_ paths: [String]) -> (files: [(path: String, inFolder: Bool)], missing: [String]) {
+        var files: [(path: String, inFolder: Bool)] = []
+        var missing: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                missing.append(path)
+                continue
+            }
+            files += FileWalker.regularFiles(under: [path]).map { ($0, isDirectory.boolValue) }
+        }
+        return (files, missing)
+    }
+
+    /// Not media at all: bytes of no known format under a name that claims none. Named on the
+    /// command line, such a file is rejected (101), as iOS would; found in a folder, it is
+    /// someone's README, not an attachment, and is skipped.
+    static func isNotMedia(_ report: FileReport) -> Bool {
+        report.format == .unknown && report.errorCode == UNErrorCode.unrecognizedType.rawValue
+    }
+
+    /// The summary's last lines: what was given or found but not checked.
+    static func notChecked(missing: [String], notMedia: [String]) -> [String] {
+        var lines: [String] = []
+        if !missing.isEmpty {
+            lines.append("not found: \(missing.joined(separator: ", "))")
+        }
+        if !notMedia.isEmpty {
+            let names = notMedia.prefix(3).map { URL(fileURLWithPath: $0).lastPathComponent }
+            let more = notMedia.count > 3 ? ", …" : ""
+            let files = "\(notMedia.count) file\(notMedia.count == 1 ? "" : "s")"
+            lines.append("not media, skipped: \(files) in folders (\(names.joined(separator: ", "))\(more))")
+        }
+        return lines
     }
 
     /// 10_000_000 as "10 MB", 24_500_000 as "24.5 MB".

@@ -46,7 +46,7 @@ final class PrepareReporter: @unchecked Sendable {
                 if !terminal {
                     say(Self.plainLine(entry))
                 } else if entry.status != .prepared {
-                    say("\(entry.status.rawValue): \(Self.shown(entry.input)): \(Self.shown(entry.reason ?? ""))")
+                    say("\(entry.status.rawValue): \(Self.shown(Self.place(entry))): \(Self.shown(entry.reason ?? ""))")
                 }
             }
         }
@@ -88,8 +88,14 @@ final class PrepareReporter: @unchecked Sendable {
     static func plainLine(_ entry: ManifestEntry) -> String {
         switch entry.status {
         case .prepared: "prepared \(shown(entry.file ?? "-")) <- \(shown(entry.input))"
-        case .rejected, .failed: "\(entry.status.rawValue) \(shown(entry.input)): \(shown(entry.reason ?? ""))"
+        case .rejected, .failed: "\(entry.status.rawValue) \(shown(place(entry))): \(shown(entry.reason ?? ""))"
         }
+    }
+
+    /// Where an entry came from: its URL; for a problem with an INPUT itself (a bad line, a
+    /// payload with no URL), whose input is the INPUT's name, also the line, `list.txt:12`.
+    static func place(_ entry: ManifestEntry) -> String {
+        entry.input.contains("://") || entry.line <= 0 ? entry.input : "\(entry.input):\(entry.line)"
     }
 
     /// Verbose mode's lines under an item: each warning, then where its time went.

@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// PATH and INPUT arguments as `ls` and `identify` treat them: a missing one is reported and the
+/// others still checked; a folder's README is not an attachment; a name iOS cannot type is
+/// rejected; and `prepare` with nothing it can read refuses before creating anything.
+@Suite("pushattach paths")
+struct PathsCLITests {
+    static let jpeg = Corpus.testImages.appendingPathComponent("small-320x240.jpg")
+    static let notMedia = Corpus.testImages.appendingPathComponent("not-media.txt")
+
+    static func temporaryFolder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("paths-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func verifyReportsAMissingPathAndChecksTheOthers() throws {
+        let missing = "/nonexistent-\(UUID().uuidString).jpg"
+        let result = try ProcessRunner.run("pushattach", ["verify", Self.jpeg.path, missing])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr == "pushattach verify: no such file or folder: \(missing)\n")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("accepted ") && $0.hasSuffix(Self.jpeg.path) }, "\(result.stdout)")
+        #expect(lines.suffix(2) == ["1 file: 1 accepted, 0 transcode, 0 rejected", "not found: \(missing)"])
+
+        let json = try ProcessRunner.run("pushattach", ["verify", "--json", missing, Self.jpeg.path])
+        #expect(json.status == 1)
+        #expect(json.stderr.contains("no such file or folder: \(missing)"))
+        let reports = try Self.jsonLines(json.stdout)
+        #expect(reports.count == 1 && reports.first?["verdict"] as? String == "accepted")
+    }
+
+    @Test func verifyWithOnlyMissingPathsExitsOneNotSixtyFour() throws {
+        let result = try ProcessRunner.run("pushattach", ["verify", "/no/such/a.jpg", "/no/such/b.jpg"])
+        #expect(result.status == 1)
+        #expect(result.stderr.split(separator: "\n").count == 2, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("not found: /no/such/a.jpg, /no/such/b.jpg\n"), "\(result.stdout)")
+    }
+
+    /// In a folder: the README is skipped and counted, not a rejected attachment; a JPEG named
+    /// without an extension is rejected (101), as iOS types a file by its extension. Named on
+    /// the command line, a file that is not media is rejected (101).
+    @Test func folderSkipsWhatIsNotMediaAndRejectsANameWithoutExtension() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: Self.jpeg, to: dir.appendingPathComponent("photo.jpg"))
+        try FileManager.default.copyItem(at: Self.jpeg, to: dir.appendingPathComponent("photo"))
+        try Data("# Attachments\n".utf8).write(to: dir.appendingPathComponent("README.md"))
+        try FileManager.default.copyItem(at: Self.notMedia, to: dir.appendingPathComponent("notes.txt"))
+
+        let result = try ProcessRunner.run("pushattach", ["verify", "--json", dir.path])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        let reports = try Self.jsonLines(result.stdout)
+        let byName = Dictionary(
+            uniqueKeysWithValues: reports.map { (URL(fileURLWithPath: $0["path"] as! String).lastPathComponent, $0) })
+        #expect(Set(byName.keys) == ["photo", "photo.jpg"])
+        #expect(byName["photo.jpg"]?["verdict"] as? String == "accepted")
+        #expect(byName["photo"]?["verdict"] as? String == "rejected")
+        #expect(byName["photo"]?["error_code"] as? Int == 101)
+        #expect((byName["photo"]?["reason"] as? String)?.contains("rename it to .jpg") == true)
+
+        let table = try ProcessRunner.run("pushattach", ["verify", dir.path])
+        #expect(table.stdout.contains("2 files: 1 accepted, 0 transcode, 1 rejected\n"), "\(table.stdout)")
+        #expect(table.stdout.hasSuffix("not media, skipped: 2 files in folders (README.md, notes.txt)\n"))
+
+        let named = try ProcessRunner.run(
+            "pushattach", ["verify", "--json", dir.appendingPathComponent("README.md").path])
+        #expect(named.status == 1)
+        #expect(try Self.jsonLines(named.stdout).first?["error_code"] as? Int == 101)
+    }
+
+    /// Nothing `prepare` can read: a usage error naming each INPUT and why, and no container.
+    @Test func prepareWithNoReadableInputRefusesBeforeCreatingTheContainer() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        let missing = dir.appendingPathComponent("missing.txt").path
+        let result = try ProcessRunner.run(
+            "pushattach", ["prepare", missing, dir.path, "https://cdn.example/a.jpg", "-o", out.path])
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr.hasPrefix("pushattach prepare: no INPUT can be read: \(missing) (no such file or folder), "))
+        #expect(result.stderr.contains("\(dir.path) (a folder; expected a URL list"), "\(result.stderr)")
+        #expect(result.stderr.contains("https://cdn.example/a.jpg (no such file; a URL goes in a list file"))
+        #expect(result.stderr.contains("hint: run 'pushattach prepare --help'"))
+        #expect(!FileManager.default.fileExists(atPath: out.path), "the container was created")
+    }
+
+    /// With something to read, the unreadable INPUT is a failed item and the run goes on.
+    @Test func prepareWithSomeReadableInputReportsTheRest() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        let missing = dir.appendingPathComponent("missing.txt").path
+        let result = try ProcessRunner.run("pushattach", ["prepare", missing, Self.jpeg.path, "-o", out.path])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("failed \(missing): cannot open: "), "\(result.stderr)")
+        #expect(result.stderr.contains("2 items: 1 prepared, 0 rejected, 1 failed"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path))
+    }
+}

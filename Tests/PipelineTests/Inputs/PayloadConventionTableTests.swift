@@ -1,0 +1,136 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Pipeline
+
+/// The conventions table (`PayloadConventions.all`), which `prepare --help` shows: each example
+/// finds what it says; one push gives one item per distinct URL; every problem with a JSON file
+/// names its line.
+@Suite("Inputs: payload conventions table, one item per URL, lines")
+struct PayloadConventionTableTests {
+    /// Every convention's help example, parsed, gives one item: the example URL, found by it.
+    @Test(arguments: PayloadConventions.all.map(\.key))
+    func eachExampleFindsOneItemByItsConvention(key: String) throws {
+        let convention = try #require(PayloadConventions.all.first { $0.key == key })
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(convention.example.utf8)) as? [String: Any])
+        let found = try PayloadConventions.items(inInputObject: object).get()
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.url == PayloadConventions.exampleURL)
+        #expect(found.first?.convention == convention.name)
+        #expect(!convention.example.contains(" "), "one word, so help never breaks it: \(convention.example)")
+    }
+
+    @Test func theNoURLMessageListsEveryKey() {
+        #expect(PayloadConventions.conventionKeys == PayloadConventions.all.map(\.key).joined(separator: ", "))
+        let problem = PayloadConventions.items(inInputObject: ["aps": ["alert": "hi"]])
+        guard case .failure(let failure) = problem else {
+            Issue.record("expected no URL found")
+            return
+        }
+        for convention in PayloadConventions.all { #expect(failure.message.contains(convention.key)) }
+    }
+
+    /// `{"att": {"id": URL, "type": "png"}}`: one item (the issue got a second, failed one,
+    /// "not a URL: 'png'"), its id the key as OneSignal names the attachment, its hint the type.
+    @Test func oneSignalMapWithATypeIsOneItem() throws {
+        let payload: [String: Any] = ["att": ["id": "https://x.test/a.png", "type": "png"]]
+        #expect(
+            PayloadConventions.attachments(in: payload) == [
+                .init(url: "https://x.test/a.png", mediaType: "png", id: "id", convention: "onesignal")
+            ])
+        // A value that is not a URL (OneSignal reads it as a resource in the app bundle) is no
+        // attachment; a typo in a URL still is, and is reported by the reader.
+        let mixed: [String: Any] = [
+            "att": ["a": "https://x.test/a.jpg", "b": "bundled.png", "c": "htps://x.test/c.jpg"]
+        ]
+        #expect(PayloadConventions.attachments(in: mixed).map(\.id) == ["a", "c"])
+        #expect(PayloadConventions.attachments(in: ["att": ["b": "bundled.png"]]).isEmpty)
+    }
+
+    /// FCM v1 puts the same image in `notification.image` and `apns.fcm_options.image`: one push,
+    /// one item, also when the two spell the URL differently.
+    @Test(arguments: [
+        ("https://cdn.example/pizza.png", "https://cdn.example/pizza.png"),
+        ("https://cdn.example/pizza.png", "HTTPS://CDN.Example:443/pizza.png"),
+        ("https://cdn.example/pizza.png", "https://cdn.example/pizza.png#large"),
+        ("http://cdn.example", "http://cdn.example:80/"),
+    ])
+    func fcmV1MessageWithTheImageTwiceIsOneItem(first: String, second: String) throws {
+        let json = """
+            {"message": {"token": "t",
+              "notification": {"title": "Pizza", "image": "\(first)"},
+              "apns": {"payload": {"aps": {"mutable-content": 1}}, "fcm_options": {"image": "\(second)"}},
+              "android": {"notification": {"image": "\(first)"}}}}
+            """
+        let payload = try JSONSerialization.jsonObject(with: Data(json.utf8))
+        let found = PayloadConventions.attachments(in: payload)
+        #expect(found.map(\.url) == [first], "\(found)")
+        #expect(found.map(\.convention) == ["fcm_notification"])
+    }
+
+    @Test func distinctURLsStayDistinct() {
+        let payload: [String: Any] = [
+            "notification": ["image": "https://cdn.example/a.png"],
+            "fcm_options": ["image": "https://cdn.example/a.png?size=large"],
+            "media_url": "https://cdn.example/A.png",
+        ]
+        #expect(PayloadConventions.attachments(in: payload).count == 3)
+    }
+
+    @Test(arguments: [
+        ("HTTPS://CDN.example:443/a.jpg#top", "https://cdn.example/a.jpg"),
+        ("http://cdn.example:8080/a.jpg", "http://cdn.example:8080/a.jpg"),
+        ("https://cdn.example", "https://cdn.example/"),
+        ("https://cdn.example/A.jpg?x=1", "https://cdn.example/A.jpg?x=1"),
+        ("not a url", "not a url"),
+    ])
+    func urlIdentity(url: String, identity: String) {
+        #expect(PayloadConventions.identity(of: url) == identity)
+    }
+
+    /// Every problem with a JSON document names a line: an element's own line, the line the
+    /// parser stopped on, the last line of a document cut short; items, the line of their URL
+    /// within their own element.
+    @Test func problemsInAJSONDocumentNameTheirLine() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let array = try dir.file(
+            "pushes.json",
+            """
+            [
+              {"data": {"attachment": "https://x.test/1.jpg"}},
+              42,
+              {
+                "aps": {"alert": "no media"}
+              },
+              {"media_url": "https://x.test/1.jpg"}
+            ]
+            """)
+        let invalid = try dir.file("invalid.json", "{\n  \"aps\": {},\n  \"media_url\": ,\n  \"x\": 1\n}\n")
+        let cut = try dir.file("cut.json", "{\n  \"aps\": {},\n  \"media_url\": \"https://x.test/a.jpg\"\n")
+        let single = try dir.file("single.json", "\n\n{\n  \"aps\": {\"alert\": \"no media\"}\n}\n")
+        let result = events([array.path, invalid.path, cut.path, single.path])
+        #expect(result.items.map(\.url) == ["https://x.test/1.jpg", "https://x.test/1.jpg"])
+        #expect(result.items.map(\.line) == [2, 7], "the second push's own line, not the first's")
+        let problems = result.problems.map { "\(URL(fileURLWithPath: $0.source).lastPathComponent):\($0.line)" }
+        #expect(problems == ["pushes.json:3", "pushes.json:4", "invalid.json:3", "cut.json:3", "single.json:3"])
+        #expect(
+            result.problems.map(\.message).prefix(2) == [
+                "element 1 of the JSON array is not an object",
+                "element 2 of the JSON array: no attachment URL found (looked for \(PayloadConventions.conventionKeys))",
+            ])
+        #expect(result.problems[0].description.hasSuffix("pushes.json:3: element 1 of the JSON array is not an object"))
+    }
+
+    @Test(arguments: [
+        ("[1, {\"a\": [1, \"],\"]}, \"x\\\"\", [[]] ]", [1, 4, 22, 29]),
+        ("\u{FEFF}  {\"a\": 1}", [5]),
+        ("[]", []),
+        ("[\n]", []),
+    ])
+    func valueStartsOfADocument(text: String, starts: [Int]) {
+        #expect(LineLocator(Array(text.utf8)).valueStarts() == starts)
+    }
+}
