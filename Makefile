@@ -2,6 +2,8 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 DEBS := libturbojpeg0-dev libpng-dev libwebp-dev libcurl4-openssl-dev pkg-config
+# Only for the tests: the HTML report is checked in a real (headless) browser.
+TEST_DEBS := chromium
 CONFIG ?= debug
 
 .PHONY: all deps build release test conformance demo memory-check bench compare format clean fuzz census test-asan test-tsan
@@ -10,7 +12,7 @@ all: build
 
 # Install the Debian packages that are missing: apt-get as root, sudo otherwise.
 deps:
-	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(DEBS) $(EXTRA_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	echo "make: installing missing Debian packages:$$missing"; \
 	if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
@@ -26,7 +28,8 @@ release: deps
 
 # Every suite (debug) in one process, then the release build's smoke test. Reads nothing outside
 # the repository: the corpus-driven suites run over TestImages/conformance (PUSHATTACH_CORPUS unset).
-test: deps
+test:
+	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(TEST_DEBS)"
 	$(SWIFT) build --build-tests
 	env -u PUSHATTACH_CORPUS $(SWIFT) test --skip-build
 	$(SWIFT) build -c release --product pushattach

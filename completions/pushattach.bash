@@ -6,12 +6,12 @@ _pushattach() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
     COMPREPLY=()
     if [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY=($(compgen -W "verify prepare bench help -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "verify prepare bench report help -h --help --version" -- "$cur"))
         return 0
     fi
     case "${COMP_WORDS[1]}" in
         help)
-            [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "verify prepare bench" -- "$cur"))
+            [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "verify prepare bench report" -- "$cur"))
             ;;
         verify)
             _pushattach_verify "$cur" "$prev"
@@ -21,6 +21,9 @@ _pushattach() {
             ;;
         bench)
             _pushattach_bench "$cur" "$prev"
+            ;;
+        report)
+            _pushattach_report "$cur" "$prev"
             ;;
     esac
     return 0
@@ -47,12 +50,12 @@ _pushattach_prepare() {
             COMPREPLY=($(compgen -d -- "$cur"))
             return 0
             ;;
-        --thumbnail|--max-long-side|--quality|--allow-host|--max-redirects|--timeout|-j|--concurrency|--per-host|--retries)
+        --thumbnail|--max-long-side|--quality|--pixel-budget|--memory-budget|--allow-host|--max-redirects|--timeout|-j|--concurrency|--per-host|--retries)
             return 0
             ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names --resume --strict --accept-damaged --json -q --quiet -v --verbose --allow-private-networks --allow-host --max-redirects --timeout -j --concurrency --per-host --retries -h --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names --resume --strict --accept-damaged --json --report -q --quiet -v --verbose --pixel-budget --memory-budget --allow-private-networks --allow-host --max-redirects --timeout -j --concurrency --per-host --retries -h --help" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi
@@ -80,6 +83,17 @@ _pushattach_bench() {
     esac
     if [[ "$cur" == -* ]]; then
         COMPREPLY=($(compgen -W "--workload --rounds --threads --folder --json --output -h --help" -- "$cur"))
+    fi
+}
+
+_pushattach_report() {
+    local cur="$1" prev="$2"
+    case "$prev" in
+    esac
+    if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W "-h --help" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -d -- "$cur"))
     fi
 }
 

@@ -21,6 +21,9 @@ struct PrepareCommand: Command {
             default: library.limits.maxLongSide, in: 16...16384)
         static let quality = OptionInfo.int(
             "--quality", "Q", "JPEG quality, 1-100.", default: library.limits.quality, in: 1...100)
+        /// The limits `verify` takes too, with the same help and defaults.
+        static let pixelBudget = LimitOptions.pixelBudget
+        static let memoryBudget = LimitOptions.memoryBudget
         static let stableNames = OptionInfo.flag(
             "--stable-names", "Name-based UUIDs of the URL, so re-runs give identical names.")
         static let resume = OptionInfo.flag(
@@ -35,6 +38,8 @@ struct PrepareCommand: Command {
         )
         static let json = OptionInfo.flag(
             "--json", "Print each manifest entry to stdout as a JSON line as it finishes.")
+        static let report = OptionInfo.flag(
+            "--report", "At the end, also write DIR/report.html (as 'pushattach report DIR' does).")
         static let quiet = OptionInfo.flag(
             "--quiet", short: "-q",
             "Show only the summary: no status line, no line per item (--json's lines still go to stdout).")
@@ -62,8 +67,8 @@ struct PrepareCommand: Command {
             in: 0...10)
 
         static let all = [
-            container, thumbnail, maxLongSide, quality, stableNames, resume, strict, acceptDamaged, json, quiet,
-            verbose,
+            container, thumbnail, maxLongSide, quality, stableNames, resume, strict, acceptDamaged, json, report, quiet,
+            verbose, pixelBudget, memoryBudget,
             allowPrivateNetworks, allowHost, maxRedirects, timeout, concurrency, perHost, retries, OptionInfo.help,
         ]
 
@@ -86,11 +91,11 @@ struct PrepareCommand: Command {
                 ArgumentInfo(
                     name: "INPUT",
                     help:
-                        "A URL list (one URL per line, optionally followed by a media_type; '#' comments), JSON lines ({\"url\", \"media_type\", \"id\"}), a push payload JSON file, a local media file, or '-' for standard input."
+                        "A URL list (one URL per line, optionally followed by a media_type; '#' comments), JSON lines ({\"url\", \"media_type\", \"id\"}, or a push payload per line), a push payload JSON file (see PUSH PAYLOADS), a local media file, or '-' for standard input. An INPUT that cannot be read is a failed item; when none can be, nothing is created (exit 64)."
                 )
             ],
             options: Options.all,
-            notes: [
+            notes: payloadNotes + [
                 .paragraph(
                     "Progress goes to stderr: a status line on a terminal, plain lines otherwise, then a summary. --quiet leaves only the summary; --verbose shows every item with its warnings and timings."
                 ),
@@ -108,8 +113,20 @@ struct PrepareCommand: Command {
             ])
     }
 
+    /// The push payload conventions, from the table the reader uses (`PayloadConventions.all`).
+    static var payloadNotes: [TextBlock] {
+        [
+            .paragraph(
+                "PUSH PAYLOADS: a JSON object (a file, an element of a JSON array, or a JSON line) is searched at any depth for these keys, and gives one item per distinct URL (two spellings of one URL are one item). A problem names the file and the line (the object's first line in a JSON file). Keys, with the smallest payload for each:"
+            ),
+            .definitions(
+                PayloadConventions.all.map { .init(term: $0.key, text: "\($0.summary) Example: \($0.example)") }),
+        ]
+    }
+
     var options: PrepareOptions
     var json: Bool
+    var report: Bool
     var quiet: Bool
     var verbose: Bool
     var verbosity: PrepareReporter.Verbosity { quiet ? .quiet : verbose ? .verbose : .normal }
@@ -121,12 +138,20 @@ struct PrepareCommand: Command {
         options = PrepareOptions(
             container: URL(fileURLWithPath: arguments.value(Options.container) ?? "."), inputs: arguments.positionals)
         json = arguments.flag(Options.json)
+        report = arguments.flag(Options.report)
         quiet = arguments.flag(Options.quiet)
         verbose = arguments.flag(Options.verbose)
         // Absent options keep the library's defaults (the ones --help shows).
         if let n = try arguments.int(Options.thumbnail, command: command) { options.limits.thumbnailSize = n }
         if let n = try arguments.int(Options.maxLongSide, command: command) { options.limits.maxLongSide = n }
         if let n = try arguments.int(Options.quality, command: command) { options.limits.quality = n }
+        let limits = try LimitOptions.parse(arguments, command: command)
+        if let pixels = limits.pixelBudget { options.limits.pixelBudget = pixels }
+        if let bytes = limits.memoryBudget {
+            // The rules warn over it and the engine fits under it: one number for both.
+            options.rules.memoryBudget = bytes
+            options.limits.memoryBudget = bytes
+        }
         options.stableNames = arguments.flag(Options.stableNames)
         options.resume = arguments.flag(Options.resume)
         options.strict = arguments.flag(Options.strict)
@@ -165,6 +190,14 @@ struct PrepareCommand: Command {
                 command: command,
                 message: "--allow-host '\(pattern)' is not a host pattern (example.com or *.example.com)")
         }
+        // Nothing to read is a mistake in the call: say so before the container is created. (When
+        // some INPUT can be read, the others become failed entries and the run goes on.)
+        let unreadable = options.inputs.compactMap { input in Self.unreadable(input).map { (input, $0) } }
+        if unreadable.count == options.inputs.count {
+            throw UsageError(
+                command: command,
+                message: "no INPUT can be read: " + unreadable.map { "\($0.0) (\($0.1))" }.joined(separator: ", "))
+        }
         let journal = options.container.appendingPathComponent("manifest.jsonl").path
         // A run in progress holds the lock: let `run` refuse that (exit 2, naming the holder's
         // PID) rather than advise --resume, which would be refused too.
@@ -178,6 +211,19 @@ struct PrepareCommand: Command {
                     "\(options.container.path) already holds a run's manifest; pass --resume to continue it, or choose an empty --container"
             )
         }
+    }
+
+    /// Why `input` cannot be read as an INPUT, or nil when it can (`-`, standard input, always can).
+    static func unreadable(_ input: String) -> String? {
+        guard input != "-" else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+            return input.contains("://")
+                ? "no such file; a URL goes in a list file, or on standard input: echo URL | pushattach prepare - -o DIR"
+                : "no such file or folder"
+        }
+        if isDirectory.boolValue { return "a folder; expected a URL list, a push payload or a media file" }
+        return FileManager.default.isReadableFile(atPath: input) ? nil : "not readable: permission denied"
     }
 
     /// True when another process holds the container's lock right now.
@@ -201,7 +247,7 @@ struct PrepareCommand: Command {
         let preparer = Preparer(options: options)
         let task = Task { () -> Result<PrepareSummary, PrepareFailure> in
             do throws(PrepareFailure) {
-                return .success(try await preparer.run { reporter.handle($0) })
+                return .success(try await preparer.run { reporter.handle(FlagTerms.translated($0)) })
             } catch {
                 return .failure(error)
             }
@@ -218,12 +264,18 @@ struct PrepareCommand: Command {
         ticker?.cancel()
         switch result {
         case .success(let summary):
-            reporter.finish(summary)
+            reporter.finish(FlagTerms.translated(summary))
+            if report {
+                guard let written = ReportCommand.write(options.container, command: "pushattach prepare") else {
+                    return ExitStatus.fatal
+                }
+                Console.error("report:    \(written.url.path)")
+            }
             if summary.interrupted || task.isCancelled { return ExitStatus.interrupted(by: received.value) }
             return summary.allPrepared ? ExitStatus.success : ExitStatus.someFailed
         case .failure(let failure):
-            reporter.finish(failure.summary)
-            Console.error("pushattach prepare: \(failure)")
+            reporter.finish(FlagTerms.translated(failure.summary))
+            Console.error("pushattach prepare: \(FlagTerms.translated(failure.description))")
             return ExitStatus.fatal
         }
     }

@@ -1,0 +1,382 @@
+import Foundation
+
+/// The fixed parts of `report.html`: its style sheet and its script, inline (the page opens
+/// from disk and loads nothing from anywhere), and the Content-Security-Policy that allows
+/// exactly those two, by hash, and images from the container. Text in the page is ASCII.
+///
+/// The script reads the entries from the `<script type="application/json" id="entries">` block,
+/// shows one page of them (`BatchReport.pageSize` unless the link says otherwise), filtered by
+/// status and by the words in the search box, and keeps that state in `location.hash`:
+/// `#status=rejected&q=webp&page=2&per=50` (`per=all` shows every match on one page). Rows are
+/// built with `textContent`, never markup. On `<body>` it records what it shows, for tests:
+/// `data-total`, `data-matching`, `data-shown`, `data-page`, `data-pages`, `data-status`, and
+/// `data-rendered-ms`: `performance.now()` once the first page is laid out.
+enum ReportPage {
+    /// `default-src 'none'`: no network, no plug-ins, no frames; the style and script by hash.
+    static let contentSecurityPolicy =
+        "default-src 'none'; img-src 'self' file:; style-src '\(hash(style))'; script-src '\(hash(script))'; "
+        + "base-uri 'none'; form-action 'none'"
+
+    /// `sha256-<base64>` of `text`, as a CSP source.
+    static func hash(_ text: String) -> String {
+        "sha256-" + Data(SHA256.hash(Data(text.utf8))).base64EncodedString()
+    }
+
+    static let style = #"""
+
+        :root { color-scheme: light dark; --bg: #f4f5f7; --card: #fff; --fg: #1c2230; --muted: #5d6677;
+          --line: #dcdfe5; --prepared: #1a7f37; --rejected: #c2410c; --failed: #b91c1c; --tile: #e9ebef; }
+        @media (prefers-color-scheme: dark) {
+          :root { --bg: #14161b; --card: #1d2027; --fg: #e6e8ec; --muted: #9aa2b1; --line: #30343d;
+            --prepared: #4ac26b; --rejected: #fb923c; --failed: #f87171; --tile: #262a32; }
+        }
+        * { box-sizing: border-box; }
+        body { margin: 0; background: var(--bg); color: var(--fg);
+          font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif; }
+        header.top { position: sticky; top: 0; z-index: 2; background: var(--bg); border-bottom: 1px solid var(--line);
+          padding: 10px 20px; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; }
+        h1 { font-size: 17px; margin: 0; font-weight: 650; }
+        h1 .container { font-weight: 400; color: var(--muted); }
+        .summary { margin: 0; color: var(--muted); flex: 1 1 auto; }
+        .controls { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; width: 100%; }
+        .filters { display: flex; gap: 4px; }
+        .filters a { text-decoration: none; color: var(--fg); border: 1px solid var(--line); border-radius: 999px;
+          padding: 3px 10px; background: var(--card); }
+        .filters a[aria-current="true"] { background: var(--fg); color: var(--bg); border-color: var(--fg); }
+        .filters .n { color: inherit; opacity: .7; margin-left: 2px; }
+        input[type="search"] { flex: 1 1 260px; max-width: 420px; padding: 5px 9px; border: 1px solid var(--line);
+          border-radius: 6px; background: var(--card); color: var(--fg); font: inherit; }
+        select { font: inherit; padding: 3px; border-radius: 6px; border: 1px solid var(--line);
+          background: var(--card); color: var(--fg); }
+        .pager { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; padding: 0 20px; }
+        .pager a { padding: 2px 7px; border-radius: 5px; color: var(--fg); text-decoration: none;
+          border: 1px solid transparent; }
+        .pager a[href]:hover { border-color: var(--line); }
+        .pager a[aria-disabled="true"] { color: var(--muted); opacity: .5; }
+        .pager a[aria-current="page"] { border-color: var(--fg); font-weight: 600; }
+        .pager .where { color: var(--muted); margin: 0 8px; }
+        #pager-top { padding: 10px 20px 0; }
+        #pager-bottom { padding: 0 20px 24px; }
+        .empty { padding: 24px 20px; color: var(--muted); }
+        .sheet { display: grid; grid-template-columns: repeat(auto-fill, minmax(232px, 1fr)); gap: 12px;
+          padding: 12px 20px 16px; align-items: start; }
+        .card { background: var(--card); border: 1px solid var(--line); border-top: 3px solid var(--status);
+          border-radius: 8px; overflow: hidden; content-visibility: auto; contain-intrinsic-size: auto 300px; }
+        .card.prepared { --status: var(--prepared); }
+        .card.rejected { --status: var(--rejected); }
+        .card.failed { --status: var(--failed); }
+        .frame { height: 140px; display: flex; align-items: center; justify-content: center; padding: 6px;
+          background-color: var(--tile);
+          background-image: linear-gradient(45deg, rgba(127,127,127,.12) 25%, transparent 25%, transparent 75%,
+            rgba(127,127,127,.12) 75%), linear-gradient(45deg, rgba(127,127,127,.12) 25%, transparent 25%,
+            transparent 75%, rgba(127,127,127,.12) 75%);
+          background-size: 16px 16px; background-position: 0 0, 8px 8px; }
+        a.frame { text-decoration: none; }
+        .frame img { max-width: 100%; max-height: 100%; object-fit: contain; display: block; }
+        .frame.why { background: var(--card); border-bottom: 1px dashed var(--line); align-items: flex-start;
+          justify-content: flex-start; overflow: auto; }
+        .frame .reason { color: var(--status); margin: 0; font-weight: 500; overflow-wrap: anywhere; }
+        .frame .note { color: var(--muted); margin: 0; text-align: center; overflow-wrap: anywhere; }
+        .text { padding: 8px 10px 10px; overflow-wrap: anywhere; }
+        .head { display: flex; gap: 6px; align-items: center; margin: 0 0 2px; font-size: 12px; }
+        .badge { color: #fff; background: var(--status); border-radius: 4px; padding: 0 6px; font-weight: 600; }
+        .index, .kind { color: var(--muted); }
+        .kind { margin-left: auto; }
+        .name { font-size: 14px; margin: 0 0 4px; font-weight: 600; white-space: nowrap; overflow: hidden;
+          text-overflow: ellipsis; }
+        .facts { display: grid; grid-template-columns: auto 1fr; gap: 1px 8px; margin: 0; font-size: 12px; }
+        .facts dt { color: var(--muted); }
+        .facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+        .facts .uti { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
+        .facts .input { color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+        .steps, .warnings { margin: 4px 0 0; padding-left: 18px; font-size: 12px; }
+        .steps { color: var(--muted); }
+        .warnings { color: var(--rejected); list-style: "! "; }
+        .text > .reason { color: var(--status); font-size: 12px; margin: 6px 0 0; }
+        noscript p { padding: 0 20px; }
+
+        """#
+
+    static let script = #"""
+
+        (function () {
+          "use strict";
+          var body = document.body;
+          var items = JSON.parse(document.getElementById("entries").textContent);
+          var defaultPer = Number(body.getAttribute("data-page-size")) || 200;
+          var statuses = ["prepared", "rejected", "failed"];
+          var sheet = document.getElementById("sheet");
+          var search = document.getElementById("search");
+          var perSelect = document.getElementById("per");
+          var empty = document.getElementById("empty");
+          var pagers = [document.getElementById("pager-top"), document.getElementById("pager-bottom")];
+          var chips = document.querySelectorAll("#filters a[data-status]");
+          var haystacks = null;
+          var first = true;
+          // The characters DisplayText escapes: controls, line separators, bidi and invisible ones.
+          var hidden = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060-\u2064\u206A-\u206F\uFEFF\u180E\uFFF9-\uFFFB]/g;
+
+          function shown(text) {
+            return String(text).replace(hidden, function (c) {
+              if (c === "\n") return "\\n";
+              if (c === "\r") return "\\r";
+              if (c === "\t") return "\\t";
+              var hex = c.charCodeAt(0).toString(16).toUpperCase();
+              return "\\u{" + (hex.length < 2 ? "0" + hex : hex) + "}";
+            });
+          }
+
+          function el(tag, className, text) {
+            var node = document.createElement(tag);
+            if (className) node.className = className;
+            if (text !== undefined && text !== null) node.textContent = shown(text);
+            return node;
+          }
+
+          function readState() {
+            var s = { status: "all", q: "", page: 1, per: defaultPer };
+            location.hash.replace(/^#/, "").split("&").forEach(function (part) {
+              var eq = part.indexOf("=");
+              if (eq < 0) return;
+              var key = part.slice(0, eq), value;
+              try { value = decodeURIComponent(part.slice(eq + 1).replace(/\+/g, " ")); } catch (e) { return; }
+              if (key === "status" && (value === "all" || statuses.indexOf(value) >= 0)) s.status = value;
+              else if (key === "q") s.q = value;
+              else if (key === "page") s.page = Math.max(1, parseInt(value, 10) || 1);
+              else if (key === "per") s.per = value === "all" ? Infinity : Math.max(1, parseInt(value, 10) || defaultPer);
+            });
+            return s;
+          }
+
+          function hashFor(s) {
+            var parts = [];
+            if (s.status !== "all") parts.push("status=" + s.status);
+            if (s.q) parts.push("q=" + encodeURIComponent(s.q));
+            if (s.page > 1) parts.push("page=" + s.page);
+            if (s.per !== defaultPer) parts.push("per=" + (s.per === Infinity ? "all" : s.per));
+            return "#" + parts.join("&");
+          }
+
+          function haystack(it) {
+            return [it.input, it.id, it.status, it.reason, it.file, it.uti, it.format, it.category,
+              it.error_code === null ? null : String(it.error_code)]
+              .concat(it.warnings || [], it.transform || [])
+              .filter(function (v) { return v !== null && v !== undefined; })
+              .join("\n").toLowerCase();
+          }
+
+          // The items matching the search and the status, and the counts per status among the
+          // search's matches.
+          function select(s) {
+            var terms = s.q.toLowerCase().split(/\s+/).filter(Boolean);
+            if (terms.length && !haystacks) haystacks = items.map(haystack);
+            var counts = { all: 0, prepared: 0, rejected: 0, failed: 0 }, list = [];
+            outer: for (var i = 0; i < items.length; i++) {
+              for (var t = 0; t < terms.length; t++) if (haystacks[i].indexOf(terms[t]) < 0) continue outer;
+              counts.all++;
+              counts[items[i].status]++;
+              if (s.status === "all" || items[i].status === s.status) list.push(i);
+            }
+            return { list: list, counts: counts };
+          }
+
+          // A path the manifest gives, relative to the container, as a link; null for anything
+          // but a file in one of the container's folders.
+          function href(relative) {
+            if (typeof relative !== "string" || !/^(Images|Audio|Video|Thumbnails)\/[^\/]+$/.test(relative)) return null;
+            var parts = relative.split("/");
+            if (parts[1] === "." || parts[1] === "..") return null;
+            return parts.map(encodeURIComponent).join("/");
+          }
+
+          function picture(it) {
+            return href(it.thumbnail) || (it.status === "prepared" && it.category === "image" ? href(it.file) : null);
+          }
+
+          function displayName(input) {
+            var path = String(input).replace(/[?#].*$/, "");
+            var name = path.slice(path.lastIndexOf("/") + 1) || String(input);
+            try { name = decodeURIComponent(name); } catch (e) { }
+            return name;
+          }
+
+          function size(n) {
+            if (n < 1000) return n + " B";
+            var units = ["kB", "MB", "GB"], v = n / 1000, u = 0;
+            while (v >= 1000 && u < units.length - 1) { v /= 1000; u++; }
+            return (v < 10 ? v.toFixed(1) : String(Math.round(v))) + " " + units[u];
+          }
+
+          function pixels(w, h) { return w && h ? w + "\u00D7" + h : null; }
+          function joined(parts) { return parts.filter(Boolean).join(" \u00B7 "); }
+
+          function card(it) {
+            var node = el("article", "card " + it.status);
+            node.setAttribute("data-index", it.index);
+            node.setAttribute("data-status", it.status);
+            // The picture opens the written file.
+            var link = it.status === "prepared" ? href(it.file) : null;
+            var frame = el(link ? "a" : "div", "frame");
+            if (link) {
+              frame.href = link;
+              frame.title = "open " + shown(it.file);
+            }
+            var src = picture(it);
+            if (src) {
+              var img = document.createElement("img");
+              img.loading = "lazy";
+              img.decoding = "async";
+              img.alt = "";
+              img.addEventListener("error", function () {
+                frame.replaceChildren(el("p", "note", "image not found: " + decodeURIComponent(src)));
+              });
+              img.src = src;
+              frame.appendChild(img);
+            } else if (it.status !== "prepared") {
+              frame.className += " why";
+              frame.appendChild(el("p", "reason", it.reason || it.status));
+            } else {
+              frame.appendChild(el("p", "note", joined([it.category, it.format]) || "no preview"));
+            }
+            node.appendChild(frame);
+
+            var text = el("div", "text");
+            var head = el("p", "head");
+            head.appendChild(el("span", "badge", it.status));
+            head.appendChild(el("span", "index", "#" + it.index));
+            head.appendChild(el("span", "kind", joined([it.format, it.category])));
+            text.appendChild(head);
+            var name = el("h2", "name", displayName(it.input));
+            name.title = shown(it.input);
+            text.appendChild(name);
+
+            var facts = el("dl", "facts");
+            function fact(term, value, className) {
+              if (!value) return null;
+              facts.appendChild(el("dt", null, term));
+              var dd = el("dd", className || null, value);
+              facts.appendChild(dd);
+              return dd;
+            }
+            var download = it.status !== "prepared" && it.bytes !== null ? size(it.bytes) + " downloaded" : null;
+            fact("source", joined([pixels(it.source_width, it.source_height), download]));
+            if (it.status === "prepared") {
+              fact("output", joined([pixels(it.width, it.height), it.bytes !== null ? size(it.bytes) : null,
+                it.frames > 1 ? it.frames + " frames" : null]));
+            }
+            fact("type hint", it.uti, "uti");
+            if (it.error_code !== null) fact("UNError", String(it.error_code));
+            if (it.id !== null) fact("id", it.id);
+            var input = fact("input", it.input + (it.line > 0 ? " (line " + it.line + ")" : ""), "input");
+            if (input) input.title = shown(it.input);
+            text.appendChild(facts);
+
+            if (it.status !== "prepared" && src && it.reason) text.appendChild(el("p", "reason", it.reason));
+            if (it.transform && it.transform.length) {
+              var steps = el("ol", "steps");
+              it.transform.forEach(function (step) { steps.appendChild(el("li", null, step)); });
+              text.appendChild(steps);
+            }
+            if (it.warnings && it.warnings.length) {
+              var warnings = el("ul", "warnings");
+              it.warnings.forEach(function (w) { warnings.appendChild(el("li", null, w)); });
+              text.appendChild(warnings);
+            }
+            node.appendChild(text);
+            return node;
+          }
+
+          function pager(node, s, pages, total, from, to) {
+            node.replaceChildren();
+            function link(label, page, current) {
+              var a = el("a", null, label);
+              if (current) a.setAttribute("aria-current", "page");
+              if (page < 1 || page > pages || current) {
+                if (!current) a.setAttribute("aria-disabled", "true");
+              } else {
+                a.href = hashFor({ status: s.status, q: s.q, page: page, per: s.per });
+              }
+              node.appendChild(a);
+            }
+            link("\u2039 prev", s.page - 1, false);
+            var shownPages = [1, pages];
+            for (var p = s.page - 2; p <= s.page + 2; p++) if (p >= 1 && p <= pages) shownPages.push(p);
+            shownPages = shownPages.filter(function (p, i, all) { return all.indexOf(p) === i; })
+              .sort(function (a, b) { return a - b; });
+            shownPages.forEach(function (p, i) {
+              if (i > 0 && p > shownPages[i - 1] + 1) node.appendChild(el("span", "gap", "\u2026"));
+              link(String(p), p, p === s.page);
+            });
+            link("next \u203A", s.page + 1, false);
+            node.appendChild(el("span", "where", total
+              ? "items " + (from + 1) + "\u2013" + to + " of " + total
+              : "no items"));
+          }
+
+          function render() {
+            var started = performance.now();
+            var s = readState();
+            if (document.activeElement !== search) search.value = s.q;
+            var perValue = s.per === Infinity ? "all" : String(s.per);
+            if (!perSelect.querySelector('option[value="' + perValue + '"]')) {
+              perSelect.appendChild(el("option", null, perValue + " per page")).value = perValue;
+            }
+            perSelect.value = perValue;
+            var picked = select(s);
+            var per = s.per === Infinity ? Math.max(1, picked.list.length) : s.per;
+            var pages = Math.max(1, Math.ceil(picked.list.length / per));
+            if (s.page > pages) s.page = pages;
+            var from = (s.page - 1) * per, to = Math.min(picked.list.length, from + per);
+            var fragment = document.createDocumentFragment();
+            for (var k = from; k < to; k++) fragment.appendChild(card(items[picked.list[k]]));
+            sheet.replaceChildren(fragment);
+            empty.hidden = picked.list.length > 0;
+            chips.forEach(function (chip) {
+              var status = chip.getAttribute("data-status");
+              chip.setAttribute("aria-current", status === s.status ? "true" : "false");
+              chip.querySelector(".n").textContent = String(picked.counts[status]);
+              chip.href = hashFor({ status: status, q: s.q, page: 1, per: s.per });
+            });
+            pagers.forEach(function (node) { pager(node, s, pages, picked.list.length, from, to); });
+            body.setAttribute("data-total", String(items.length));
+            body.setAttribute("data-status", s.status);
+            body.setAttribute("data-matching", String(picked.list.length));
+            body.setAttribute("data-shown", String(to - from));
+            body.setAttribute("data-page", String(s.page));
+            body.setAttribute("data-pages", String(pages));
+            void body.offsetHeight;  // lay the page out: the time below includes it
+            var now = performance.now();
+            if (first) body.setAttribute("data-rendered-ms", String(Math.round(now)));
+            body.setAttribute("data-render-ms", String(Math.round(now - started)));
+            first = false;
+          }
+
+          var typing = null;
+          search.addEventListener("input", function () {
+            clearTimeout(typing);
+            typing = setTimeout(function () {
+              var s = readState();
+              s.q = search.value;
+              s.page = 1;
+              history.replaceState(null, "", hashFor(s));
+              render();
+            }, 120);
+          });
+          perSelect.addEventListener("change", function () {
+            var s = readState();
+            s.per = perSelect.value === "all" ? Infinity : Number(perSelect.value);
+            s.page = 1;
+            location.hash = hashFor(s);
+          });
+          document.addEventListener("keydown", function (event) {
+            if (event.key === "/" && document.activeElement !== search) {
+              event.preventDefault();
+              search.focus();
+            }
+          });
+          window.addEventListener("hashchange", function () { render(); window.scrollTo(0, 0); });
+          render();
+        })();
+
+        """#
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Pipeline
+
+/// `pushattach report DIR`: write DIR/report.html from DIR/manifest.json (`BatchReport`).
+struct ReportCommand: Command {
+    static let name = "report"
+    static let abstract =
+        "Write a container's report.html: every item's thumbnail or reason, filterable, for a browser."
+
+    /// The option table: parser, `--help`, man page and completions all read it.
+    enum Options {
+        static let all = [OptionInfo.help]
+    }
+
+    static var doc: CommandDoc {
+        CommandDoc(
+            title: "pushattach report",
+            summary: "Write DIR/report.html, a page showing every item of a container's manifest.",
+            overview: [
+                .paragraph(
+                    "The report is a contact sheet: each item's thumbnail (or its file, or the reason it was rejected or failed), its status, source and output sizes, type hint (uti), transforms and warnings, \(BatchReport.pageSize) to a page, filterable by status and by text. It is one self-contained file: it loads nothing from the network and shows the container's own Thumbnails/ and Images/ files by relative path, so it opens from disk, offline, wherever the container is moved. The filter is in the link: report.html#status=rejected&q=webp&page=2 (per=N or per=all sets the page size)."
+                )
+            ],
+            usage: "pushattach report DIR",
+            arguments: [
+                ArgumentInfo(
+                    name: "DIR", help: "A container written by 'pushattach prepare' (it holds manifest.json).",
+                    completion: .directory)
+            ],
+            options: Options.all,
+            notes: [
+                .paragraph(
+                    "'pushattach prepare --report' writes the same page at the end of a run. report.html is written atomically, replacing an earlier one; nothing else in DIR changes."
+                )
+            ],
+            exitStatus:
+                "0 report written, 2 no manifest.json in DIR, an unreadable one, or report.html not writable, 64 usage error.",
+            examples: [
+                "pushattach report out && xdg-open out/report.html",
+                "pushattach prepare urls.txt -o out --thumbnail 256 --report",
+            ])
+    }
+
+    var container: URL
+
+    init(_ arguments: ParsedArguments) throws {
+        let command = "pushattach report"
+        guard let path = arguments.positionals.first else {
+            throw UsageError(command: command, message: "no DIR given: name the container prepare wrote")
+        }
+        guard arguments.positionals.count == 1 else {
+            throw UsageError(
+                command: command, message: "unexpected argument '\(arguments.positionals[1])': one DIR at a time")
+        }
+        container = URL(fileURLWithPath: path)
+    }
+
+    func validate() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: container.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw UsageError(command: "pushattach report", message: "no such folder: \(container.path)")
+        }
+    }
+
+    func run() async throws -> Int32 {
+        guard let written = Self.write(container, command: "pushattach report") else { return ExitStatus.fatal }
+        Console.out(Self.summary(written))
+        Console.out("report:    \(written.url.path)")
+        return ExitStatus.success
+    }
+
+    /// Writes the report, or says on stderr why it could not and returns nil. `prepare --report`
+    /// calls it too.
+    static func write(_ container: URL, command: String) -> BatchReport.Written? {
+        do {
+            return try BatchReport.write(container: container)
+        } catch {
+            Console.error("\(command): cannot write the report: \(error)")
+            return nil
+        }
+    }
+
+    /// "15 items: 9 prepared, 3 rejected, 3 failed", as `prepare` counts them.
+    static func summary(_ written: BatchReport.Written) -> String {
+        let n = written.count
+        return "\(n) item\(n == 1 ? "" : "s"): \(written.statuses[.prepared, default: 0]) prepared, "
+            + "\(written.statuses[.rejected, default: 0]) rejected, \(written.statuses[.failed, default: 0]) failed"
+    }
+}
