@@ -25,8 +25,9 @@ struct PrepareConsoleCLITests {
     }
 
     /// The summary `prepare` ends with, then the empty string after its last newline.
-    static func summary(_ counts: String, reasons: [String] = [], container: URL) -> [String] {
-        [counts] + (reasons.isEmpty ? [] : ["top reasons:"] + reasons.map { "  " + $0 })
+    static func summary(_ counts: String, done: String? = nil, reasons: [String] = [], container: URL) -> [String] {
+        [counts] + (done.map { ["of the prepared: \($0)"] } ?? [])
+            + (reasons.isEmpty ? [] : ["top reasons:"] + reasons.map { "  " + $0 })
             + ["container: \(container.path)", "manifest:  \(container.path)/manifest.json", ""]
     }
 
@@ -42,7 +43,8 @@ struct PrepareConsoleCLITests {
         #expect(
             Self.lines(result.stderr)
                 == Self.summary(
-                    "3 items: 2 prepared, 1 rejected, 0 failed", reasons: ["1 x \(Self.damaged)"], container: out),
+                    "3 items: 2 prepared, 1 rejected, 0 failed", done: "1 transcoded, 1 with warnings",
+                    reasons: ["1 x \(Self.damaged)"], container: out),
             "stderr: \(result.stderr)")
     }
 
@@ -60,20 +62,28 @@ struct PrepareConsoleCLITests {
         #expect(entry["status"] as? String == "prepared")
     }
 
-    /// Without -v a prepared item is one line: its warnings are in the manifest, not on screen.
-    @Test func normalShowsALinePerItemWithoutWarnings() throws {
+    /// Without -v a prepared item is one line naming what was done to it and its first warning;
+    /// the summary counts what was done. Every warning is in the manifest (and with -v).
+    @Test func normalLineNamesWhatWasDoneAndTheFirstWarning() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
         let result = try ProcessRunner.run("pushattach", ["prepare", Self.animatedWebP.path, "--container", out.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = Self.lines(result.stderr)
-        #expect(lines.count == 6, "stderr: \(result.stderr)")
+        #expect(lines.count == 7, "stderr: \(result.stderr)")
         let prepared = try #require(
-            lines.first?.wholeMatch(of: /prepared Images\/[0-9A-F-]{36}-animated-120x90\.jpg <- (.+)/))
+            lines.first?.wholeMatch(
+                of:
+                    /prepared Images\/[0-9A-F-]{36}-animated-120x90\.jpg <- (.+) \[transcoded webp -> jpeg\] warning: (.+)/
+            ))
         #expect(prepared.1 == Self.animatedWebP.absoluteString[...])
+        #expect(prepared.2 == "animated WebP (3 frames): only the first frame is kept")
         #expect(
-            Array(lines.dropFirst()) == [""] + Self.summary("1 item: 1 prepared, 0 rejected, 0 failed", container: out))
+            Array(lines.dropFirst())
+                == [""]
+                + Self.summary(
+                    "1 item: 1 prepared, 0 rejected, 0 failed", done: "1 transcoded, 1 with warnings", container: out))
     }
 
     /// -v: each item's line, then every one of its warnings and its timings, as the manifest
@@ -98,11 +108,16 @@ struct PrepareConsoleCLITests {
         for entry in entries {
             let status = try #require(entry["status"] as? String)
             let input = try #require(entry["input"] as? String)
+            let warnings = try #require(entry["warnings"] as? [String])
+            let transform = entry["transform"] as? [String] ?? []
+            let done = transform.contains { $0.hasPrefix("transcoded webp") } ? " [transcoded webp -> jpeg]" : ""
+            let first =
+                warnings.first.map { " warning: \($0)" + (warnings.count > 1 ? " (+\(warnings.count - 1) more)" : "") }
+                ?? ""
             expected.append(
                 status == "prepared"
-                    ? "prepared \(try #require(entry["file"] as? String)) <- \(input)"
+                    ? "prepared \(try #require(entry["file"] as? String)) <- \(input)\(done)\(first)"
                     : "\(status) \(input): \(try #require(entry["reason"] as? String))")
-            let warnings = try #require(entry["warnings"] as? [String])
             expected += warnings.map { "  warning: \($0)" }
             let t = try #require(entry["timings"] as? [String: Int])
             expected.append(
@@ -114,7 +129,8 @@ struct PrepareConsoleCLITests {
         expected +=
             [""]
             + Self.summary(
-                "2 items: 1 prepared, 1 rejected, 0 failed", reasons: ["1 x \(Self.damaged)"], container: out)
+                "2 items: 1 prepared, 1 rejected, 0 failed", done: "1 transcoded, 1 with warnings",
+                reasons: ["1 x \(Self.damaged)"], container: out)
         #expect(Self.lines(result.stderr) == expected)
     }
 

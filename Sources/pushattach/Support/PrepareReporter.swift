@@ -3,7 +3,10 @@ import MediaTypes
 import Pipeline
 
 /// What `prepare` shows while it runs. Normally: on a terminal, one status line on stderr
-/// redrawn in place and a line per item that was not prepared; otherwise one plain line per item.
+/// redrawn in place and a line per item that was not prepared or has warnings; otherwise one
+/// plain line per item. A prepared item's line names what was done to it and its first warning,
+/// compactly: `prepared Images/…-cat.jpg <- URL [transcoded webp -> jpeg, resized to 2048x1536,
+/// thumbnail] warning: animated WebP (3 frames): only the first frame is kept`.
 /// Quiet: only the summary. Verbose: every item, with each warning and its timings. `--json` puts
 /// each entry on stdout as it finishes, whatever the verbosity. Text from the entries (inputs,
 /// reasons, notes) is escaped before it is shown (`DisplayText`), and every line again on its
@@ -19,6 +22,8 @@ final class PrepareReporter: @unchecked Sendable {
     private let verbosity: Verbosity
     private let lock = NSLock()
     private var statusShown = false
+    /// What happened to the prepared items, for the summary.
+    private var counts = (transcoded: 0, resized: 0, oriented: 0, thumbnails: 0, warned: 0)
     /// Whether any line went to stderr before the summary (which then follows a blank line).
     private var saidAnything = false
 
@@ -37,13 +42,14 @@ final class PrepareReporter: @unchecked Sendable {
             if verbosity != .quiet { say("note: \(Self.shown(text))") }
         case .finished(let entry):
             meter.finished(entry)
+            if entry.status == .prepared { count(entry) }
             // The manifest's own writer: its keys in the declared order (docs/MANIFEST.md).
             if json { lock.withLock { Console.json(entry.jsonLine()) } }
             switch verbosity {
             case .quiet: break
             case .verbose: say(([Self.plainLine(entry)] + Self.detailLines(entry)).joined(separator: "\n"))
             case .normal:
-                if !terminal {
+                if !terminal || !entry.warnings.isEmpty {
                     say(Self.plainLine(entry))
                 } else if entry.status != .prepared {
                     say("\(entry.status.rawValue): \(Self.shown(Self.place(entry))): \(Self.shown(entry.reason ?? ""))")
@@ -76,6 +82,12 @@ final class PrepareReporter: @unchecked Sendable {
             + "\(summary.rejected) rejected, \(summary.failed) failed"
         if summary.skipped > 0 { text += ", \(summary.skipped) already prepared (skipped)" }
         if summary.interrupted { text += " (interrupted: run again with --resume to finish)" }
+        let c = lock.withLock { counts }
+        let done = [
+            (c.transcoded, "transcoded"), (c.resized, "resized"), (c.oriented, "turned upright"),
+            (c.thumbnails, "with a thumbnail"), (c.warned, "with warnings"),
+        ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        if !done.isEmpty { text += "\nof the prepared: " + done.joined(separator: ", ") }
         let top = summary.topReasons()
         if !top.isEmpty {
             text += "\ntop reasons:"
@@ -87,8 +99,44 @@ final class PrepareReporter: @unchecked Sendable {
 
     static func plainLine(_ entry: ManifestEntry) -> String {
         switch entry.status {
-        case .prepared: "prepared \(shown(entry.file ?? "-")) <- \(shown(entry.input))"
-        case .rejected, .failed: "\(entry.status.rawValue) \(shown(place(entry))): \(shown(entry.reason ?? ""))"
+        case .prepared:
+            var line = "prepared \(shown(entry.file ?? "-")) <- \(shown(entry.input))"
+            let done = actions(entry)
+            if !done.isEmpty { line += " [\(done.joined(separator: ", "))]" }
+            if let first = entry.warnings.first {
+                line += " warning: \(shown(first))"
+                if entry.warnings.count > 1 { line += " (+\(entry.warnings.count - 1) more)" }
+            }
+            return line
+        case .rejected, .failed: return "\(entry.status.rawValue) \(shown(place(entry))): \(shown(entry.reason ?? ""))"
+        }
+    }
+
+    /// What the engine did to a prepared item, from its transform steps, in a few words each:
+    /// "transcoded webp -> jpeg", "resized to 2048x1536", "turned upright", "thumbnail".
+    static func actions(_ entry: ManifestEntry) -> [String] {
+        var out: [String] = []
+        for step in entry.transform ?? [] {
+            if step.hasPrefix("transcoded ") {
+                out.append(step)
+            } else if step.hasPrefix("resized "), let target = step.split(separator: " ").last {
+                out.append("resized to \(target)")
+            } else if step.hasPrefix("oriented upright") {
+                out.append("turned upright")
+            }
+        }
+        if entry.thumbnail != nil { out.append("thumbnail") }
+        return out
+    }
+
+    private func count(_ entry: ManifestEntry) {
+        let steps = entry.transform ?? []
+        lock.withLock {
+            if steps.contains(where: { $0.hasPrefix("transcoded ") }) { counts.transcoded += 1 }
+            if steps.contains(where: { $0.hasPrefix("resized ") }) { counts.resized += 1 }
+            if steps.contains(where: { $0.hasPrefix("oriented upright") }) { counts.oriented += 1 }
+            if entry.thumbnail != nil { counts.thumbnails += 1 }
+            if !entry.warnings.isEmpty { counts.warned += 1 }
         }
     }
 
