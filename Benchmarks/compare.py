@@ -133,6 +133,7 @@ def main():
                          "else TestImages/conformance/photos)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--json", help="also write the figures to this file")
+    ap.add_argument("--svg", help="also draw the throughput chart (Benchmarks/chart.py) to this file")
     ap.add_argument("--workload", default="w1,w2")
     args = ap.parse_args()
     folder = os.path.abspath(args.folder)
@@ -228,6 +229,13 @@ def main():
             json.dump({"figures": figures, "quality": {k: [float(v[0]), float(v[1])] for k, v in qual.items()},
                        "targets": [{"name": n, "met": bool(ok), "value": v} for n, ok, v in checks],
                        "load_after": load_after, "cpu": platform.processor(), "cores": cores}, fh, indent=2)
+    if args.svg:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import chart
+        result = {"figures": figures, "load_after": load_after, "cores": cores}
+        with open(args.svg, "w") as fh:
+            fh.write(chart.svg(result, "Decode, resize and encode throughput"))
+        print(f"chart: {args.svg}")
 
 
 if __name__ == "__main__":
