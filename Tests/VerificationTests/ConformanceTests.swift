@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 import Verification
 
-/// The foundation's acceptance points, over the shared public corpus.
+/// The foundation's acceptance points, over the conformance set (or `PUSHATTACH_CORPUS`).
 @Suite("verify conformance")
 struct ConformanceTests {
     let verifier = Verifier()
