@@ -28,7 +28,7 @@ echo "demo: serving $root/TestImages at $base"
 sed "s|{{BASE}}|$base|g" "$root/demo/attachments.txt" >"$work/attachments.txt"
 rm -rf "$out"
 status=0
-"$bin" prepare "$work/attachments.txt" --container "$out" --allow-private-networks --thumbnail 256 || status=$?
+"$bin" prepare "$work/attachments.txt" --container "$out" --allow-private-networks --thumbnail 256 --report || status=$?
 
 echo
 echo "demo: exit status $status (1 is expected: the list has bad items on purpose)"
