@@ -17,15 +17,16 @@ extension JPEGCodec {
 
     /// `decode(_:options:)` from bytes the caller already holds as `[UInt8]` (no copy).
     package static func decode(bytes: [UInt8], options: DecodeOptions) throws(CodecError) -> DecodedImage {
-        try TurboJPEGPool.decompressors.with(decoding: bytes) { handle throws(CodecError) in
-            try decode(bytes, handle: handle, options: options)
+        let markers = JPEGHeader(bytes)
+        return try TurboJPEGPool.decompressors.with(decoding: markers) { handle throws(CodecError) in
+            try decode(bytes, markers: markers, handle: handle, options: options)
         }
     }
 
-    private static func decode(_ bytes: [UInt8], handle: TurboJPEGHandle, options: DecodeOptions) throws(CodecError)
-        -> DecodedImage
-    {
-        let header = try readHeader(bytes, handle: handle, strict: options.strict)
+    private static func decode(
+        _ bytes: [UInt8], markers: JPEGHeader, handle: TurboJPEGHandle, options: DecodeOptions
+    ) throws(CodecError) -> DecodedImage {
+        let header = try readHeader(bytes, markers: markers, handle: handle, strict: options.strict)
         try Limits.check(width: header.width, height: header.height, budget: options.pixelBudget)
         let scale = Scaling.jpeg(width: header.width, height: header.height, box: options.minimumSize)
         let isCMYK = header.colorSpace == Int32(TJCS_CMYK.rawValue) || header.colorSpace == Int32(TJCS_YCCK.rawValue)

@@ -31,8 +31,9 @@ public enum JPEGCodec {
 
     /// `readInfo(_:)` from bytes the caller already holds as `[UInt8]` (no copy).
     package static func readInfo(bytes: [UInt8]) throws(CodecError) -> ImageInfo {
-        let header = try TurboJPEGPool.decompressors.with(decoding: bytes) { handle throws(CodecError) in
-            try readHeader(bytes, handle: handle, strict: false)
+        let markers = JPEGHeader(bytes)
+        let header = try TurboJPEGPool.decompressors.with(decoding: markers) { handle throws(CodecError) in
+            try readHeader(bytes, markers: markers, handle: handle, strict: false)
         }
         return ImageInfo(
             width: header.width, height: header.height, hasAlpha: false, frames: 1,
@@ -40,9 +41,11 @@ public enum JPEGCodec {
             isProgressive: header.markers.isProgressive, iccProfile: header.markers.iccProfile)
     }
 
-    static func readHeader(_ bytes: [UInt8], handle: TurboJPEGHandle, strict: Bool) throws(CodecError) -> Header {
+    /// `markers` is `JPEGHeader(bytes)`, walked once by the caller (it also picks the handle).
+    static func readHeader(_ bytes: [UInt8], markers: JPEGHeader, handle: TurboJPEGHandle, strict: Bool)
+        throws(CodecError) -> Header
+    {
         guard !bytes.isEmpty else { throw .corrupt(codec: name, message: "empty file (0 bytes)") }
-        let markers = JPEGHeader(bytes)
         if let reason = markers.unsupportedReason { throw .unsupported(codec: name, message: reason) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = -1, colorSpace: Int32 = -1
         let outcome = bytes.withUnsafeBufferPointer { buffer in

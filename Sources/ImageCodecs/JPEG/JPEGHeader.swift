@@ -18,10 +18,14 @@ struct JPEGHeader: Sendable {
     var iccProfile: [UInt8]?
     /// Problems found while reading metadata (a missing ICC chunk, ...).
     var notes: [String] = []
+    /// DQT and DHT segments come before the first scan. Files without (Motion-JPEG style, or
+    /// arithmetic-coded: no DHT) must not be decoded on a reused handle (`TurboJPEGPool`).
+    var bringsItsOwnTables = false
 
     init(_ bytes: [UInt8]) {
         guard let segments = try? JPEGSegments.read(bytes) else { return }
         var iccChunks: [(sequence: UInt8, count: UInt8, payload: ArraySlice<UInt8>)] = []
+        bringsItsOwnTables = segments.contains { $0.marker == 0xDB } && segments.contains { $0.marker == 0xC4 }
         for segment in segments {
             let payload = bytes[segment.payloadRange]
             if segment.marker == 0xF7 { isJPEGLS = true }

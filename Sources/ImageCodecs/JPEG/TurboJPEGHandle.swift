@@ -79,17 +79,15 @@ final class TurboJPEGPool: @unchecked Sendable {
     /// on one decompressor (for abbreviated Motion-JPEG streams) and fills in defaults only where
     /// none are loaded, so a file without DHT or DQT (`mjpeg.jpg` in the corpus) decoded on a
     /// reused handle gets the previous image's tables: "bad Huffman code", or wrong pixels.
-    func with<R>(decoding jpeg: [UInt8], _ body: (TurboJPEGHandle) throws(CodecError) -> R) throws(CodecError) -> R {
-        guard !Self.bringsItsOwnTables(jpeg) else { return try with(body) }
+    func with<R>(decoding markers: JPEGHeader, _ body: (TurboJPEGHandle) throws(CodecError) -> R) throws(CodecError)
+        -> R
+    {
+        guard !markers.bringsItsOwnTables else { return try with(body) }
         return try body(try TurboJPEGHandle(kind))
     }
 
-    /// True when DQT and DHT segments come before the first scan (arithmetic-coded files, with
-    /// no DHT, count as not bringing them: they take a fresh handle too).
-    static func bringsItsOwnTables(_ jpeg: [UInt8]) -> Bool {
-        guard let segments = try? JPEGSegments.read(jpeg, skippingExtraneousBytes: true) else { return false }
-        return segments.contains { $0.marker == 0xDB } && segments.contains { $0.marker == 0xC4 }
-    }
+    /// True when DQT and DHT segments come before the first scan (`JPEGHeader.bringsItsOwnTables`).
+    static func bringsItsOwnTables(_ jpeg: [UInt8]) -> Bool { JPEGHeader(jpeg).bringsItsOwnTables }
 
     private func checkOut() throws(CodecError) -> TurboJPEGHandle {
         let reused: TurboJPEGHandle? = lock.withLock { idle.popLast() }
