@@ -17,11 +17,16 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // setjmp/longjmp error handling of libjpeg's scanline API and libpng's row API, kept in C.
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        .target(name: "CPNGShim", dependencies: ["CPNG"]),
 
         // Stages, in the direction data flows.
         .target(name: "MediaTypes"),
-        .target(name: "ImageCodecs", dependencies: ["MediaTypes", "CTurboJPEG", "CPNG", "CWebP"]),
+        .target(
+            name: "ImageCodecs", dependencies: ["MediaTypes", "CTurboJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CWebP"]),
         .target(name: "ImageEngine", dependencies: ["MediaTypes", "ImageCodecs"]),
         .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"]),
         .target(name: "Fetch", dependencies: ["MediaTypes", "CCurlShim"]),

@@ -33,6 +33,24 @@ public enum ImageCodecs {
         }
     }
 
+    /// Opens a row decoder over `data` and hands it to `body`; the source reads `data` in place
+    /// and is valid only inside `body`. The header size is checked against
+    /// `options.pixelBudget` before anything is decoded; `options.minimumSize` picks the
+    /// shrink-on-load scale as in `decode`.
+    ///
+    /// Errors from opening the decoder and from `readRows` are `CodecError`; `body`'s own
+    /// errors pass through unchanged.
+    public static func withRows<R>(
+        _ data: Data, format: MediaFormat, options: DecodeOptions = DecodeOptions(),
+        _ body: (any ImageRowSource) throws -> R
+    ) throws -> R {
+        switch format {
+        // Row decoders replace these full-frame fallbacks format by format.
+        case .jpeg, .png, .webp: return try body(FrameRowSource(try decode(data, format: format, options: options)))
+        default: throw unsupported(format)
+        }
+    }
+
     /// The pixel size `decode` produces for a `width` x `height` source and `minimumSize`:
     /// JPEG picks the smallest TurboJPEG factor (1/8 ... 1) covering the box, WebP scales to
     /// the smallest aspect-kept size covering it, other formats decode at full size.
