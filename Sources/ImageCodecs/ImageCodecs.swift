@@ -45,8 +45,10 @@ public enum ImageCodecs {
         _ body: (any ImageRowSource) throws -> R
     ) throws -> R {
         switch format {
-        // Row decoders replace these full-frame fallbacks format by format.
-        case .jpeg, .png, .webp: return try body(FrameRowSource(try decode(data, format: format, options: options)))
+        case .jpeg: return try JPEGCodec.withRows(data, options: options, body)
+        case .png: return try PNGCodec.withRows(data, options: options, body)
+        // libwebp's scaled decode already comes out at the covering size, no larger than the output.
+        case .webp: return try body(FrameRowSource(try WebPCodec.decode(data, options: options)))
         default: throw unsupported(format)
         }
     }
