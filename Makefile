@@ -49,9 +49,13 @@ demo: deps
 	$(SWIFT) build -c release --product pushattach
 	./demo/run.sh
 
-# Peak RSS of prepare on 10,000 small images and on an endless body (see Scripts/memory-check.sh).
-memory-check: deps
+# Peak RSS of prepare for every row of issue 11 next to its target, then a summary table (see
+# Scripts/memory-check.sh; MEMCHECK_ONLY=png7000,mp4 for a subset). cjpeg writes its 20 MP JPEG.
+MEMCHECK_DEBS := libjpeg-turbo-progs
+memory-check:
+	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(MEMCHECK_DEBS)"
 	$(SWIFT) build -c release --product pushattach
+	$(SWIFT) build -c release --product pushattach-bench
 	./Scripts/memory-check.sh
 
 # Benchmarks: never part of `make test`. `bench` runs pushattach-bench on the corpus photos

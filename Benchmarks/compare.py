@@ -1,5 +1,6 @@
 """The Python half of Benchmarks/compare: see that script. Prints a side-by-side table of
-images/s, our ratio to each tool and W1 luma SSIM against a Pillow LANCZOS reference."""
+images/s, our ratio to each tool and W1 luma SSIM against a Pillow LANCZOS reference; W4 (large
+PNGs, issue 11) is its own table: ours and libvips per image, with time, peak RSS and SSIM."""
 import argparse, io, json, os, platform, statistics, subprocess, sys, tempfile, time
 
 os.environ["VIPS_CONCURRENCY"] = "1"  # before pyvips loads: the single-thread figure
@@ -13,7 +14,11 @@ from skimage.metrics import structural_similarity
 
 pyvips.cache_set_max(0)  # no operation cache: every call does the work
 
-WORKLOADS = {"w1": (256, 80), "w2": (2048, 85)}
+WORKLOADS = {"w1": (256, 80), "w2": (2048, 85), "w4": (2048, 85)}
+HERE = os.path.dirname(os.path.abspath(__file__))
+MEMCHECK = os.path.join(HERE, "..", "Scripts", "memcheck")
+# W4's images, written at run time by Scripts/memcheck/images.py: (file, width, height, real alpha).
+W4_IMAGES = [("big-7000x7000.png", 7000, 7000, False), ("big-16000x3000-alpha.png", 16000, 3000, True)]
 
 
 def fit(w, h, box):
@@ -95,6 +100,101 @@ def time_ours(bench, folder, workload, threads):
     return result["images_per_s"]
 
 
+# ---- W4: large PNGs, ours and libvips per image (each in its own process, for its peak RSS)
+
+def peak_line(text):
+    """The `key=value` fields of vips_ref.py's one line."""
+    return dict(field.split("=", 1) for field in text.split())
+
+
+def upright_luma(img):
+    """Luma, composited over white when the image has alpha (transparent pixels' colour is free)."""
+    if img.mode in ("RGBA", "LA", "P"):
+        img = img.convert("RGBA")
+        white = Image.new("RGBA", img.size, (255, 255, 255, 255))
+        img = Image.alpha_composite(white, img)
+    return luma(img)
+
+
+def w4(bench, rounds):
+    """W4 figures: {image: {tool: {ms, peak_rss_mb, above_baseline_mb, output, bytes, ssim}}}."""
+    sys.path.insert(0, MEMCHECK)
+    sys.dont_write_bytecode = True  # no __pycache__ in Scripts/memcheck
+    import images
+    vips_ref = os.path.join(MEMCHECK, "vips_ref.py")
+    tiny = os.path.join(HERE, "..", "TestImages", "small-320x240.jpg")
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = peak_line(subprocess.run([sys.executable, vips_ref, tiny], stdout=subprocess.PIPE, text=True,
+                                        check=True).stdout)
+        vips_base = int(base["peak_rss_bytes"]) / 1e6
+        for name, width, height, alpha in W4_IMAGES:
+            folder = os.path.join(tmp, name + ".d")
+            os.mkdir(folder)
+            path = os.path.join(folder, name)
+            images.png(path, width, height, alpha=alpha)
+            out = os.path.join(tmp, "out")
+
+            def ours_run(n):
+                doc = json.loads(subprocess.run(
+                    [bench, "--json", "--workload", "w4", "--threads", "1", "--rounds", str(n), "--folder", folder,
+                     "--output", out], stdout=subprocess.PIPE, check=True).stdout)
+                line = doc["results"][0] if doc["results"] else {"failures": ["no result"]}
+                if line["failures"]:
+                    sys.exit(f"compare: W4: pushattach-bench refused {name}: {line['failures'][0]}")
+                return line, doc["baseline_rss_mb"]
+
+            def vips_run(n, save, output):
+                return peak_line(subprocess.run(
+                    [sys.executable, vips_ref, path, "--save", save, "--rounds", str(n), "--output", output],
+                    stdout=subprocess.PIPE, text=True, check=True).stdout)
+
+            # Peak RSS from a run of its own with one measured round (libvips' grows round after
+            # round in one process), time from `rounds` rounds.
+            ours_mem, ours_base = ours_run(1)
+            ours_time, _ = ours_run(rounds)
+            ours_path = next(os.path.join(out, f) for f in os.listdir(out) if f.startswith(name + ".w4."))
+            ours_out = open(ours_path, "rb").read()
+            save = "png" if ours_out.startswith(b"\x89PNG") else "jpeg"
+            tools = [("ours", ours_out, ours_time["p50_ms"], ours_mem["peak_rss_mb"], ours_base)]
+            # The issue's reference is a JPEG save: show it too when ours wrote a PNG of an opaque image.
+            saves = [save] + (["jpeg"] if save == "png" and not alpha else [])
+            for fmt in saves:
+                vips_path = os.path.join(tmp, name + ".vips." + fmt)
+                vips_mem = vips_run(1, fmt, vips_path)
+                vips_time = vips_run(rounds, fmt, vips_path)
+                tools.append(("libvips" if fmt == save else "libvips-" + fmt, open(vips_path, "rb").read(),
+                              float(vips_time["seconds"]) * 1000, int(vips_mem["peak_rss_bytes"]) / 1e6, vips_base))
+            # Quality: luma SSIM against Pillow's LANCZOS of the whole image (over white when alpha).
+            ref_full = Image.open(path)
+            ref_full.load()
+            row = {}
+            for tool, data, ms, rss, base_rss in tools:
+                img = Image.open(io.BytesIO(data))
+                ref = ref_full.resize(img.size, Image.LANCZOS)
+                ssim = structural_similarity(upright_luma(ref), upright_luma(img), data_range=255)
+                row[tool] = {"ms": ms, "peak_rss_mb": rss, "above_baseline_mb": rss - base_rss,
+                             "baseline_mb": base_rss, "output": f"{img.width}x{img.height} {img.format}",
+                             "bytes": len(data), "ssim": float(ssim)}
+            del ref_full
+            results[name] = row
+            print(f"  w4 {name} done, load {os.getloadavg()[0]:.2f}", file=sys.stderr)
+    return results
+
+
+def print_w4(results):
+    print(f"\nW4: large PNGs fitted to 2048 (JPEG q85, or PNG), one thread each, time the median of the rounds; "
+          f"peak RSS from a one-image run of its own, also above each tool's own baseline (ours: the bench after "
+          f"reading its input; libvips: pyvips after a 320x240 thumbnail); libvips saves what ours saved")
+    print(f"{'image':26} {'tool':12} {'output':16} {'bytes':>9} {'ms/image':>9} {'ours/tool':>10} "
+          f"{'peak RSS MB':>12} {'above base':>11} {'luma SSIM':>10}")
+    for name, row in results.items():
+        for tool, r in row.items():
+            ratio = "" if tool == "ours" else f"{r['ms'] / row['ours']['ms']:.2f}x"
+            print(f"{name:26} {tool:12} {r['output']:16} {r['bytes']:9} {r['ms']:9.0f} {ratio:>10} "
+                  f"{r['peak_rss_mb']:12.0f} {r['above_baseline_mb']:11.0f} {r['ssim']:10.4f}")
+
+
 # ---- quality
 
 def luma(img):
@@ -134,13 +234,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--svg", help="also draw the throughput chart (Benchmarks/chart.py) to this file")
-    ap.add_argument("--workload", default="w1,w2")
+    ap.add_argument("--workload", default="w1,w2", help="w1, w2 (the photos), w4 (large PNGs, written at run time)")
     args = ap.parse_args()
     folder = os.path.abspath(args.folder)
     photos = [Photo(os.path.join(folder, n)) for n in sorted(os.listdir(folder))
               if n.lower().endswith((".jpg", ".jpeg"))]
     cores = os.cpu_count() or 1
     workloads = args.workload.split(",")
+    photo_workloads = [w for w in workloads if w != "w4"]
     magick = subprocess.run(["convert", "-version"], stdout=subprocess.PIPE, text=True).stdout.splitlines()[0]
     print(f"compare: {len(photos)} JPEGs from {folder}; {args.rounds} rounds, tools alternated round by round")
     print(f"  libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)} (pyvips {pyvips.__version__}), "
@@ -164,7 +265,7 @@ def main():
             qual[name] = quality(photos, {p.name: PEERS[name](p, box, q) for p in photos})
 
     figures = {}
-    for w in workloads:
+    for w in photo_workloads:
         box, q = WORKLOADS[w]
         # ImageMagick is W1 only: Debian's policy.xml (256 MiB pixel cache) refuses the 16+ MP
         # photos at full size ("cache resources exhausted").
@@ -185,9 +286,12 @@ def main():
             print(f"  {w} round {r + 1}/{args.rounds} done, load {os.getloadavg()[0]:.2f}", file=sys.stderr)
         figures[w] = {t: statistics.median(v) for t, v in runs.items()}
 
+    w4_results = w4(args.bench, args.rounds) if "w4" in workloads else {}
+
     load_after = os.getloadavg()[0]
     print()
-    print(f"{'workload':9} {'tool':13} {'images/s':>9} {'ours / tool':>12} {'W1 SSIM mean':>13} {'W1 SSIM min':>12}")
+    if figures:
+        print(f"{'workload':9} {'tool':13} {'images/s':>9} {'ours / tool':>12} {'W1 SSIM mean':>13} {'W1 SSIM min':>12}")
     for w, f in figures.items():
         ours = f["ours"]
         for t, v in f.items():
@@ -197,6 +301,8 @@ def main():
             s = qual.get(t if t != "ours" else "ours") if w == "w1" and not t.startswith("ours x") else None
             ssim = (f"{s[0]:13.4f} {s[1]:12.4f}") if s else f"{'':13} {'':12}"
             print(f"{w:9} {t:13} {v:9.1f} {ratio:>12} {ssim}")
+    if w4_results:
+        print_w4(w4_results)
     print(f"\nload after: {load_after:.2f}; ImageMagick figures include one process start per image")
     for t, (_, _, problems) in qual.items():
         for line in problems:
@@ -219,6 +325,12 @@ def main():
         f = figures["w2"]
         checks += [("W2 >= 1.35x libvips", f["ours"] / f["libvips"] >= 1.35, f"{f['ours'] / f['libvips']:.2f}x"),
                    ("W2 >= 0.9x floor", f["ours"] / f["floor"] >= 0.9, f"{f['ours'] / f['floor']:.2f}x")]
+    # Targets of issue 11: each large PNG at least as fast as libvips, within 64 MB above the baseline.
+    for name, row in w4_results.items():
+        ours, vips = row["ours"], row["libvips"]
+        checks += [(f"W4 {name[4:-4]} time <= libvips", ours["ms"] <= vips["ms"], f"{vips['ms'] / ours['ms']:.2f}x"),
+                   (f"W4 {name[4:-4]} <= 64 MB above base", ours["above_baseline_mb"] <= 64,
+                    f"{ours['above_baseline_mb']:.0f} MB")]
     for w, f in figures.items():
         k = f"ours x{cores}"
         checks.append((f"{w.upper()} all cores >= 1.8x single", f[k] / f["ours"] >= 1.8, f"{f[k] / f['ours']:.2f}x"))
@@ -227,9 +339,10 @@ def main():
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"figures": figures, "quality": {k: [float(v[0]), float(v[1])] for k, v in qual.items()},
+                       "w4": w4_results,
                        "targets": [{"name": n, "met": bool(ok), "value": v} for n, ok, v in checks],
                        "load_after": load_after, "cpu": platform.processor(), "cores": cores}, fh, indent=2)
-    if args.svg:
+    if args.svg and figures:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import chart
         result = {"figures": figures, "load_after": load_after, "cores": cores}

@@ -1,13 +1,48 @@
 #!/usr/bin/env bash
-# Peak memory of `pushattach prepare` (not a timed test; prints figures):
-#   1. one small JPEG served at 10,000 distinct loopback URLs: peak RSS must stay under 200 MB;
-#   2. endless bodies with no Content-Length, cut at the byte cap: peak RSS under 100 MB.
-#   3. growth: the same with COUNT/10 images first; peak RSS may grow by at most 1,000 bytes per
-#      extra item (what a run keeps per item is the dedupe table's URL -> journal span, ~150 B).
-# Peak RSS is the child's own VmHWM, printed when PUSHATTACH_REPORT_PEAK_RSS=1.
-# Usage: Scripts/memory-check.sh [COUNT]   (PUSHATTACH=path/to/binary to test another build)
+# Peak memory of `pushattach prepare`, one row per row of issue 11's table plus the older checks,
+# each printed next to its target, then a summary table. Not a timed test: wall times are printed
+# for reading, never gated (a shared machine makes them noise); peak RSS is gated.
 #
-# Figures (release build, Debian 12, 2 shared cores, 2026-11-30), peak RSS by list length:
+#   case              what                                                        target
+#   baseline          one 320x240 JPEG: the process baseline the large rows add to   -
+#   photos500         500 URLs: the corpus photos repeated, distinct query strings  <= 120 MB
+#                     (+ wall time next to bench W2 on all cores: issue wants <= 1.10x)
+#   photos500-j4      the same with --concurrency 4                                 <= 200 MB
+#   photos500-arena2  the same with MALLOC_ARENA_MAX=2                              informational
+#   bench-w2          pushattach-bench --workload w2, 1 thread / all cores          informational
+#   png7000           one 7000x7000 RGBA PNG (~200 KB), default options             <= baseline + 64 MB
+#   png16000x3000     one 16000x3000 RGBA PNG with real alpha                       <= baseline + 64 MB
+#   jpeg20mp-o6       one 5472x3648 JPEG with EXIF orientation 6                    <= baseline + 64 MB
+#   vips-png7000      libvips thumbnail 2048 + JPEG save of png7000 (pyvips)        reference
+#   mp4x16            16 endless MP4 bodies, default options                        <= 200 MB
+#   mp4x64-j64        64 endless MP4 bodies, --concurrency 64 (--timeout 120)       <= 200 MB
+#   small10k          one small JPEG at COUNT (10,000) distinct URLs                <= 200 MB
+#   growth            the same with COUNT/10 URLs: growth per extra item            <= 1,000 B/item
+#   endless-zeros     one endless body of zeros, cut at the image cap               <= 100 MB
+#   endless-jpeg      one endless body starting like a JPEG, cut at the image cap   <= 100 MB
+#
+# Usage: Scripts/memory-check.sh [COUNT]      (make memory-check builds both binaries first)
+#   MEMCHECK_ONLY=png7000,mp4x64-j64   run only these cases; groups: photos, large, mp4, small,
+#                                      endless (baseline runs when a large row needs it)
+#   PUSHATTACH=path, PUSHATTACH_BENCH=path   test another build
+#   PHOTOS=DIR   the photos (default ../shared/corpus/photos when present, else
+#                TestImages/conformance/photos)
+# MB are 10^6 bytes. Peak RSS is the child's own VmHWM, printed when PUSHATTACH_REPORT_PEAK_RSS=1;
+# the bench's is its getrusage high-water mark. The endless bodies and large images are served
+# by Scripts/memcheck/server.py on 127.0.0.1-16 (prepare allows --per-host downloads per host);
+# the large images are written at run time by Scripts/memcheck/images.py (the JPEG with `cjpeg`,
+# Debian's libjpeg-turbo-progs). The libvips row needs Benchmarks/.venv (Benchmarks/compare
+# sets it up).
+#
+# Before the streaming engine (0b3f7d7, release, Debian 12, 2 cores shared with 4 compiling
+# engineers, load 8-30, 2026-11-30), peak RSS: baseline 40 MB; photos500 467 MB (455 in a second
+# run); photos500-j4 375; photos500-arena2 359; bench W2 1 thread 134, 2 threads 286 (inputs 62);
+# png7000 377 (+337); png16000x3000 271 (+231); jpeg20mp-o6 83 (+43); libvips on png7000 124
+# (+98 over its 27); mp4x16 948-1148; mp4x64-j64 3727-4102; small10k 47; growth 475 B/item;
+# endless-zeros 51; endless-jpeg 67. Times were noise on that machine and are not quoted here.
+#
+# Figures of the older checks (release build, Debian 12, 2 shared cores, 2026-11-30), peak RSS by
+# list length:
 #   build                                         1,000    4,000   10,000   per extra item
 #   d9a933b (before)                              47 MB    65 MB    97 MB   ~5.6 KB
 #   0c823c6 manifest.json streamed from journal   43 MB    47 MB    55 MB   ~1.3 KB
@@ -18,8 +53,12 @@
 # (JPEG start), unchanged.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+here="$root/Scripts/memcheck"
 bin="${PUSHATTACH:-$root/.build/release/pushattach}"
+bench="${PUSHATTACH_BENCH:-$root/.build/release/pushattach-bench}"
+venv_python="$root/Benchmarks/.venv/bin/python"
 count="${1:-10000}"
+only="${MEMCHECK_ONLY:-}"
 work="$(mktemp -d)"
 server_pid=""
 cleanup() {
@@ -27,83 +66,247 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 # The interpreter itself, not a version-manager shim, so that killing $server_pid stops the server.
 python="$(python3 -c 'import sys; print(sys.executable)')"
 
-cat >"$work/server.py" <<'PY'
-import http.server, sys
-image = open(sys.argv[1], "rb").read()
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def log_message(self, *args): pass
-    def do_GET(self):
-        if self.path.startswith("/endless"):
-            self.send_response(200)
-            self.send_header("Content-Type", "image/jpeg")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            # /endless-jpeg: a JPEG start, then zeros forever; /endless-zeros: zeros only.
-            chunk = (image[:4] if "jpeg" in self.path else b"") + bytes(65536 - (4 if "jpeg" in self.path else 0))
-            try:
-                self.wfile.write(chunk)
-                chunk = bytes(65536)
-                while True: self.wfile.write(chunk)
-            except (BrokenPipeError, ConnectionResetError): return
-        self.send_response(200)
-        self.send_header("Content-Type", "image/jpeg")
-        self.send_header("Content-Length", str(len(image)))
-        self.end_headers()
-        self.wfile.write(image)
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-server.daemon_threads = True
-print(server.server_address[1], flush=True)
-server.serve_forever()
-PY
-"$python" "$work/server.py" "$root/TestImages/small-320x240.jpg" >"$work/port" &
-server_pid=$!
-for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
-base="http://127.0.0.1:$(cat "$work/port")"
+[ -x "$bin" ] || { echo "memory-check: no pushattach at $bin (make memory-check builds it; or set PUSHATTACH)" >&2; exit 64; }
 
-peak() { grep -o 'peak_rss_bytes=[0-9]*' "$1" | tail -1 | cut -d= -f2; }
-mb() { echo "$(( $1 / 1000000 ))"; }
-fail=0
-
-# 1. COUNT distinct URLs of one small image.
-seq 1 "$count" | sed "s|^|$base/img/|; s|$|.jpg|" >"$work/list.txt"
-start=$(date +%s)
-status=0
-PUSHATTACH_REPORT_PEAK_RSS=1 "$bin" prepare "$work/list.txt" --container "$work/out" --allow-private-networks \
-    >/dev/null 2>"$work/run1.log" || status=$?
-elapsed=$(( $(date +%s) - start ))
-rss=$(peak "$work/run1.log")
-prepared=$(grep -o '[0-9]* prepared' "$work/run1.log" | tail -1)
-echo "memory-check: $count small images: exit $status, $prepared, ${elapsed}s, peak RSS $(mb "$rss") MB ($rss bytes; limit 200 MB)"
-{ [ "$status" = 0 ] && [ "$rss" -lt 200000000 ]; } || fail=1
-
-# 3. Growth per item: COUNT/10 images, compared with the COUNT run above.
-small=$(( count / 10 ))
-if [ "$small" -ge 100 ]; then
-    seq 1 "$small" | sed "s|^|$base/img/|; s|$|.jpg|" >"$work/small.txt"
-    PUSHATTACH_REPORT_PEAK_RSS=1 "$bin" prepare "$work/small.txt" --container "$work/out-small" \
-        --allow-private-networks >/dev/null 2>"$work/run-small.log" || true
-    rss_small=$(peak "$work/run-small.log")
-    per_item=$(( (rss - rss_small) / (count - small) ))
-    echo "memory-check: growth from $small to $count items: $(( (rss - rss_small) / 1000 )) kB, ${per_item} bytes per item (limit 1000)"
-    [ "$per_item" -le 1000 ] || fail=1
-fi
-
-# 2. Endless bodies, cut at the cap: zeros (no known type: the image cap, 10 MB) and a JPEG
-#    start then zeros (the image download cap, 32 MB).
-for kind in zeros jpeg; do
-    echo "$base/endless-$kind" >"$work/endless.txt"
-    status=0
-    PUSHATTACH_REPORT_PEAK_RSS=1 "$bin" prepare "$work/endless.txt" --container "$work/out-$kind" \
-        --allow-private-networks --retries 0 >/dev/null 2>"$work/run-$kind.log" || status=$?
-    rss=$(peak "$work/run-$kind.log")
-    reason=$(grep -o 'sent more than the [0-9]*-byte cap' "$work/run-$kind.log" | head -1 || true)
-    echo "memory-check: endless body ($kind): exit $status (${reason:-no cap message}), peak RSS $(mb "$rss") MB ($rss bytes; limit 100 MB)"
-    { [ "$status" = 1 ] && [ -n "$reason" ] && [ "$rss" -lt 100000000 ]; } || fail=1
+# want CASE GROUP: is CASE selected by MEMCHECK_ONLY (by its name or its group)?
+want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]] || [[ ",$only," == *",$2,"* ]]; }
+known=" baseline photos500 photos500-j4 photos500-arena2 bench-w2 png7000 png16000x3000 jpeg20mp-o6 vips-png7000 mp4x16 mp4x64-j64 small10k growth endless-zeros endless-jpeg photos large mp4 small endless "
+for name in ${only//,/ }; do
+    [[ "$known" == *" $name "* ]] || { echo "memory-check: MEMCHECK_ONLY: unknown case '$name' (known:$known)" >&2; exit 64; }
 done
 
+if [ -n "${PHOTOS:-}" ]; then photos="$PHOTOS"; photos_from="PHOTOS"
+elif [ -d "$root/../shared/corpus/photos" ]; then photos="$(cd "$root/../shared/corpus/photos" && pwd)"; photos_from="the shared corpus"
+else photos="$root/TestImages/conformance/photos"; photos_from="the bundled TestImages/conformance/photos (no ../shared/corpus/photos)"; fi
+mapfile -t photo_names < <(cd "$photos" && ls | grep -iE '\.(jpe?g)$' | sort)
+
+# The large images, written before the server starts (it serves files from memory).
+mkdir -p "$work/files"
+large=0
+for c in png7000 png16000x3000 jpeg20mp-o6 vips-png7000; do want "$c" large && large=1; done
+if [ "$large" = 1 ]; then
+    "$python" "$here/images.py" png "$work/files/big-7000x7000.png" 7000 7000
+    "$python" "$here/images.py" png "$work/files/big-16000x3000-alpha.png" 16000 3000 --alpha
+    if command -v cjpeg >/dev/null; then
+        "$python" "$here/images.py" jpeg "$work/files/big-5472x3648-orient6.jpg" 5472 3648 --orientation 6
+    fi
+fi
+
+"$python" "$here/server.py" --hosts 16 --small "$root/TestImages/small-320x240.jpg" --files "$photos" \
+    --files "$work/files" >"$work/hosts" &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$work/hosts" ] && break; sleep 0.1; done
+read -r -a hosts <"$work/hosts"
+base="http://${hosts[0]}"
+
+peak() { grep -o 'peak_rss_bytes=[0-9]*' "$1" | tail -1 | cut -d= -f2 || true; }
+mb() { awk -v b="${1:-0}" 'BEGIN { printf "%.0f", b / 1e6 }'; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+fail=0
+summary=()
+# row CASE PEAK TARGET PASS: one line of the final table.
+row() { summary+=("$1|$2|$3|$4"); }
+# judge 1|0: sets v to OK, or to FAILED and fails the exit status.
+judge() { if [ "$1" = 1 ]; then v=OK; else v=FAILED; fail=1; fi; }
+
+# prepare LOG LIST [ENV=VALUE...] -- [OPTIONS...]: runs `prepare LIST` into a fresh container and
+# sets status, rss (bytes; 0 when not reported), secs and counts ("N prepared, N rejected, N failed").
+prepare() {
+    local log="$1" list="$2"; shift 2
+    local envs=()
+    while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+    shift
+    local start; start=$(now)
+    status=0
+    env PUSHATTACH_REPORT_PEAK_RSS=1 "${envs[@]}" "$bin" prepare "$list" --container "$log.out" \
+        --allow-private-networks "$@" >/dev/null 2>"$log" || status=$?
+    secs=$(since "$start")
+    rss=$(peak "$log"); rss=${rss:-0}
+    counts=$(grep -oE '[0-9]+ prepared, [0-9]+ rejected, [0-9]+ failed' "$log" | tail -1 || true)
+    rm -rf "$log.out"
+}
+n_of() { echo "$counts" | grep -oE "[0-9]+ $1" | cut -d' ' -f1 || echo 0; }
+
+echo "memory-check: binary $bin; repository at $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')$( [ -z "$(git -C "$root" status --porcelain -- Sources 2>/dev/null)" ] || echo ' (Sources with local changes)')"
+echo "memory-check: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg); MB = 10^6 bytes"
+
+# ---- baseline: the same binary preparing one tiny image.
+base_rss=0
+if want baseline baseline || [ "$large" = 1 ]; then
+    echo "$base/img/baseline.jpg" >"$work/baseline.txt"
+    prepare "$work/baseline.log" "$work/baseline.txt" --
+    base_rss=$rss base_secs=$secs
+    echo "memory-check: baseline (one 320x240 JPEG): exit $status, peak RSS $(mb "$rss") MB, ${secs}s"
+    ok=0; { [ "$status" = 0 ] && [ "$rss" -gt 0 ]; } && ok=1
+    judge "$ok"
+    row baseline "$(mb "$rss") MB" "-" "$v"
+fi
+
+# ---- bench W2 over the same photos: 1 thread, all cores (each in its own process, so that each
+#      peak RSS is its own). Also the time the 500-URL rows are read against.
+w2_all_ips=""
+if want bench-w2 photos || want photos500 photos; then
+    cores=$(nproc)
+    if [ -x "$bench" ]; then
+        for threads in 1 "$cores"; do
+            [ "$threads" = 1 ] || [ "$cores" != 1 ] || continue
+            "$bench" --workload w2 --threads "$threads" --rounds 3 --json --folder "$photos" >"$work/w2-$threads.json"
+            read -r ips peak_mb base_mb <<<"$("$python" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["results"][0]; print(round(r["images_per_s"], 1), r["peak_rss_mb"], d["baseline_rss_mb"])' "$work/w2-$threads.json")"
+            echo "memory-check: bench W2 ${threads} thread(s), ${#photo_names[@]} photos: $ips images/s, peak RSS $(printf %.0f "$peak_mb") MB (inputs loaded: $(printf %.0f "$base_mb") MB)"
+            row "bench-w2 x$threads" "$(printf %.0f "$peak_mb") MB" "-" info
+            [ "$threads" = "$cores" ] && w2_all_ips=$ips
+        done
+    else
+        echo "memory-check: bench W2 skipped: no pushattach-bench at $bench (make memory-check builds it)"
+        row bench-w2 "-" "-" skipped
+    fi
+fi
+
+# ---- 500 photo URLs: default, --concurrency 4, MALLOC_ARENA_MAX=2.
+for i in $(seq 0 499); do
+    echo "$base/files/${photo_names[$(( i % ${#photo_names[@]} ))]}?n=$i"
+done >"$work/photos.txt"
+photos_case() { # CASE TARGET_MB(or -) LABEL ENV... -- OPTIONS...
+    local name="$1" target="$2" label="$3"; shift 3
+    prepare "$work/$name.log" "$work/photos.txt" "$@"
+    local failed; failed=$(n_of failed)
+    local line="memory-check: 500 URLs of ${#photo_names[@]} photos, $label: exit $status, ${counts:-no summary}, ${secs}s, peak RSS $(mb "$rss") MB"
+    local ok=0
+    { [ "$rss" -gt 0 ] && [ "${failed:-1}" = 0 ] && [ -n "$counts" ]; } && ok=1
+    if [ "$target" = - ]; then
+        echo "$line (informational)"
+        judge "$ok"
+        row "$name" "$(mb "$rss") MB" "-" "$([ "$ok" = 1 ] && echo info || echo FAILED)"
+    else
+        [ "$rss" -le $(( target * 1000000 )) ] || ok=0
+        judge "$ok"
+        echo "$line (target <= $target MB): $v"
+        row "$name" "$(mb "$rss") MB" "<= $target MB" "$v"
+    fi
+}
+if want photos500 photos || want photos500-j4 photos || want photos500-arena2 photos; then
+    echo "memory-check: photos: ${#photo_names[@]} JPEGs from $photos_from ($photos)"
+fi
+if want photos500 photos; then
+    photos_case photos500 120 "default options" --
+    if [ -n "$w2_all_ips" ]; then
+        w2_secs=$(awk -v n=500 -v r="$w2_all_ips" 'BEGIN { printf "%.1f", n / r }')
+        ratio=$(awk -v a="$secs" -v b="$w2_secs" 'BEGIN { printf "%.2f", a / b }')
+        met=$(awk -v r="$ratio" 'BEGIN { print (r <= 1.10) ? "met" : "missed" }')
+        echo "memory-check:   wall time ${secs}s vs bench W2 on $(nproc) cores ${w2_secs}s for 500 images: ${ratio}x (issue: <= 1.10x; $met, not gated: timed on a shared machine)"
+        row "photos500 time" "${secs}s" "<= 1.10x W2 (${w2_secs}s)" "${ratio}x $met (not gated)"
+    fi
+fi
+want photos500-j4 photos && photos_case photos500-j4 200 "--concurrency 4" -- --concurrency 4
+want photos500-arena2 photos && photos_case photos500-arena2 - "MALLOC_ARENA_MAX=2" MALLOC_ARENA_MAX=2 --
+
+# ---- One large image each: <= 64 MB above the baseline.
+large_case() { # CASE FILE LABEL
+    local name="$1" file="$2" label="$3"
+    if [ ! -f "$work/files/$file" ]; then
+        echo "memory-check: $label skipped: no cjpeg (Debian libjpeg-turbo-progs; make memory-check installs it)"
+        row "$name" "-" "-" skipped
+        fail=1
+        return
+    fi
+    echo "$base/files/$file" >"$work/$name.txt"
+    prepare "$work/$name.log" "$work/$name.txt" --
+    local above=$(( rss - base_rss )) ok=0 what
+    what=$(grep -oE '\[[^]]*\]' "$work/$name.log" | head -1 || true)
+    { [ "$status" = 0 ] && [ "$rss" -gt 0 ] && [ "$above" -le 64000000 ]; } && ok=1
+    judge "$ok"
+    echo "memory-check: $label: exit $status ${what}, ${secs}s, peak RSS $(mb "$rss") MB = baseline $(mb "$base_rss") MB + $(mb "$above") MB (target <= +64 MB): $v"
+    row "$name" "$(mb "$rss") MB (+$(mb "$above"))" "<= base+64 MB" "$v"
+    eval "${name//-/_}_secs=$secs"
+}
+want png7000 large && large_case png7000 big-7000x7000.png "one 7000x7000 RGBA PNG ($(( $(stat -c %s "$work/files/big-7000x7000.png") / 1000 )) KB)"
+want png16000x3000 large && large_case png16000x3000 big-16000x3000-alpha.png "one 16000x3000 RGBA PNG, real alpha ($(( $(stat -c %s "$work/files/big-16000x3000-alpha.png") / 1000 )) KB)"
+want jpeg20mp-o6 large && large_case jpeg20mp-o6 big-5472x3648-orient6.jpg "one 5472x3648 JPEG, EXIF orientation 6"
+
+# ---- The libvips reference for the 7000x7000 PNG (its own baseline: the same tiny image).
+if want vips-png7000 large; then
+    if "$venv_python" -c 'import pyvips' 2>/dev/null; then
+        "$venv_python" "$here/vips_ref.py" "$root/TestImages/small-320x240.jpg" >"$work/vips-base.txt"
+        "$venv_python" "$here/vips_ref.py" "$work/files/big-7000x7000.png" >"$work/vips.txt"
+        vbase=$(peak "$work/vips-base.txt") vrss=$(peak "$work/vips.txt")
+        vsecs=$(grep -o 'seconds=[0-9.]*' "$work/vips.txt" | cut -d= -f2)
+        vver=$(grep -o 'libvips=[0-9.]*' "$work/vips.txt" | cut -d= -f2)
+        echo "memory-check: libvips $vver thumbnail 2048 + JPEG save of the 7000x7000 PNG (pyvips, default threads): peak RSS $(mb "$vrss") MB = its baseline $(mb "$vbase") MB + $(mb $(( vrss - vbase ))) MB, ${vsecs}s in process"
+        if [ -n "${png7000_secs:-}" ]; then
+            echo "memory-check:   ours: ${png7000_secs}s for the whole prepare run (process start, HTTP, verify, write; the baseline run took ${base_secs}s); issue: at least as fast as libvips (Benchmarks/compare --workload w4 compares in process)"
+        fi
+        row vips-png7000 "$(mb "$vrss") MB (+$(mb $(( vrss - vbase ))))" "reference" "${vsecs}s"
+    else
+        echo "memory-check: libvips reference skipped: no pyvips in Benchmarks/.venv (run Benchmarks/compare --workload w4 --rounds 1, or make compare, once to set it up)"
+        row vips-png7000 "-" "reference" skipped
+    fi
+fi
+
+# ---- Endless MP4 bodies, spread over the 16 loopback hosts (prepare allows --per-host downloads
+#      at once per host), each cut at the movie byte cap.
+mp4_case() { # CASE N LABEL OPTIONS...
+    local name="$1" n="$2" label="$3"; shift 3
+    for i in $(seq 0 $(( n - 1 ))); do echo "http://${hosts[$(( i % ${#hosts[@]} ))]}/endless-mp4?n=$i"; done >"$work/$name.txt"
+    prepare "$work/$name.log" "$work/$name.txt" -- --retries 0 "$@"
+    local cut; cut=$(grep -c 'byte cap' "$work/$name.log" || true)
+    local ok=0
+    { [ "$status" = 1 ] && [ "$cut" = "$n" ] && [ "$rss" -gt 0 ] && [ "$rss" -le 200000000 ]; } && ok=1
+    judge "$ok"
+    echo "memory-check: $n endless MP4 bodies, $label: exit $status, $cut of $n cut at the byte cap, ${secs}s, peak RSS $(mb "$rss") MB (target <= 200 MB): $v"
+    # Why the others were not cut at the cap (one line per distinct reason, numbers elided).
+    grep '^failed ' "$work/$name.log" | grep -v 'byte cap' | sed -E 's/^failed [^ ]+ //; s/[0-9]+/N/g' | sort | uniq -c | head -3 \
+        | sed 's/^/memory-check:   not cut at the cap: /' || true
+    row "$name" "$(mb "$rss") MB" "<= 200 MB" "$v"
+}
+want mp4x16 mp4 && mp4_case mp4x16 16 "default options"
+# --timeout 120: at the default 25 s, 2 shared cores do not move 64 x 50 MB before the deadline.
+want mp4x64-j64 mp4 && mp4_case mp4x64-j64 64 "--concurrency 64 --timeout 120" --concurrency 64 --timeout 120
+
+# ---- COUNT distinct URLs of one small image, and the growth per item from COUNT/10.
+if want small10k small || want growth small; then
+    seq 1 "$count" | sed "s|^|$base/img/|; s|$|.jpg|" >"$work/list.txt"
+    prepare "$work/small.log" "$work/list.txt" --
+    rss_big=$rss
+    ok=0; { [ "$status" = 0 ] && [ "$rss" -gt 0 ] && [ "$rss" -lt 200000000 ]; } && ok=1
+    judge "$ok"
+    echo "memory-check: $count small images: exit $status, ${counts:-no summary}, ${secs}s, peak RSS $(mb "$rss") MB ($rss bytes; target < 200 MB): $v"
+    row small10k "$(mb "$rss") MB" "< 200 MB" "$v"
+    small=$(( count / 10 ))
+    if want growth small && [ "$small" -ge 100 ]; then
+        seq 1 "$small" | sed "s|^|$base/img/|; s|$|.jpg|" >"$work/small.txt"
+        prepare "$work/small-few.log" "$work/small.txt" --
+        per_item=$(( (rss_big - rss) / (count - small) ))
+        ok=0; { [ "$rss" -gt 0 ] && [ "$per_item" -le 1000 ]; } && ok=1
+        judge "$ok"
+        echo "memory-check: growth from $small to $count items: $(( (rss_big - rss) / 1000 )) kB, ${per_item} bytes per item (target <= 1000): $v"
+        row growth "${per_item} B/item" "<= 1000 B/item" "$v"
+    fi
+fi
+
+# ---- Endless bodies, cut at the cap: zeros (no known type: the image cap, 10 MB) and a JPEG
+#      start then zeros (the image download cap, 32 MB).
+for kind in zeros jpeg; do
+    want "endless-$kind" endless || continue
+    echo "$base/endless-$kind" >"$work/endless.txt"
+    prepare "$work/endless-$kind.log" "$work/endless.txt" -- --retries 0
+    reason=$(grep -o 'sent more than the [0-9]*-byte cap' "$work/endless-$kind.log" | head -1 || true)
+    ok=0; { [ "$status" = 1 ] && [ -n "$reason" ] && [ "$rss" -gt 0 ] && [ "$rss" -lt 100000000 ]; } && ok=1
+    judge "$ok"
+    echo "memory-check: endless body ($kind): exit $status (${reason:-no cap message}), peak RSS $(mb "$rss") MB ($rss bytes; target < 100 MB): $v"
+    row "endless-$kind" "$(mb "$rss") MB" "< 100 MB" "$v"
+done
+
+echo
+printf '%-18s %-18s %-26s %s\n' case "peak RSS" target pass
+for line in "${summary[@]}"; do
+    IFS='|' read -r c p t v <<<"$line"
+    printf '%-18s %-18s %-26s %s\n' "$c" "$p" "$t" "$v"
+done
 if [ "$fail" = 0 ]; then echo "memory-check: OK"; else echo "memory-check: FAILED"; fi
 exit "$fail"

@@ -29,12 +29,13 @@ public struct BenchConfiguration: Sendable {
             BenchOption("--threads", "N", "Only this many threads.", default: "1, then all cores"),
             BenchOption(
                 "--folder", "DIR",
-                "Images to read (default \(corpusPhotos) when present, else the photos the repository carries, \(repositoryPhotos), when run from its root; with neither, pass --folder). W3 adds PNG and WebP from TestImages/ and the corpus' webp/ and pngsuite/ when the folder has none.",
+                "Images to read (default \(corpusPhotos) when present, else the photos the repository carries, \(repositoryPhotos), when run from its root; with neither, pass --folder). W3 adds PNG and WebP from TestImages/ and the corpus' webp/ and pngsuite/ when the folder has none. W4 reads the folder's PNGs only (Scripts/memcheck/images.py writes large ones).",
                 isDirectory: true),
             BenchOption("--json", nil, "One JSON document instead of the table."),
             BenchOption(
                 "--output", "DIR",
-                "Also write the W1/W2 outputs of the warm-up (NAME.w1.jpg), for quality checks.", isDirectory: true),
+                "Also write the W1/W2/W4 outputs of the warm-up (NAME.w1.jpg; W4: NAME.w4.jpg or .png), for quality checks.",
+                isDirectory: true),
         ]
     }()
     public static let flags: Set<String> = Set(options.filter { $0.placeholder == nil }.map(\.name))
@@ -45,7 +46,7 @@ public struct BenchConfiguration: Sendable {
         "Measure decode/resize/encode throughput in-process, from encoded bytes in memory to encoded bytes in memory, through the same code the product runs."
     /// How a run goes, after the workloads in `--help`.
     public static let method =
-        "Each runs single-threaded and on all cores (one worker per thread), after a warm-up round; figures are the median of the rounds. Peak RSS is the process's high-water mark so far (getrusage), so run w1 first to read its own peak."
+        "Each runs single-threaded and on all cores (one worker per thread), after a warm-up round; figures are the median of the rounds. Peak RSS is the process's high-water mark so far (VmHWM), so run w1 first to read its own peak."
 
     /// Builds a configuration from already-split options (the CLI's parser does the splitting).
     public init(values: [String: String], flags: Set<String>) throws(BenchUsageError) {
@@ -55,7 +56,7 @@ public struct BenchConfiguration: Sendable {
             for name in raw.lowercased().split(separator: ",") {
                 guard let workload = Workload(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
                     throw BenchUsageError(
-                        "--workload: unknown workload '\(name)' (expected w1, w2, w3, d1, d2, comma-separated)")
+                        "--workload: unknown workload '\(name)' (expected w1, w2, w3, w4, d1, d2, comma-separated)")
                 }
                 if !list.contains(workload) { list.append(workload) }
             }
@@ -235,6 +236,8 @@ public struct BenchOption: Sendable {
 /// The benchmark workloads of issue 5.
 public enum Workload: String, Sendable, CaseIterable {
     case w1, w2, w3
+    /// Large PNGs fitted like W2 (issue 11): not in the default, it needs a folder of them.
+    case w4
     /// Diagnostics: only the scaled decode W1 / W2 make (our codec's own floor).
     case d1, d2
 
@@ -244,6 +247,8 @@ public enum Workload: String, Sendable, CaseIterable {
         case .w1: "thumbnail: fit in 256x256, EXIF orientation applied, JPEG q80"
         case .w2: "fit in 2048x2048, JPEG q85"
         case .w3: "full-size decode per format (JPEG, PNG, WebP), in megapixels/s"
+        case .w4:
+            "large PNGs (the folder's PNGs): fit in 2048x2048, JPEG q85, or PNG when the alpha is real; not in the default"
         case .d1: "diagnostic: only the scaled decode W1 makes (our codec floor); not in the default"
         case .d2: "diagnostic: only the scaled decode W2 makes (our codec floor); not in the default"
         }
@@ -254,6 +259,7 @@ public enum Workload: String, Sendable, CaseIterable {
         case .w1: "W1 thumbnail 256 q80"
         case .w2: "W2 fit 2048 q85"
         case .w3: "W3 full decode"
+        case .w4: "W4 large PNG fit 2048"
         case .d1: "D1 W1's scaled decode alone"
         case .d2: "D2 W2's scaled decode alone"
         }

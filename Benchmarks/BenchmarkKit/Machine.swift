@@ -11,8 +11,16 @@ public enum Machine {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    /// This process's peak resident set so far (getrusage; ru_maxrss is in KiB on Linux).
+    /// This process's peak resident set so far: VmHWM of /proc/self/status on Linux, else getrusage.
+    /// (Linux's ru_maxrss survives exec: a bench started by a large process, such as
+    /// Benchmarks/compare after it has held a 49 MP reference image, would report its parent's peak.)
     public static var peakRSSBytes: Int {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kibibytes = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: \.isWhitespace).first ?? "")
+        {
+            return kibibytes * 1024
+        }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Int(usage.ru_maxrss) * 1024

@@ -108,7 +108,9 @@ public enum BenchMain {
         }
         guard !report.results.isEmpty else {
             usageError(
-                BenchUsageError("no JPEG, PNG or WebP images under \(report.folder); pass --folder DIR with some"),
+                BenchUsageError(
+                    "no JPEG, PNG or WebP images under \(report.folder)\(configuration.workloads == [.w4] ? " (W4 reads PNGs only)" : ""); pass --folder DIR with some"
+                ),
                 command: command)
             return 64
         }

@@ -32,10 +32,12 @@ public struct BenchRunner {
             baselineRSSMegabytes: baseline, results: results)
     }
 
-    /// The image groups a workload runs over: every image for W1/W2, one group per format for W3.
+    /// The image groups a workload runs over: every image for W1/W2, one group per format for W3,
+    /// the folder's PNGs for W4.
     private func cases(_ workload: Workload, _ set: ImageSet) -> [(String, [ImageSet.Image])] {
         switch workload {
         case .w1, .w2, .d1, .d2: return [("all", set.images)]
+        case .w4: return [(MediaFormat.png.rawValue, set.only(.png))]
         case .w3:
             var extra: ImageSet?
             return [MediaFormat.jpeg, .png, .webp].map { format in
@@ -65,7 +67,7 @@ public struct BenchRunner {
     private func makeWorker(_ workload: Workload) -> any BenchWorker {
         switch workload {
         case .w1: FitWorker(box: 256, quality: 80)
-        case .w2: FitWorker(box: 2048, quality: 85)
+        case .w2, .w4: FitWorker(box: 2048, quality: 85)
         case .w3: DecodeWorker(box: nil)
         case .d1: DecodeWorker(box: 256)
         case .d2: DecodeWorker(box: 2048)
@@ -83,7 +85,11 @@ public struct BenchRunner {
                 let output = try workers[0].worker.run(image)
                 images.append(image)
                 if let folder = configuration.outputFolder, let output, threads == 1 {
-                    let name = image.name.replacingOccurrences(of: "/", with: "_") + ".\(workload.rawValue).jpg"
+                    // W4 names a PNG output .png; W1/W2 names stay NAME.w1.jpg whatever the output.
+                    let png = workload == .w4 && output.starts(with: [0x89, 0x50, 0x4E, 0x47])
+                    let name =
+                        image.name.replacingOccurrences(of: "/", with: "_")
+                        + ".\(workload.rawValue).\(png ? "png" : "jpg")"
                     try? output.write(to: folder.appendingPathComponent(name))
                 }
             } catch {
