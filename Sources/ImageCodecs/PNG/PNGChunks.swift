@@ -1,16 +1,15 @@
 /// A bounds- and CRC-checked walk over PNG chunks, done in Swift before libpng sees the
-/// bytes. libpng's simplified API rejects all of PngSuite's `x*` files by itself, but it
-/// accepts a file cut anywhere after the last image row (no IEND needed) and never exposes
-/// iCCP; this walk requires IEND, checks critical-chunk CRCs and collects iCCP and acTL.
+/// bytes. libpng rejects all of PngSuite's `x*` files by itself, but the row decoder stops
+/// after the last image row, so it would accept a file cut anywhere after it (no IEND needed);
+/// this walk requires IEND, checks critical-chunk CRCs (so libpng need not) and collects
+/// iCCP, eXIf, XMP and acTL.
 ///
-///     let chunks = try PNGChunks(bytes, budget: 50_000_000)
+///     let chunks = try data.withUnsafeBytes { try PNGChunks($0) { w, h throws(CodecError) in ... } }
 ///     chunks.width; chunks.iccpData; chunks.animationFrames
 struct PNGChunks: Sendable {
     /// Errors found by this walk name it rather than libpng, which never saw the bytes.
     static let name = "png-chunks"
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-    struct Failure: Error { let message: String }
 
     var width = 0
     var height = 0
@@ -24,11 +23,17 @@ struct PNGChunks: Sendable {
     /// keyword, then the possibly compressed text), when its CRC is good.
     var xmpData: [UInt8]?
 
-    /// Walks every chunk up to IEND. `sizeCheck` runs right after IHDR, before the rest of the
-    /// file is read, so a pixel-budget refusal wins over later damage.
-    init(_ bytes: [UInt8], sizeCheck: (Int, Int) throws(CodecError) -> Void) throws(CodecError) {
+    /// Walks every chunk of `bytes` up to IEND, reading them in place. `sizeCheck` runs right
+    /// after IHDR, before the rest of the file is read, so a pixel-budget refusal wins over
+    /// later damage.
+    ///
+    /// - Complexity: O(n) in the file size (one CRC pass); copies only iCCP, eXIf and XMP.
+    init(_ bytes: UnsafeRawBufferPointer, sizeCheck: (Int, Int) throws(CodecError) -> Void) throws(CodecError) {
         func fail(_ message: String) -> CodecError { .corrupt(codec: PNGChunks.name, message: message) }
-        guard bytes.count >= 8, Array(bytes[0..<8]) == Self.signature else {
+        func u32(_ at: Int) -> Int {
+            Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+        }
+        guard bytes.count >= 8, bytes.prefix(8).elementsEqual(Self.signature) else {
             throw fail("not a PNG file (bad signature)")
         }
         var offset = 8
@@ -36,9 +41,7 @@ struct PNGChunks: Sendable {
         var sawIDAT = false
         while true {
             guard bytes.count - offset >= 8 else { throw fail("file truncated before IEND (at byte \(offset))") }
-            let length =
-                Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
-                | Int(bytes[offset + 3])
+            let length = u32(offset)
             let typeBytes = bytes[(offset + 4)..<(offset + 8)]
             guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
                 throw fail("invalid chunk type at byte \(offset + 4)")
@@ -48,21 +51,16 @@ struct PNGChunks: Sendable {
             guard bytes.count - offset - 12 >= length else { throw fail("file truncated inside the \(type) chunk") }
             let dataStart = offset + 8
             let crcStart = dataStart + length
-            let stored =
-                UInt32(bytes[crcStart]) << 24 | UInt32(bytes[crcStart + 1]) << 16 | UInt32(bytes[crcStart + 2]) << 8
-                | UInt32(bytes[crcStart + 3])
-            let crcOK = CRC32.checksum(bytes[(offset + 4)..<crcStart]) == stored
+            let stored = UInt32(u32(crcStart))
+            let crcOK = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<crcStart])) == stored
             let isCritical = typeBytes.first! & 0x20 == 0
             if !crcOK && isCritical { throw fail("CRC error in the \(type) chunk") }
+            let data = { Array(bytes[dataStart..<crcStart]) }
 
             if index == 0 {
                 guard type == "IHDR", length == 13 else { throw fail("IHDR is not the first chunk") }
-                width =
-                    Int(bytes[dataStart]) << 24 | Int(bytes[dataStart + 1]) << 16 | Int(bytes[dataStart + 2]) << 8
-                    | Int(bytes[dataStart + 3])
-                height =
-                    Int(bytes[dataStart + 4]) << 24 | Int(bytes[dataStart + 5]) << 16 | Int(bytes[dataStart + 6]) << 8
-                    | Int(bytes[dataStart + 7])
+                width = u32(dataStart)
+                height = u32(dataStart + 4)
                 guard width > 0, height > 0, width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
                     throw fail("IHDR gives an impossible size \(width)x\(height)")
                 }
@@ -70,15 +68,11 @@ struct PNGChunks: Sendable {
             } else if crcOK {
                 switch type {
                 case "IDAT": sawIDAT = true
-                case "iCCP" where iccpData == nil && !sawIDAT: iccpData = Array(bytes[dataStart..<crcStart])
-                case "eXIf" where exif == nil: exif = Array(bytes[dataStart..<crcStart])
+                case "iCCP" where iccpData == nil && !sawIDAT: iccpData = data()
+                case "eXIf" where exif == nil: exif = data()
                 case "iTXt" where xmpData == nil && bytes[dataStart..<crcStart].starts(with: Self.xmpKeyword):
-                    xmpData = Array(bytes[dataStart..<crcStart])
-                case "acTL" where length == 8:
-                    animationFrames = max(
-                        1,
-                        Int(bytes[dataStart]) << 24 | Int(bytes[dataStart + 1]) << 16 | Int(bytes[dataStart + 2]) << 8
-                            | Int(bytes[dataStart + 3]))
+                    xmpData = data()
+                case "acTL" where length == 8: animationFrames = max(1, u32(dataStart))
                 default: break
                 }
             }
@@ -87,6 +81,14 @@ struct PNGChunks: Sendable {
             if type == "IEND" { break }
         }
         guard sawIDAT else { throw fail("no IDAT chunk: the file has no image data") }
+    }
+
+    /// `init(_:sizeCheck:)` over an array (tests, small inputs).
+    init(_ bytes: [UInt8], sizeCheck: (Int, Int) throws(CodecError) -> Void) throws(CodecError) {
+        let walked = bytes.withUnsafeBytes { raw in
+            Result { () throws(CodecError) -> PNGChunks in try PNGChunks(raw, sizeCheck: sizeCheck) }
+        }
+        self = try walked.get()
     }
 
     static let xmpKeyword: [UInt8] = Array("XML:com.adobe.xmp\0".utf8)
@@ -115,6 +117,11 @@ enum CRC32 {
     }
 
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        bytes.withUnsafeBytes { checksum($0) }
+    }
+
+    /// The CRC of `bytes`, read in place (the chunk walk's hot loop).
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var c: UInt32 = 0xFFFF_FFFF
         table.withUnsafeBufferPointer { t in
             for b in bytes { c = t[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }

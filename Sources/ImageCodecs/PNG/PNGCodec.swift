@@ -1,8 +1,8 @@
-internal import CPNG
 import Foundation
 
-/// PNG through libpng's simplified API, with a Swift chunk walk in front for signature, CRC,
-/// truncation and iCCP handling.
+/// PNG through libpng: decoding row by row with its sequential read API (`PNGRowDecoder`,
+/// behind a Swift chunk walk for signature, CRC, truncation and iCCP handling), encoding with
+/// its simplified write API.
 ///
 ///     let image = try PNGCodec.decode(data, options: DecodeOptions())
 ///     let png = try PNGCodec.encode(image.pixels, iccProfile: image.iccProfile)
@@ -10,23 +10,25 @@ import Foundation
 /// Decodes every PNG colour type and depth (palette, tRNS, grey+alpha, 16-bit reduced to
 /// 8-bit, interlaced) to `.gray` (grey without alpha), `.rgba` (any alpha or tRNS) or `.rgb`.
 /// APNG decodes its default image. Files with a gAMA chunk are converted to sRGB by libpng.
+/// The encoded bytes are read in place, never copied.
 public enum PNGCodec {
     static let name = "libpng"
     /// Largest ICC profile inflated from iCCP.
     static let profileLimit = 16 << 20
 
     /// Size, alpha, frame count (APNG acTL) and the ICC profile, without decoding pixels.
+    ///
+    /// Alpha is what `decode` would give: an alpha channel or a tRNS chunk.
     public static func readInfo(_ data: Data) throws(CodecError) -> ImageInfo {
-        let bytes = [UInt8](data)
-        let chunks = try PNGChunks(bytes) { _, _ throws(CodecError) in }
-        let image = try PNGImageHandle(reading: bytes)
-        var info = ImageInfo(
-            width: chunks.width, height: chunks.height,
-            hasAlpha: image.pointer.pointee.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0,
-            frames: chunks.animationFrames, iccProfile: profile(from: chunks).profile)
-        info.exif = chunks.exif.map(ImageInfo.tiffStructure)
-        info.xmp = chunks.xmpData.flatMap(xmpText)
-        return info
+        try withBytes(data) { raw throws(CodecError) in
+            let decoder = try PNGRowDecoder(raw, pixelBudget: nil)
+            var info = ImageInfo(
+                width: decoder.width, height: decoder.height, hasAlpha: decoder.layout.hasAlpha,
+                frames: decoder.chunks.animationFrames, iccProfile: decoder.iccProfile)
+            info.exif = decoder.chunks.exif.map(ImageInfo.tiffStructure)
+            info.xmp = decoder.chunks.xmpData.flatMap(xmpText)
+            return info
+        }
     }
 
     /// Largest XMP packet inflated from iTXt.
@@ -49,45 +51,31 @@ public enum PNGCodec {
         return try? Zlib.inflate(data[i...], limit: xmpLimit)
     }
 
-    /// Decodes the (default) image. The IHDR size is checked against `options.pixelBudget`
-    /// before anything else is read. `minimumSize` is ignored: PNG has no scaled decode.
+    /// Decodes the (default) image: every row of a `PNGRowDecoder`. The IHDR size is checked
+    /// against `options.pixelBudget` before anything else is read. `minimumSize` is ignored:
+    /// PNG has no scaled decode.
+    ///
+    /// - Complexity: O(pixels); memory is the result plus two rows (libpng's buffers).
     public static func decode(_ data: Data, options: DecodeOptions) throws(CodecError) -> DecodedImage {
-        let bytes = [UInt8](data)
-        let chunks = try PNGChunks(bytes) { width, height throws(CodecError) in
-            try Limits.check(width: width, height: height, budget: options.pixelBudget)
+        try withBytes(data) { raw throws(CodecError) in
+            let decoder = try PNGRowDecoder(raw, pixelBudget: options.pixelBudget)
+            let pixels = try decoder.readAll()
+            return DecodedImage(
+                pixels: pixels, sourceWidth: decoder.width, sourceHeight: decoder.height,
+                iccProfile: decoder.iccProfile, warnings: decoder.warnings)
         }
-        let image = try PNGImageHandle(reading: bytes)
-        let source = image.pointer.pointee.format
-        let layout: PixelBuffer.Layout =
-            source & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0
-            ? .rgba
-            : source & UInt32(PNG_FORMAT_FLAG_COLOR) != 0 ? .rgb : .gray
-        let width = Int(image.pointer.pointee.width), height = Int(image.pointer.pointee.height)
-        try Limits.check(width: width, height: height, budget: options.pixelBudget)
-        image.pointer.pointee.format =
-            switch layout {
-            case .gray: UInt32(PNG_FORMAT_GRAY)
-            case .rgb: UInt32(PNG_FORMAT_RGB)
-            case .rgba: UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
-            }
-        // 16-bit files without gAMA/sRGB are sRGB-encoded, not linear.
-        image.pointer.pointee.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
-        var pixels = PixelBuffer(width: width, height: height, layout: layout)
-        let stride = pixels.stride
-        let ok = pixels.withUnsafeMutableBytes { buffer in
-            png_image_finish_read(image.pointer, nil, buffer.baseAddress, Int32(stride), nil)
-        }
-        guard ok != 0 else { throw .corrupt(codec: name, message: image.message) }
-        var warnings: [String] = []
-        if image.pointer.pointee.warning_or_error & UInt32(PNG_IMAGE_WARNING) != 0 { warnings.append(image.message) }
-        let (iccProfile, note) = profile(from: chunks)
-        if let note { warnings.append(note) }
-        return DecodedImage(
-            pixels: pixels, sourceWidth: width, sourceHeight: height, iccProfile: iccProfile, warnings: warnings)
+    }
+
+    /// Runs `body` over `data`'s bytes in place (Foundation's `withUnsafeBytes` with typed throws).
+    static func withBytes<R>(_ data: Data, _ body: (UnsafeRawBufferPointer) throws(CodecError) -> R)
+        throws(CodecError) -> R
+    {
+        let result = data.withUnsafeBytes { raw in Result { () throws(CodecError) -> R in try body(raw) } }
+        return try result.get()
     }
 
     /// The ICC profile inflated from iCCP (name, 0, method 0, zlib stream), or a note on why not.
-    private static func profile(from chunks: PNGChunks) -> (profile: [UInt8]?, note: String?) {
+    static func profile(from chunks: PNGChunks) -> (profile: [UInt8]?, note: String?) {
         guard let data = chunks.iccpData else { return (nil, nil) }
         guard let nameEnd = data.prefix(80).firstIndex(of: 0), nameEnd + 2 <= data.count, data[nameEnd + 1] == 0 else {
             return (nil, "iCCP chunk is malformed; colour profile ignored")
