@@ -1,2 +1,382 @@
+/*
+ * The JPEG row decoder's C side: libjpeg-turbo's scanline API with setjmp error handling.
+ * See include/CJPEGShim.h for the calls and their order.
+ */
 #include "CJPEGShim.h"
-int pa_jpeg_shim_placeholder(void) { return 0; }
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+
+/* The error manager with the jump target of the entry point currently running. */
+typedef struct pa_jpeg_error_mgr {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+} pa_jpeg_error_mgr;
+
+struct pa_jpeg_decoder {
+    /* First member: libjpeg's callbacks get `cinfo` and find the decoder at the same address. */
+    struct jpeg_decompress_struct cinfo;
+    pa_jpeg_error_mgr err;
+    struct jpeg_progress_mgr progress;
+
+    int created;          /* jpeg_create_decompress succeeded: destroy must undo it */
+    int failed;           /* a call longjmp'd out: libjpeg's state is unusable, only destroy */
+    int strict;           /* a warning is an error (TurboJPEG's TJFLAG_STOPONWARNING) */
+    int strict_suspended; /* while reading the ICC profile: a broken one stays a warning */
+    int buffered;         /* buffered-image mode, for the DC-only early stop */
+    int stopped_early;
+    int started;
+    int finished;
+    unsigned rows_done; /* pa_jpeg_read_rows' count, kept here so no local lives across setjmp */
+    const unsigned char *data;
+    size_t stop_offset; /* where the input stood after an early stop */
+
+    unsigned char *icc;
+    unsigned int icc_length;
+
+    char error[JMSG_LENGTH_MAX];
+    unsigned long warning_count;
+    unsigned warnings_kept;
+    int warning_codes[PA_JPEG_MAX_WARNINGS];
+    char warnings[PA_JPEG_MAX_WARNINGS][JMSG_LENGTH_MAX];
+};
+
+static pa_jpeg_decoder *pa_jpeg_owner(j_common_ptr cinfo) {
+    return (pa_jpeg_decoder *)(void *)cinfo;
+}
+
+/* error_exit: keep the words, then leave through the running entry point's setjmp. */
+static void pa_jpeg_error_exit(j_common_ptr cinfo) {
+    pa_jpeg_decoder *d = pa_jpeg_owner(cinfo);
+    (*cinfo->err->format_message)(cinfo, d->error);
+    longjmp(d->err.jump, 1);
+}
+
+/* emit_message: libjpeg's own prints only the first warning (num_warnings == 0), and
+   TurboJPEG kept only that one's text, so a harmless warning early on hid real damage later.
+   Here every warning (msg_level -1) is counted and the first text of each kind (msg_code) kept:
+   a Motion-JPEG frame says "N extraneous bytes before marker 0xdN" at every restart marker, a
+   broken progression "Inconsistent progression sequence" once per coefficient. Trace messages
+   (msg_level >= 0) are dropped. */
+static void pa_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
+    if (msg_level >= 0) return;
+    pa_jpeg_decoder *d = pa_jpeg_owner(cinfo);
+    char message[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, message);
+    cinfo->err->num_warnings++;
+    d->warning_count++;
+    if (d->strict && !d->strict_suspended) {
+        memcpy(d->error, message, sizeof message);
+        longjmp(d->err.jump, 1);
+    }
+    int code = cinfo->err->msg_code;
+    for (unsigned i = 0; i < d->warnings_kept; i++) {
+        if (d->warning_codes[i] == code) return;
+    }
+    if (d->warnings_kept < PA_JPEG_MAX_WARNINGS) {
+        d->warning_codes[d->warnings_kept] = code;
+        memcpy(d->warnings[d->warnings_kept], message, sizeof message);
+        d->warnings_kept++;
+    }
+}
+
+/* The scan limit: a progressive file can hold thousands of tiny scans, each costing a pass
+   over the whole coefficient buffer, so a few KB take minutes to decode (the shape
+   libjpeg-turbo's fuzzing found). TurboJPEG's TJFLAG_LIMITSCANS refuses more than 500 scans;
+   same limit, same words here. */
+static void pa_jpeg_check_scans(pa_jpeg_decoder *d) {
+    if (d->cinfo.input_scan_number > PA_JPEG_MAX_SCANS) {
+        snprintf(d->error, sizeof d->error, "Progressive JPEG image has more than %d scans", PA_JPEG_MAX_SCANS);
+        longjmp(d->err.jump, 1);
+    }
+}
+
+static void pa_jpeg_progress_monitor(j_common_ptr cinfo) {
+    if (cinfo->is_decompressor) pa_jpeg_check_scans(pa_jpeg_owner(cinfo));
+}
+
+static int pa_jpeg_fail(pa_jpeg_decoder *d) {
+    d->failed = 1;
+    if (d->error[0] == '\0') snprintf(d->error, sizeof d->error, "libjpeg failed without a message");
+    return PA_JPEG_ERROR;
+}
+
+pa_jpeg_decoder *pa_jpeg_create(const unsigned char *data, size_t length, int strict) {
+    pa_jpeg_decoder *d = calloc(1, sizeof *d);
+    if (d == NULL) return NULL;
+    d->strict = strict != 0;
+    d->data = data;
+    d->cinfo.err = jpeg_std_error(&d->err.pub);
+    d->err.pub.error_exit = pa_jpeg_error_exit;
+    d->err.pub.emit_message = pa_jpeg_emit_message;
+    if (setjmp(d->err.jump)) {
+        pa_jpeg_fail(d);
+        return d;  /* the next call reports the message */
+    }
+    jpeg_create_decompress(&d->cinfo);
+    d->created = 1;
+    d->progress.progress_monitor = pa_jpeg_progress_monitor;
+    d->cinfo.progress = &d->progress;
+    jpeg_mem_src(&d->cinfo, data, (unsigned long)length);
+    return d;
+}
+
+void pa_jpeg_destroy(pa_jpeg_decoder *d) {
+    if (d == NULL) return;
+    /* jpeg_destroy_decompress only frees memory; it cannot call error_exit. */
+    if (d->created) jpeg_destroy_decompress(&d->cinfo);
+    free(d->icc);
+    free(d);
+}
+
+/* TurboJPEG 2.1's getSubsamp(), so readInfo names the same subsampling it did. */
+static int pa_jpeg_subsampling(j_decompress_ptr c) {
+    static const int mcu_width[6] = {8, 16, 16, 8, 8, 32};
+    static const int mcu_height[6] = {8, 8, 16, 8, 16, 8};
+    static const int pixel_size[6] = {3, 3, 3, 1, 3, 3};
+    int cmyk = c->jpeg_color_space == JCS_YCCK || c->jpeg_color_space == JCS_CMYK;
+    if (c->num_components == 1 && c->jpeg_color_space == JCS_GRAYSCALE) return PA_JPEG_SAMP_GRAY;
+    for (int i = 0; i < 6; i++) {
+        if (!(c->num_components == pixel_size[i] || (cmyk && pixel_size[i] == 3 && c->num_components == 4))) continue;
+        if (c->comp_info[0].h_samp_factor == mcu_width[i] / 8 && c->comp_info[0].v_samp_factor == mcu_height[i] / 8) {
+            int match = 0;
+            for (int k = 1; k < c->num_components; k++) {
+                int href = 1, vref = 1;
+                if (cmyk && k == 3) {
+                    href = mcu_width[i] / 8;
+                    vref = mcu_height[i] / 8;
+                }
+                if (c->comp_info[k].h_samp_factor == href && c->comp_info[k].v_samp_factor == vref) match++;
+            }
+            if (match == c->num_components - 1) return i;
+        }
+        /* 4:2:2 and 4:4:0 with sampling factors given in non-standard ways. */
+        if (c->comp_info[0].h_samp_factor == 2 && c->comp_info[0].v_samp_factor == 2 &&
+            (i == PA_JPEG_SAMP_422 || i == PA_JPEG_SAMP_440)) {
+            int match = 0;
+            for (int k = 1; k < c->num_components; k++) {
+                int href = mcu_height[i] / 8, vref = mcu_width[i] / 8;
+                if (cmyk && k == 3) href = vref = 2;
+                if (c->comp_info[k].h_samp_factor == href && c->comp_info[k].v_samp_factor == vref) match++;
+            }
+            if (match == c->num_components - 1) return i;
+        }
+        /* 4:4:4 with sampling factors given in non-standard ways. */
+        if (c->comp_info[0].h_samp_factor * c->comp_info[0].v_samp_factor <= D_MAX_BLOCKS_IN_MCU / pixel_size[i] &&
+            i == PA_JPEG_SAMP_444) {
+            int match = 0;
+            for (int k = 1; k < c->num_components; k++) {
+                if (c->comp_info[k].h_samp_factor == c->comp_info[0].h_samp_factor &&
+                    c->comp_info[k].v_samp_factor == c->comp_info[0].v_samp_factor)
+                    match++;
+                if (match == c->num_components - 1) return i;
+            }
+        }
+    }
+    return PA_JPEG_SAMP_UNKNOWN;
+}
+
+static int pa_jpeg_color_space(J_COLOR_SPACE space) {
+    switch (space) {
+    case JCS_GRAYSCALE: return PA_JPEG_CS_GRAY;
+    case JCS_RGB: return PA_JPEG_CS_RGB;
+    case JCS_YCbCr: return PA_JPEG_CS_YCBCR;
+    case JCS_CMYK: return PA_JPEG_CS_CMYK;
+    case JCS_YCCK: return PA_JPEG_CS_YCCK;
+    default: return PA_JPEG_CS_UNKNOWN;
+    }
+}
+
+int pa_jpeg_read_header(pa_jpeg_decoder *d, pa_jpeg_info *info) {
+    if (d->failed) return PA_JPEG_ERROR;
+    if (setjmp(d->err.jump)) return pa_jpeg_fail(d);
+    j_decompress_ptr c = &d->cinfo;
+    jpeg_save_markers(c, JPEG_APP0 + 2, 0xFFFF);
+    (void)jpeg_read_header(c, TRUE);
+    memset(info, 0, sizeof *info);
+    info->width = c->image_width;
+    info->height = c->image_height;
+    info->components = c->num_components;
+    info->color_space = pa_jpeg_color_space(c->jpeg_color_space);
+    info->subsampling = pa_jpeg_subsampling(c);
+    info->progressive = c->progressive_mode ? 1 : 0;
+    info->multi_scan = jpeg_has_multiple_scans(c) ? 1 : 0;
+    info->saw_adobe_marker = c->saw_Adobe_marker ? 1 : 0;
+    info->adobe_transform = c->Adobe_transform;
+
+    /* Before this change a broken ICC profile was our own marker walk's note, never a libjpeg
+       warning, so strict mode did not refuse it; keep it that way. */
+    d->strict_suspended = 1;
+    JOCTET *icc = NULL;
+    unsigned int icc_length = 0;
+    if (jpeg_read_icc_profile(c, &icc, &icc_length)) {
+        d->icc = icc;
+        d->icc_length = icc_length;
+    }
+    d->strict_suspended = 0;
+    return PA_JPEG_OK;
+}
+
+const unsigned char *pa_jpeg_icc_profile(const pa_jpeg_decoder *d, size_t *length) {
+    *length = d->icc_length;
+    return d->icc;
+}
+
+static size_t pa_jpeg_round_up(size_t value, size_t multiple) {
+    return multiple == 0 ? value : (value + multiple - 1) / multiple * multiple;
+}
+
+/* What libjpeg allocates for this decode: a multi-scan file (progressive, non-interleaved, or
+   buffered-image mode) keeps every coefficient of the image, 64 JCOEFs (2 bytes each) per
+   block, padded to whole MCUs; a single-scan file keeps one iMCU row of them. Each component
+   also has its IDCT output rows (three iMCU rows with the context rows fancy upsampling
+   needs), and the upsampler and colour converter a few output rows. Plus about 64 KB of
+   tables and pools. */
+static size_t pa_jpeg_working_memory(j_decompress_ptr c, int whole_image) {
+    size_t total = 64 * 1024;
+    for (int ci = 0; ci < c->num_components; ci++) {
+        jpeg_component_info *comp = &c->comp_info[ci];
+        size_t width_blocks = pa_jpeg_round_up(comp->width_in_blocks, (size_t)comp->h_samp_factor);
+        size_t height_blocks = pa_jpeg_round_up(comp->height_in_blocks, (size_t)comp->v_samp_factor);
+        size_t block_bytes = DCTSIZE2 * sizeof(JCOEF);
+        total += width_blocks * (whole_image ? height_blocks : (size_t)comp->v_samp_factor) * block_bytes;
+        size_t row_bytes = width_blocks * (size_t)comp->DCT_scaled_size;
+        total += row_bytes * (size_t)comp->v_samp_factor * (size_t)comp->DCT_scaled_size * 3;
+    }
+    total += (size_t)c->output_width * (size_t)c->out_color_components * (size_t)c->max_v_samp_factor * 2;
+    return total;
+}
+
+int pa_jpeg_prepare(pa_jpeg_decoder *d, unsigned scale_num, unsigned scale_denom, int out_format, int dc_only,
+                    pa_jpeg_output *output) {
+    if (d->failed) return PA_JPEG_ERROR;
+    if (setjmp(d->err.jump)) return pa_jpeg_fail(d);
+    j_decompress_ptr c = &d->cinfo;
+    c->scale_num = scale_num;
+    c->scale_denom = scale_denom;
+    switch (out_format) {
+    case PA_JPEG_OUT_GRAY: c->out_color_space = JCS_GRAYSCALE; break;
+    case PA_JPEG_OUT_CMYK: c->out_color_space = JCS_CMYK; break;
+    default: c->out_color_space = JCS_EXT_RGB; break;
+    }
+    /* What TJFLAG_ACCURATEDCT gave (and libjpeg's default, stated so it cannot drift). */
+    c->dct_method = JDCT_ISLOW;
+    d->buffered = dc_only && c->progressive_mode;
+    c->buffered_image = d->buffered ? TRUE : FALSE;
+    jpeg_calc_output_dimensions(c);
+    output->width = c->output_width;
+    output->height = c->output_height;
+    output->components = c->out_color_components;
+    output->working_memory = pa_jpeg_working_memory(c, d->buffered || jpeg_has_multiple_scans(c));
+    output->dc_only = d->buffered;
+    return PA_JPEG_OK;
+}
+
+/* True when every coefficient the output pass reads is final (coef_bits 0: its last
+   successive-approximation bit is in). A component whose IDCT is 1x1 (1/8 scale, no chroma
+   upscaling) reads only its DC; one with a larger IDCT (4:2:0 chroma at 1/8 gets a 2x2 IDCT,
+   jdmaster.c scales chroma up by IDCT rather than by upsampling) reads AC too, and then all 64
+   are required. coef_bits is updated when a scan starts, so this is asked after a scan has
+   completed and before the next one's data is read. */
+static int pa_jpeg_needed_coefficients_final(j_decompress_ptr c) {
+    if (c->coef_bits == NULL) return 0;
+    for (int ci = 0; ci < c->num_components; ci++) {
+        int needed = c->comp_info[ci].DCT_scaled_size == 1 ? 1 : DCTSIZE2;
+        for (int k = 0; k < needed; k++) {
+            if (c->coef_bits[ci][k] != 0) return 0;
+        }
+    }
+    return 1;
+}
+
+int pa_jpeg_start(pa_jpeg_decoder *d) {
+    if (d->failed) return PA_JPEG_ERROR;
+    if (setjmp(d->err.jump)) return pa_jpeg_fail(d);
+    j_decompress_ptr c = &d->cinfo;
+    /* Not buffered: a multi-scan file is read whole here (the progress monitor counts scans). */
+    (void)jpeg_start_decompress(c);
+    if (d->buffered) {
+        int ready = 0;
+        for (;;) {
+            int status = jpeg_consume_input(c);
+            pa_jpeg_check_scans(d);
+            if (status == JPEG_REACHED_EOI) break;
+            if (status == JPEG_SUSPENDED) {
+                /* jpeg_mem_src inserts a fake EOI at the end instead of suspending. */
+                snprintf(d->error, sizeof d->error, "libjpeg suspended on an in-memory source");
+                return pa_jpeg_fail(d);
+            }
+            if (status == JPEG_REACHED_SOS && ready) {
+                d->stopped_early = 1;
+                d->stop_offset = (size_t)(c->src->next_input_byte - d->data);
+                break;
+            }
+            if (status == JPEG_SCAN_COMPLETED) ready = pa_jpeg_needed_coefficients_final(c);
+        }
+        /* Block smoothing guesses coefficients not yet received, and with no AC data at all it
+           also moves the DC (libjpeg-turbo 2.1's change_dc): after an early stop that would
+           invent values the full decode never shows. Once at the end, libjpeg decides as in a
+           plain decode. */
+        c->do_block_smoothing = d->stopped_early ? FALSE : TRUE;
+        /* After an early stop the input sits at the next scan's header: output as of the scan
+           before it, so the output pass never pulls that scan's data in. */
+        (void)jpeg_start_output(c, d->stopped_early ? c->input_scan_number - 1 : c->input_scan_number);
+    }
+    d->started = 1;
+    return PA_JPEG_OK;
+}
+
+int pa_jpeg_read_rows(pa_jpeg_decoder *d, unsigned char *rows, size_t stride, unsigned count,
+                      unsigned *rows_read) {
+    *rows_read = 0;
+    if (d->failed) return PA_JPEG_ERROR;
+    d->rows_done = 0;
+    if (setjmp(d->err.jump)) return pa_jpeg_fail(d);
+    j_decompress_ptr c = &d->cinfo;
+    while (d->rows_done < count && c->output_scanline < c->output_height) {
+        JSAMPROW pointers[16];
+        unsigned want = count - d->rows_done;
+        if (want > 16) want = 16;
+        for (unsigned i = 0; i < want; i++) pointers[i] = rows + (size_t)(d->rows_done + i) * stride;
+        JDIMENSION got = jpeg_read_scanlines(c, pointers, want);
+        if (got == 0) break; /* only a suspending source returns 0 */
+        d->rows_done += got;
+    }
+    *rows_read = d->rows_done;
+    return PA_JPEG_OK;
+}
+
+int pa_jpeg_finish(pa_jpeg_decoder *d) {
+    if (d->failed) return PA_JPEG_ERROR;
+    if (d->finished) return PA_JPEG_OK;
+    if (setjmp(d->err.jump)) return pa_jpeg_fail(d);
+    j_decompress_ptr c = &d->cinfo;
+    if (d->buffered && d->stopped_early) {
+        jpeg_abort_decompress(c);
+    } else {
+        if (d->buffered) (void)jpeg_finish_output(c);
+        (void)jpeg_finish_decompress(c);
+    }
+    d->finished = 1;
+    return PA_JPEG_OK;
+}
+
+int pa_jpeg_stopped_early(const pa_jpeg_decoder *d) { return d->stopped_early; }
+
+size_t pa_jpeg_stop_offset(const pa_jpeg_decoder *d) { return d->stop_offset; }
+
+unsigned pa_jpeg_output_scanline(const pa_jpeg_decoder *d) { return d->cinfo.output_scanline; }
+
+const char *pa_jpeg_error_message(const pa_jpeg_decoder *d) { return d->error; }
+
+unsigned long pa_jpeg_warning_count(const pa_jpeg_decoder *d) { return d->warning_count; }
+
+unsigned pa_jpeg_warning_messages(const pa_jpeg_decoder *d) { return d->warnings_kept; }
+
+const char *pa_jpeg_warning_message(const pa_jpeg_decoder *d, unsigned index) {
+    return index < d->warnings_kept ? d->warnings[index] : "";
+}

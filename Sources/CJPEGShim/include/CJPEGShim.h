@@ -1,5 +1,120 @@
 #ifndef PUSHATTACH_CJPEGSHIM_H
 #define PUSHATTACH_CJPEGSHIM_H
-/* libjpeg's scanline API behind setjmp (filled in by the JPEG row decoder work). */
-int pa_jpeg_shim_placeholder(void);
+/*
+ * libjpeg's scanline API (libjpeg-turbo, jpeglib.h) behind setjmp, for the JPEG row decoder.
+ *
+ * libjpeg reports a fatal error by calling error_exit, which must not return; the only way
+ * out is longjmp. A longjmp across Swift frames is undefined behaviour, so every libjpeg call
+ * is made here, each entry point sets its own setjmp, and Swift sees a status and a message.
+ *
+ *     pa_jpeg_decoder *d = pa_jpeg_create(bytes, length, strict);
+ *     pa_jpeg_info info;   pa_jpeg_read_header(d, &info);
+ *     pa_jpeg_output out;  pa_jpeg_prepare(d, 1, 8, PA_JPEG_OUT_RGB, 0, &out);
+ *     pa_jpeg_start(d);    pa_jpeg_read_rows(d, rows, stride, 16, &n);  ...  pa_jpeg_finish(d);
+ *     pa_jpeg_destroy(d);
+ *
+ * One decoder per thread; no globals. The encoded bytes are read in place and must outlive
+ * the decoder.
+ */
+#include <stddef.h>
+
+/* Every call returns one of these; the message is then pa_jpeg_error_message(). */
+#define PA_JPEG_OK 0
+#define PA_JPEG_ERROR 1
+
+/* The colour space of the stored data (jpeg_color_space); TurboJPEG's TJCS_ order. */
+#define PA_JPEG_CS_UNKNOWN -1
+#define PA_JPEG_CS_RGB 0
+#define PA_JPEG_CS_YCBCR 1
+#define PA_JPEG_CS_GRAY 2
+#define PA_JPEG_CS_CMYK 3
+#define PA_JPEG_CS_YCCK 4
+
+/* Chroma subsampling as TurboJPEG 2.1's getSubsamp() names it (TJSAMP_ order). */
+#define PA_JPEG_SAMP_UNKNOWN -1
+#define PA_JPEG_SAMP_444 0
+#define PA_JPEG_SAMP_422 1
+#define PA_JPEG_SAMP_420 2
+#define PA_JPEG_SAMP_GRAY 3
+#define PA_JPEG_SAMP_440 4
+#define PA_JPEG_SAMP_411 5
+
+/* Output pixel formats (out_color_space): JCS_EXT_RGB, JCS_GRAYSCALE, JCS_CMYK. */
+#define PA_JPEG_OUT_RGB 0
+#define PA_JPEG_OUT_GRAY 1
+#define PA_JPEG_OUT_CMYK 2
+
+/* Progressive files with more scans than this are refused (TurboJPEG's TJFLAG_LIMITSCANS). */
+#define PA_JPEG_MAX_SCANS 500
+/* Kinds of warning (msg_code) kept per decoder, the first text of each; the rest are counted. */
+#define PA_JPEG_MAX_WARNINGS 16
+
+typedef struct pa_jpeg_decoder pa_jpeg_decoder;
+
+/* What jpeg_read_header found. */
+typedef struct pa_jpeg_info {
+    unsigned width;
+    unsigned height;
+    int components;
+    int color_space;      /* PA_JPEG_CS_* */
+    int subsampling;      /* PA_JPEG_SAMP_* */
+    int progressive;      /* SOF2 / SOF10 */
+    int multi_scan;       /* jpeg_has_multiple_scans: libjpeg buffers the whole image's coefficients */
+    int saw_adobe_marker; /* an APP14 "Adobe" segment: its CMYK is stored inverted */
+    int adobe_transform;
+} pa_jpeg_info;
+
+/* The output pass pa_jpeg_prepare set up (after jpeg_calc_output_dimensions). */
+typedef struct pa_jpeg_output {
+    unsigned width;
+    unsigned height;
+    int components; /* bytes per pixel in the rows pa_jpeg_read_rows writes */
+    /* Bytes libjpeg will hold while decoding (coefficient buffer, row buffers), an estimate. */
+    size_t working_memory;
+    /* 1 when the DC-only early stop is armed (progressive, every needed IDCT is 1x1 or the
+       coefficients it reads come early); the stop itself happens in pa_jpeg_start. */
+    int dc_only;
+} pa_jpeg_output;
+
+/* A decoder over `length` bytes at `data` (not copied). `strict` turns every warning into an
+   error. NULL when memory runs out. */
+pa_jpeg_decoder *pa_jpeg_create(const unsigned char *data, size_t length, int strict);
+void pa_jpeg_destroy(pa_jpeg_decoder *decoder);
+
+/* jpeg_read_header, then the ICC profile (jpeg_read_icc_profile; a broken one is a warning
+   even in strict mode). */
+int pa_jpeg_read_header(pa_jpeg_decoder *decoder, pa_jpeg_info *info);
+/* The ICC profile read with the header, or NULL; owned by the decoder. */
+const unsigned char *pa_jpeg_icc_profile(const pa_jpeg_decoder *decoder, size_t *length);
+
+/* Scale (scale_num / scale_denom; libjpeg-turbo uses the nearest M/8 not below it), output
+   format (PA_JPEG_OUT_*), accurate integer IDCT, and sizes. `dc_only`: a progressive file may
+   stop reading once the coefficients the output uses are final (see pa_jpeg_start). */
+int pa_jpeg_prepare(pa_jpeg_decoder *decoder, unsigned scale_num, unsigned scale_denom, int out_format,
+                    int dc_only, pa_jpeg_output *output);
+/* jpeg_start_decompress (a multi-scan file is read whole here, or up to the early stop). */
+int pa_jpeg_start(pa_jpeg_decoder *decoder);
+/* Reads up to `count` rows, `stride` bytes apart, into `rows`; `*rows_read` says how many
+   (fewer only at the end of the image). */
+int pa_jpeg_read_rows(pa_jpeg_decoder *decoder, unsigned char *rows, size_t stride, unsigned count,
+                      unsigned *rows_read);
+/* jpeg_finish_decompress: reads to the end-of-image marker (its warnings count), or, after an
+   early stop, abandons the rest. */
+int pa_jpeg_finish(pa_jpeg_decoder *decoder);
+/* 1 when pa_jpeg_start stopped before the end of the data (the DC-only path). */
+int pa_jpeg_stopped_early(const pa_jpeg_decoder *decoder);
+/* After an early stop: the offset of the first byte not read (just after the header of the
+   first scan left unread). */
+size_t pa_jpeg_stop_offset(const pa_jpeg_decoder *decoder);
+/* Rows handed out so far (output_scanline). */
+unsigned pa_jpeg_output_scanline(const pa_jpeg_decoder *decoder);
+
+/* The message of the last failed call ("" when none). */
+const char *pa_jpeg_error_message(const pa_jpeg_decoder *decoder);
+/* Every warning libjpeg emitted (msg_level -1), including repeats. */
+unsigned long pa_jpeg_warning_count(const pa_jpeg_decoder *decoder);
+/* Warning texts kept, the first of each kind, in order (at most PA_JPEG_MAX_WARNINGS). */
+unsigned pa_jpeg_warning_messages(const pa_jpeg_decoder *decoder);
+const char *pa_jpeg_warning_message(const pa_jpeg_decoder *decoder, unsigned index);
+
 #endif

@@ -1,7 +1,9 @@
 import MediaTypes
 
-/// What the marker segments say before TurboJPEG looks: frame type, precision, Adobe
-/// transform and ICC chunks. Read with the shared `JPEGSegments` walker.
+/// What the marker segments say, read with the shared `JPEGSegments` walker: frame type,
+/// precision, Adobe transform and ICC chunks. Decoding takes all of this from libjpeg; the walk
+/// is for the failure path (`unsupportedReason` names what libjpeg only calls "Unsupported JPEG
+/// process") and for tests.
 ///
 ///     let header = JPEGHeader(bytes)   // nil fields when the markers cannot be walked
 struct JPEGHeader: Sendable {
@@ -19,7 +21,8 @@ struct JPEGHeader: Sendable {
     /// Problems found while reading metadata (a missing ICC chunk, ...).
     var notes: [String] = []
     /// DQT and DHT segments come before the first scan. Files without (Motion-JPEG style, or
-    /// arithmetic-coded: no DHT) must not be decoded on a reused handle (`TurboJPEGPool`).
+    /// arithmetic-coded: no DHT) took the previous image's tables when TurboJPEG decompress
+    /// handles were pooled; every decode now has a fresh decompressor.
     var bringsItsOwnTables = false
 
     init(_ bytes: [UInt8]) {
@@ -56,7 +59,7 @@ struct JPEGHeader: Sendable {
     /// SOF3, SOF7, SOF11, SOF15.
     var isLossless: Bool { frameMarker.map { [0xC3, 0xC7, 0xCB, 0xCF].contains($0) } ?? false }
 
-    /// Why TurboJPEG 2.1 (8-bit, DCT only) cannot decode this frame, or nil when it can.
+    /// Why libjpeg-turbo 2.1 (8-bit, DCT only) cannot decode this frame, or nil when it can.
     var unsupportedReason: String? {
         if isJPEGLS { return "JPEG-LS (SOF55) is not supported" }
         if isLossless, let frameMarker {

@@ -2,34 +2,26 @@ internal import CTurboJPEG
 import Foundation
 import MediaTypes
 
-/// Owns one `tjhandle`: `init` throws when TurboJPEG cannot make one, `deinit` destroys it.
+/// Owns one TurboJPEG compressor `tjhandle`: `init` throws when TurboJPEG cannot make one,
+/// `deinit` destroys it. (Decoding runs on libjpeg's scanline API, `JPEGRowDecoder`.)
 ///
-///     let handle = try TurboJPEGHandle(.decompress)
+///     let handle = try TurboJPEGHandle()
 ///     let message = handle.lastError
 ///
 /// A handle is used by one thread at a time (the pool hands it out exclusively); that is why
 /// the class is `@unchecked Sendable`.
 final class TurboJPEGHandle: @unchecked Sendable {
-    enum Kind { case compress, decompress }
-
     let raw: tjhandle
-    let kind: Kind
-    /// Cleared after any failed call: TurboJPEG 2.1 does not reset libjpeg's marker reader
-    /// when a header read fails, so a handle that saw an error ("Bogus marker length" on the
-    /// next, valid file) must not be reused.
+    /// Cleared after any failed call, and after a progressive encode (see `JPEGCodec.encode`):
+    /// such a handle keeps state that corrupts the next job, so it is not reused.
     var isReusable = true
 
-    init(_ kind: Kind) throws(CodecError) {
-        let made = kind == .compress ? tjInitCompress() : tjInitDecompress()
-        guard let made else {
+    init() throws(CodecError) {
+        guard let made = tjInitCompress() else {
             // With no handle, TurboJPEG keeps the reason in a global string.
-            let reason = String(cString: tjGetErrorStr2(nil))
-            throw kind == .compress
-                ? .encodeFailed(codec: JPEGCodec.name, message: reason)
-                : .corrupt(codec: JPEGCodec.name, message: "cannot create a decompressor: \(reason)")
+            throw .encodeFailed(codec: JPEGCodec.name, message: String(cString: tjGetErrorStr2(nil)))
         }
         self.raw = made
-        self.kind = kind
     }
 
     deinit { tjDestroy(raw) }
@@ -42,28 +34,20 @@ final class TurboJPEGHandle: @unchecked Sendable {
         isReusable = false
         return lastError
     }
-
-    /// True when the last failure was only a warning (TJERR_WARNING): output was produced.
-    var lastErrorIsWarning: Bool { tjGetErrorCode(raw) == Int32(TJERR_WARNING.rawValue) }
 }
 
-/// A small lock-protected pool of decompress handles, so hot paths reuse a handle instead of
+/// A small lock-protected pool of compress handles, so encodes reuse a handle instead of
 /// allocating TurboJPEG's state per image. Holds at most `capacity` idle handles.
 ///
-///     let image = try TurboJPEGPool.decompressors.with { handle in ... }
+///     let jpeg = try TurboJPEGPool.compressors.with { handle in ... }
 final class TurboJPEGPool: @unchecked Sendable {
-    static let decompressors = TurboJPEGPool(kind: .decompress, capacity: 16)
-    static let compressors = TurboJPEGPool(kind: .compress, capacity: 8)
+    static let compressors = TurboJPEGPool(capacity: 8)
 
     private let lock = NSLock()
     private var idle: [TurboJPEGHandle] = []
-    private let kind: TurboJPEGHandle.Kind
     private let capacity: Int
 
-    init(kind: TurboJPEGHandle.Kind, capacity: Int) {
-        self.kind = kind
-        self.capacity = capacity
-    }
+    init(capacity: Int) { self.capacity = capacity }
 
     /// Runs `body` with a handle no other thread is using, then returns it to the pool
     /// unless the body threw or a call on it failed.
@@ -74,25 +58,15 @@ final class TurboJPEGPool: @unchecked Sendable {
         return result
     }
 
-    /// `with(_:)` for decoding `jpeg`: a pooled handle when the file brings its own tables,
-    /// else a fresh one used once. libjpeg keeps Huffman and quantisation tables across images
-    /// on one decompressor (for abbreviated Motion-JPEG streams) and fills in defaults only where
-    /// none are loaded, so a file without DHT or DQT (`mjpeg.jpg` in the corpus) decoded on a
-    /// reused handle gets the previous image's tables: "bad Huffman code", or wrong pixels.
-    func with<R>(decoding markers: JPEGHeader, _ body: (TurboJPEGHandle) throws(CodecError) -> R) throws(CodecError)
-        -> R
-    {
-        guard !markers.bringsItsOwnTables else { return try with(body) }
-        return try body(try TurboJPEGHandle(kind))
-    }
-
     /// True when DQT and DHT segments come before the first scan (`JPEGHeader.bringsItsOwnTables`).
+    /// Decoders are no longer pooled (each decode makes its own libjpeg decompressor), so a
+    /// tableless Motion-JPEG frame cannot inherit tables any more; `DamageTests` still asks.
     static func bringsItsOwnTables(_ jpeg: [UInt8]) -> Bool { JPEGHeader(jpeg).bringsItsOwnTables }
 
     private func checkOut() throws(CodecError) -> TurboJPEGHandle {
         let reused: TurboJPEGHandle? = lock.withLock { idle.popLast() }
         if let reused { return reused }
-        return try TurboJPEGHandle(kind)
+        return try TurboJPEGHandle()
     }
 
     private func checkIn(_ handle: TurboJPEGHandle) {

@@ -14,10 +14,24 @@ public struct DecodeOptions: Sendable {
     /// JPEG: a libjpeg warning ("Corrupt JPEG data: premature end of data segment") fails the
     /// decode. When false the warning is kept in `DecodedImage.warnings`.
     public var strict: Bool
+    /// JPEG: read every scan of a progressive file, so damage anywhere in it shows (what
+    /// passthrough validation needs). When false and the decode runs at 1/8, a progressive
+    /// file stops once the coefficients the 1/8 output uses are final: the DC scans, plus every
+    /// chroma scan when 4:2:0 chroma is scaled by a 2x2 IDCT. The pixels equal the full
+    /// decode's; damage in the skipped scans goes unseen (a missing end marker still shows).
+    ///
+    ///     var thumbnail = DecodeOptions(minimumSize: (256, 256))
+    ///     thumbnail.validateAllScans = false   // a progressive photo at 1/8 skips its AC scans
+    public var validateAllScans: Bool
 
-    public init(minimumSize: (width: Int, height: Int)? = nil, pixelBudget: Int = 50_000_000, strict: Bool = false) {
+    /// Defaults: full size, a 50-megapixel budget, lenient, every JPEG scan read.
+    public init(
+        minimumSize: (width: Int, height: Int)? = nil, pixelBudget: Int = 50_000_000, strict: Bool = false,
+        validateAllScans: Bool = true
+    ) {
         self.minimumSize = minimumSize
         self.pixelBudget = pixelBudget
         self.strict = strict
+        self.validateAllScans = validateAllScans
     }
 }

@@ -1,0 +1,75 @@
+internal import CTurboJPEG
+import Foundation
+import MediaTypes
+
+@testable import ImageCodecs
+
+/// The decode the JPEG row decoder replaced: TurboJPEG's whole-frame `tjDecompress2` with
+/// `TJFLAG_ACCURATEDCT | TJFLAG_LIMITSCANS`, in the same pixel format (`TJPF_GRAY` for grey,
+/// `TJPF_CMYK` then `CMYKConversion` for CMYK/YCCK, `TJPF_RGB` otherwise), so the row
+/// decoder's output can be compared with it byte for byte.
+///
+///     let reference = TurboJPEGReference.decode([UInt8](data), width: w, height: h)
+enum TurboJPEGReference {
+    struct Result {
+        /// Nil when `tjDecompress2` failed outright.
+        var pixels: PixelBuffer?
+        /// The message of a failure, or of the call's first warning (all TurboJPEG kept).
+        var message: String?
+        var isWarning: Bool
+    }
+
+    /// Size and colour space as `tjDecompressHeader3` reads them (nil when it cannot).
+    static func header(_ jpeg: [UInt8]) -> (width: Int, height: Int, colorSpace: Int32)? {
+        guard let handle = tjInitDecompress() else { return nil }
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = -1, colorSpace: Int32 = -1
+        _ = jpeg.withUnsafeBufferPointer {
+            tjDecompressHeader3(handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorSpace)
+        }
+        // "Could not determine subsampling" fails the call after the fields are filled in.
+        guard width > 0, height > 0, colorSpace >= 0 else { return nil }
+        return (Int(width), Int(height), colorSpace)
+    }
+
+    /// Decodes at the TurboJPEG factor whose output is `width` x `height` (TurboJPEG takes the
+    /// largest factor that fits, as `Scaling.jpeg` does).
+    static func decode(_ jpeg: [UInt8], width: Int, height: Int, strict: Bool = false) -> Result? {
+        guard let header = header(jpeg), let handle = tjInitDecompress() else { return nil }
+        defer { tjDestroy(handle) }
+        let isCMYK = header.colorSpace == Int32(TJCS_CMYK.rawValue) || header.colorSpace == Int32(TJCS_YCCK.rawValue)
+        let isGray = header.colorSpace == Int32(TJCS_GRAY.rawValue)
+        let format: TJPF = isCMYK ? TJPF_CMYK : (isGray ? TJPF_GRAY : TJPF_RGB)
+        let channels = isCMYK ? 4 : (isGray ? 1 : 3)
+        var flags = TJFLAG_ACCURATEDCT | TJFLAG_LIMITSCANS
+        if strict { flags |= TJFLAG_STOPONWARNING }
+        var output = [UInt8](repeating: 0, count: width * height * channels)
+        let status = jpeg.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { destination in
+                tjDecompress2(
+                    handle, source.baseAddress, UInt(source.count), destination.baseAddress, Int32(width),
+                    Int32(width * channels), Int32(height), Int32(format.rawValue), Int32(flags))
+            }
+        }
+        let isWarning = status != 0 && tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
+        let message = status != 0 ? String(cString: tjGetErrorStr2(handle)) : nil
+        guard status == 0 || isWarning else { return Result(pixels: nil, message: message, isWarning: false) }
+        let pixels =
+            isCMYK
+            ? CMYKConversion.toRGB(output, width: width, height: height, inverted: hasAdobeSegment(jpeg))
+            : PixelBuffer(width: width, height: height, layout: isGray ? .gray : .rgb, bytes: output)
+        return Result(pixels: pixels, message: message, isWarning: isWarning)
+    }
+
+    /// An APP14 "Adobe" segment before the first scan, found the way libjpeg finds it: past
+    /// junk between segments. (The old decode asked `JPEGHeader`, whose walk gives up at junk,
+    /// so a CMYK file with junk before a marker came out un-inverted: the full corpus's
+    /// ljt_github305_CVE-2018-19664.jpg. The row decoder takes libjpeg's own `saw_Adobe_marker`.)
+    static func hasAdobeSegment(_ jpeg: [UInt8]) -> Bool {
+        guard let segments = try? JPEGSegments.read(jpeg, skippingExtraneousBytes: true) else { return false }
+        return segments.contains { segment in
+            segment.marker == 0xEE && segment.payloadLength >= 12
+                && jpeg[segment.payloadRange].starts(with: Array("Adobe".utf8))
+        }
+    }
+}
