@@ -32,12 +32,12 @@ _pushattach() {
 _pushattach_verify() {
     local cur="$1" prev="$2"
     case "$prev" in
-        --pixel-budget|--memory-budget)
+        --pixel-budget|--decoded-budget)
             return 0
             ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--json -q --quiet --fast --strict --accept-damaged --pixel-budget --memory-budget -h --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--json -q --quiet --fast --strict --accept-damaged --pixel-budget --decoded-budget -h --help" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi
@@ -50,12 +50,12 @@ _pushattach_prepare() {
             COMPREPLY=($(compgen -d -- "$cur"))
             return 0
             ;;
-        --thumbnail|--max-long-side|--quality|--pixel-budget|--memory-budget|--allow-host|--max-redirects|--timeout|-j|--concurrency|--per-host|--retries)
+        --thumbnail|--max-long-side|--quality|--pixel-budget|--decoded-budget|--memory-budget|--spool-budget|--allow-host|--max-redirects|--timeout|-j|--concurrency|--per-host|--retries)
             return 0
             ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names --resume --strict --accept-damaged --json --report -q --quiet -v --verbose --pixel-budget --memory-budget --allow-private-networks --allow-host --max-redirects --timeout -j --concurrency --per-host --retries -h --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names --resume --strict --accept-damaged --json --report -q --quiet -v --verbose --pixel-budget --decoded-budget --memory-budget --spool-budget --allow-private-networks --allow-host --max-redirects --timeout -j --concurrency --per-host --retries -h --help" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi
@@ -66,7 +66,7 @@ _pushattach_bench() {
     case "$prev" in
         --workload)
             local done="${cur%"${cur##*,}"}"
-            COMPREPLY=($(compgen -P "$done" -W "w1 w2 w3 d1 d2" -- "${cur##*,}"))
+            COMPREPLY=($(compgen -P "$done" -W "w1 w2 w3 w4 d1 d2" -- "${cur##*,}"))
             return 0
             ;;
         --folder)

@@ -51,6 +51,7 @@ enum PushAttach {
     }
 
     static func main() async {
+        MallocTuning.apply()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status = await run(arguments)
         if ProcessInfo.processInfo.environment["PUSHATTACH_REPORT_PEAK_RSS"] == "1" {

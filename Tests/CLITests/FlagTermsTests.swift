@@ -19,6 +19,11 @@ struct FlagTermsTests {
             FetchError.addressRefused(url: "http://10.0.0.1/x.jpg", address: "10.0.0.1", rule: "private").description,
             "--allow-private-networks"
         ),
+        (
+            FetchError.spoolBudgetExhausted(url: "https://a.example/v.mp4", needed: 50_000_000, budget: 10_000_000)
+                .description,
+            "raise --spool-budget or lower --concurrency"
+        ),
         (ContainerError.system(call: "write", path: "/c/x", errno: ENOSPC).description, "re-run with --resume"),
         (ContainerError.system(call: "open", path: "/c/x", errno: EACCES).description, "another --container"),
         (ContainerError.system(call: "open", path: "/c/x", errno: ENOENT).description, "the --container path"),

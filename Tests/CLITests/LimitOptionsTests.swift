@@ -15,7 +15,7 @@ struct LimitOptionsTests {
         #expect(verify == CheckPolicy())
         #expect(prepare == CheckPolicy())
         #expect(LimitOptions.pixelBudget.defaultText == OptionInfo.decimal(Double(verify.pixelBudget) / 1e6))
-        #expect(LimitOptions.memoryBudget.defaultText == OptionInfo.decimal(Double(verify.rules.memoryBudget) / 1e6))
+        #expect(LimitOptions.decodedBudget.defaultText == OptionInfo.decimal(Double(verify.rules.memoryBudget) / 1e6))
     }
 
     @Test func bothCommandsListTheSameLimitOptions() {
@@ -27,11 +27,40 @@ struct LimitOptionsTests {
 
     @Test func valuesAreReadInPixelsAndBytes() throws {
         let parsed = try VerifyCommand.spec.parse(
-            ["--pixel-budget", "0.5", "--memory-budget=12.5", "a.jpg"], command: "pushattach verify")
+            ["--pixel-budget", "0.5", "--decoded-budget=12.5", "a.jpg"], command: "pushattach verify")
         let values = try LimitOptions.parse(parsed, command: "pushattach verify")
         #expect(values.pixelBudget == 500_000)
-        #expect(values.memoryBudget == 12_500_000)
+        #expect(values.decodedBudget == 12_500_000)
         let command = try VerifyCommand(parsed)
         #expect(command.options.pixelBudget == 500_000 && command.options.rules.memoryBudget == 12_500_000)
+    }
+
+    @Test func prepareReadsTheProcessBudgetsInMegabytes() throws {
+        let parsed = try PrepareCommand.spec.parse(
+            ["-o", "out", "--memory-budget", "64", "--spool-budget=500", "--decoded-budget", "10", "list.txt"],
+            command: "pushattach prepare")
+        let command = try PrepareCommand(parsed)
+        #expect(command.options.memoryBudget == 64_000_000)
+        #expect(command.options.spoolBudget == 500_000_000)
+        #expect(command.options.rules.memoryBudget == 10_000_000)
+        #expect(command.options.limits.memoryBudget == 10_000_000)
+    }
+
+    @Test func theProcessBudgetsDefaultToTheLibrarys() throws {
+        let library = PrepareOptions(container: URL(fileURLWithPath: "/c"), inputs: [])
+        #expect(library.memoryBudget == 256_000_000 && library.spoolBudget == 2_000_000_000)
+        #expect(PrepareCommand.Options.memoryBudget.defaultText == "256")
+        #expect(PrepareCommand.Options.spoolBudget.defaultText == "2000")
+        let command = try PrepareCommand(PrepareCommand.spec.parse(["-o", "out", "x"], command: "pushattach prepare"))
+        #expect(command.options.memoryBudget == library.memoryBudget)
+        #expect(command.options.spoolBudget == library.spoolBudget)
+    }
+
+    @Test func theMemoryBudgetGivenToVerifyIsAUsageErrorNamingPrepare() {
+        #expect {
+            _ = try VerifyCommand.spec.parse(["--memory-budget", "64", "a.jpg"], command: "pushattach verify")
+        } throws: { error in
+            "\(error)".contains("--memory-budget is a prepare option") && "\(error)".contains("--decoded-budget")
+        }
     }
 }

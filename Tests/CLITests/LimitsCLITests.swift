@@ -59,7 +59,7 @@ struct LimitsCLITests {
             .split(separator: " ").joined(separator: " ")
     }
 
-    @Test(arguments: ["--pixel-budget", "--memory-budget"])
+    @Test(arguments: ["--pixel-budget", "--decoded-budget"])
     func bothCommandsTakeTheLimitWithTheSameHelpAndDefault(option: String) throws {
         let verify = try Self.helpEntry("verify", option)
         let prepare = try Self.helpEntry("prepare", option)
@@ -106,16 +106,16 @@ struct LimitsCLITests {
         if let output = fits.output { try? FileManager.default.removeItem(at: output) }
     }
 
-    /// `--memory-budget`: verify warns about an image whose decode passes it; prepare fits the
+    /// `--decoded-budget`: verify warns about an image whose decode passes it; prepare fits the
     /// image under it.
-    @Test func memoryBudgetFlagWarnsInVerifyAndFitsInPrepare() throws {
-        let warned = try Self.verify(Self.photo.path, ["--memory-budget", "1"])
+    @Test func decodedBudgetFlagWarnsInVerifyAndFitsInPrepare() throws {
+        let warned = try Self.verify(Self.photo.path, ["--decoded-budget", "1"])
         #expect(warned.report["verdict"] as? String == "accepted")
         let warnings = try #require(warned.report["warnings"] as? [String])
         #expect(warnings.contains { $0.contains("over the NSE memory budget of 1 MB") }, "\(warnings)")
         #expect(try Self.verify(Self.photo.path).report["warnings"] as? [String] == [])
 
-        let prepared = try Self.prepare(Self.photo.path, ["--memory-budget", "1"])
+        let prepared = try Self.prepare(Self.photo.path, ["--decoded-budget", "1"])
         #expect(prepared.entry["status"] as? String == "prepared", "\(prepared.entry)")
         let width = try #require(prepared.entry["width"] as? Int)
         let height = try #require(prepared.entry["height"] as? Int)
@@ -127,11 +127,35 @@ struct LimitsCLITests {
     @Test(arguments: [
         (["verify", "--pixel-budget", "0", "x"], "--pixel-budget must be a number in 0.001...100000, got '0'"),
         (["prepare", "-o", "/tmp/x", "--pixel-budget", "lots", "x"], "--pixel-budget must be a number"),
-        (["prepare", "-o", "/tmp/x", "--memory-budget", "0.5", "x"], "--memory-budget must be a number in 1...100000"),
+        (
+            ["prepare", "-o", "/tmp/x", "--decoded-budget", "0.5", "x"],
+            "--decoded-budget must be a number in 1...100000"
+        ),
+        (["prepare", "-o", "/tmp/x", "--memory-budget", "0", "x"], "--memory-budget must be a number in 1...1000000"),
+        (
+            ["prepare", "-o", "/tmp/x", "--spool-budget", "lots", "x"],
+            "--spool-budget must be a number in 1...10000000"
+        ),
+        (["verify", "--memory-budget", "64", "x"], "--memory-budget is a prepare option"),
     ])
     func badLimitsAreUsageErrors(arguments: [String], message: String) throws {
         let result = try ProcessRunner.run("pushattach", arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    /// `--memory-budget` is the run's budget, on prepare only; a tiny one still prepares.
+    @Test func theProcessBudgetsAreInPreparesHelpAndATinyOneStillPrepares() throws {
+        let prepareHelp = try ProcessRunner.run("pushattach", ["prepare", "--help"]).stdout
+        #expect(prepareHelp.contains("--memory-budget MB"))
+        #expect(prepareHelp.contains("--spool-budget MB"))
+        #expect(prepareHelp.contains("--decoded-budget MB"))
+        let verifyHelp = try ProcessRunner.run("pushattach", ["verify", "--help"]).stdout
+        #expect(!verifyHelp.contains("--memory-budget") && !verifyHelp.contains("--spool-budget"))
+        #expect(verifyHelp.contains("--decoded-budget MB"))
+
+        let prepared = try Self.prepare(Self.photo.path, ["--memory-budget", "1", "--spool-budget", "1"])
+        #expect(prepared.entry["status"] as? String == "prepared", "\(prepared.entry)")
+        if let output = prepared.output { try? FileManager.default.removeItem(at: output) }
     }
 }

@@ -17,6 +17,9 @@ import Foundation
 ///   every new connection's address goes through the SSRF guard.
 /// - Retries: a retryable failure at any hop restarts the chain from `url`, after a jittered
 ///   exponential backoff or the server's Retry-After, whichever is longer.
+/// - Spooling: with `FetchPolicy.spool` set, a body past `spoolThreshold` streams to a file of
+///   its own (`FetchResponse.content` is `.file`), within the spool's disk budget; a failed,
+///   cancelled or retried attempt removes its file at once.
 public final class HTTPClient: Sendable {
     public let policy: FetchPolicy
     private let threads: TransferThreads
@@ -35,14 +38,20 @@ public final class HTTPClient: Sendable {
     public func shutdown() { threads.shutdown() }
 
     /// Downloads `url`, following redirects and retrying as the policy says.
-    public func fetch(_ url: String) async throws(FetchError) -> FetchResponse {
+    ///
+    /// `whenSpooling` is called (on a transfer thread) each time an attempt's body passes
+    /// `FetchPolicy.spoolThreshold` and starts to go to the spool, before it waits for the
+    /// spool's budget: a caller holding memory for the body may give it back then.
+    public func fetch(_ url: String, whenSpooling: (@Sendable () -> Void)? = nil) async throws(FetchError)
+        -> FetchResponse
+    {
         let start = ContinuousClock.now
         var attempt = 0
         while true {
             attempt += 1
             if Task.isCancelled { throw .cancelled(url: url) }
             let failure: AttemptFailure
-            switch await followRedirects(from: url) {
+            switch await followRedirects(from: url, whenSpooling: whenSpooling) {
             case .success(let chain):
                 return chain.response(url: url, attempts: attempt, elapsed: ContinuousClock.now - start)
             case .failure(let error):
@@ -85,12 +94,14 @@ public final class HTTPClient: Sendable {
                 url: url, finalURL: finalURL, status: hop.status, contentType: hop.headers["content-type"],
                 contentDisposition: disposition,
                 suggestedFilename: disposition.flatMap(ContentDisposition.filename(from:)),
-                body: Data(hop.body), redirects: redirects, attempts: attempts, elapsed: elapsed)
+                content: hop.body, redirects: redirects, attempts: attempts, elapsed: elapsed)
         }
     }
 
     /// One attempt: the redirect chain from `url`, within one deadline.
-    private func followRedirects(from url: String) async -> Result<Chain, AttemptFailure> {
+    private func followRedirects(from url: String, whenSpooling: (@Sendable () -> Void)?) async -> Result<
+        Chain, AttemptFailure
+    > {
         let start = ContinuousClock.now
         var current = url
         var redirects: [String] = []
@@ -102,7 +113,7 @@ public final class HTTPClient: Sendable {
                     AttemptFailure(error: .timedOut(url: current, what: "deadline of \(policy.deadline) passed")))
             }
             let hop: Transfer.Response
-            switch await run(Transfer(url: current, policy: policy, timeout: remaining)) {
+            switch await run(Transfer(url: current, policy: policy, timeout: remaining), whenSpooling: whenSpooling) {
             case .success(let response): hop = response
             case .failure(let error): return .failure(AttemptFailure(error: error))
             }
@@ -147,8 +158,12 @@ public final class HTTPClient: Sendable {
     }
 
     /// Runs one transfer on a worker thread; task cancellation aborts it.
-    private func run(_ transfer: Transfer) async -> Result<Transfer.Response, FetchError> {
-        let context = TransferContext(url: transfer.url, policy: policy, cap: policy.byteCap)
+    private func run(_ transfer: Transfer, whenSpooling: (@Sendable () -> Void)?) async -> Result<
+        Transfer.Response, FetchError
+    > {
+        let context = TransferContext(
+            url: transfer.url, policy: policy, cap: policy.byteCap, deadline: .now + transfer.timeout,
+            whenSpooling: whenSpooling)
         return await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<Transfer.Response, FetchError>, Never>) in

@@ -14,7 +14,8 @@ struct Transfer: Sendable {
     struct Response: Sendable {
         var status: Int
         var headers: ResponseHeaders
-        var body: [UInt8]
+        /// The 2xx body (empty for any other status).
+        var body: FetchBody
     }
 
     func perform(on handle: EasyHandle, context: TransferContext) -> Result<Response, FetchError> {
@@ -50,10 +51,12 @@ struct Transfer: Sendable {
 
         if code == CURLE_OK {
             if context.isSuccessStatus, !context.tightenCap() {
+                context.discardBody()
                 return .failure(context.failure ?? .tooLarge(url: url, cap: context.cap, declared: nil))
             }
             return .success(Response(status: context.status, headers: context.headers, body: context.takeBody()))
         }
+        context.discardBody()
         return .failure(error(for: code, message: message, context: context))
     }
 

@@ -32,6 +32,11 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case tlsFailed(url: String, message: String)
     /// The task was cancelled and the transfer aborted.
     case cancelled(url: String)
+    /// The body could not be written to (or read back from) its spool file.
+    case spoolFailed(url: String, failure: SpoolFailure)
+    /// The body had to wait for `needed` bytes of the spool's `budget` and the attempt's
+    /// deadline passed first.
+    case spoolBudgetExhausted(url: String, needed: Int, budget: Int)
     /// libcurl failed in a way not listed above; `code` is its CURLcode.
     case transferFailed(url: String, code: Int, message: String)
 
@@ -42,7 +47,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             .addressRefused(let url, _, _), .tooManyRedirects(let url, _), .badRedirect(let url, _, _),
             .httpStatus(let url, _), .tooLarge(let url, _, _), .timedOut(let url, _),
             .connectionFailed(let url, _), .tlsFailed(let url, _), .cancelled(let url),
-            .transferFailed(let url, _, _):
+            .transferFailed(let url, _, _), .spoolFailed(let url, _), .spoolBudgetExhausted(let url, _, _):
             return url
         }
     }
@@ -93,6 +98,12 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             return "TLS with \(shown(url)) failed: \(shown(message)); check the server's certificate"
         case .cancelled(let url):
             return "fetching \(shown(url)) was cancelled"
+        case .spoolFailed(let url, let failure):
+            return "cannot spool the body of \(shown(url)) to disk: \(shown(failure.description)); "
+                + "free disk space where the spool folder is"
+        case .spoolBudgetExhausted(let url, let needed, let budget):
+            return "the body of \(shown(url)) waited for \(needed) bytes of the \(budget)-byte spool budget until "
+                + "the deadline; raise Spool.budget or lower PrepareOptions.maxInFlight"
         case .transferFailed(let url, let code, let message):
             return "fetching \(shown(url)) failed (curl error \(code)): \(shown(message))"
         }

@@ -30,6 +30,12 @@ public struct FetchPolicy: Sendable {
     /// Given the first bytes of a body (at least 64, or all of a shorter body), a tighter cap
     /// once the type is known; nil keeps `byteCap`. A larger answer never raises the cap.
     public var tightenCap: (@Sendable ([UInt8]) -> Int?)? = nil
+    /// A body longer than this many bytes goes to `spool` (when set) instead of memory, written
+    /// as it streams; the bytes up to here are held in memory first. Default 1 MB.
+    public var spoolThreshold = 1_000_000
+    /// Where bodies over `spoolThreshold` go, with the disk budget they share; nil keeps every
+    /// body in memory (up to `byteCap`).
+    public var spool: Spool? = nil
     /// Retries after the first attempt, on connection errors, 408, 429 and 5xx.
     public var maxRetries = 2
     /// The longest Retry-After honoured; a server asking for more fails without a retry.

@@ -8,8 +8,9 @@ import MediaTypes
 ///     let name = AttachmentName(url: item.url, fileExtension: format.fileExtension, naming: .stable)
 ///     let relative = try container.write(bytes, named: name, category: .image)   // "Images/…-cat.jpg"
 ///
-/// Opening creates `Images/`, `Audio/`, `Video/` and `Thumbnails/`, takes the lock and then
-/// removes temporaries a crashed run left behind (only after the lock, so a live run's are safe).
+/// Opening creates `Images/`, `Audio/`, `Video/`, `Thumbnails/` and the spool folder `.spool/`
+/// (large downloads, as they stream), takes the lock and then removes temporaries and spool
+/// files a crashed or killed run left behind (only after the lock, so a live run's are safe).
 ///
 /// The container folder itself may be a link (the user's choice): it is resolved once, at
 /// `open`, and held open. Everything inside it is reached relative to that descriptor and the
@@ -24,6 +25,12 @@ public final class Container: Sendable {
     let root: DirectoryHandle
     /// Each folder, open since `open`.
     private let folders: [Folder: DirectoryHandle]
+    /// `.spool/`: downloads too large to hold in memory are written here as they stream
+    /// (`Fetch.Spool`), then renamed into their folder or removed.
+    let spool: DirectoryHandle
+
+    /// The spool folder's name in the container.
+    static let spoolFolderName = ".spool"
 
     /// The folder, relative to the container, for each kind of file.
     public enum Folder: String, Sendable, CaseIterable {
@@ -38,11 +45,14 @@ public final class Container: Sendable {
         }
     }
 
-    private init(root: DirectoryHandle, lock: ContainerLock, folders: [Folder: DirectoryHandle]) {
+    private init(
+        root: DirectoryHandle, lock: ContainerLock, folders: [Folder: DirectoryHandle], spool: DirectoryHandle
+    ) {
         url = URL(fileURLWithPath: root.path, isDirectory: true)
         self.root = root
         self.lock = lock
         self.folders = folders
+        self.spool = spool
     }
 
     /// Creates the container (`mkdir -p`) and resolves it, takes the lock, creates the folders,
@@ -60,8 +70,11 @@ public final class Container: Sendable {
         // anything is downloaded, naming the folder.
         try root.checkWritable()
         for folder in Folder.allCases { try folders[folder]!.checkWritable() }
-        let container = Container(root: root, lock: lock, folders: folders)
+        let spool = try root.folder(spoolFolderName, create: true)
+        try spool.checkWritable()
+        let container = Container(root: root, lock: lock, folders: folders, spool: spool)
         container.removeStaleTemporaries()
+        container.removeSpoolFiles()
         return container
     }
 
@@ -89,6 +102,35 @@ public final class Container: Sendable {
     }
 
     private func handle(_ folder: Folder) -> DirectoryHandle { folders[folder]! }
+
+    /// Moves the spooled download `name` (a file in `.spool/`, open as `descriptor`) to
+    /// `<folder>/<name.fileName>` the way `write` lands a file: fsync, rename over the final
+    /// name, fsync the folder. Returns the path relative to the container.
+    func moveSpooled(_ spooled: String, descriptor: Int32, named name: AttachmentName, in folder: Folder)
+        throws(ContainerError) -> String
+    {
+        let target = handle(folder)
+        let finalPath = target.path(of: name.fileName)
+        try SystemCall.sync(descriptor, path: finalPath)
+        try SystemCall.rename(in: spool.descriptor, spooled, into: target.descriptor, name.fileName, path: finalPath)
+        try target.sync()
+        return folder.rawValue + "/" + name.fileName
+    }
+
+    /// Removes every file in `.spool/`: what a run that was killed left there (only called
+    /// with the lock held, so no live run's). Returns how many went.
+    @discardableResult
+    func removeSpoolFiles() -> Int {
+        var removed = 0
+        for name in (try? spool.names()) ?? [] where (try? spool.remove(name)) != nil { removed += 1 }
+        return removed
+    }
+
+    /// Removes `.spool/` at the end of a run, when it is empty (a file still there keeps it).
+    func removeSpoolFolder() {
+        try? SystemCall.removeDirectory(
+            in: root.descriptor, Self.spoolFolderName, path: root.path(of: Self.spoolFolderName))
+    }
 
     /// Removes `.<name>.tmp-<hex>` files left in the container and its folders by a crash.
     /// Returns the names removed.

@@ -244,6 +244,19 @@ enum SystemCall {
         try run("rename", path: path) { renameat(directory, from, directory, to) }
     }
 
+    /// `renameat(2)` from one folder into another (same file system): replaces `to` atomically;
+    /// a link at `to` is replaced, not followed.
+    static func rename(in directory: Int32, _ from: String, into target: Int32, _ to: String, path: String)
+        throws(ContainerError)
+    {
+        try run("rename", path: path) { renameat(directory, from, target, to) }
+    }
+
+    /// `unlinkat(2)` with `AT_REMOVEDIR`: removes an empty folder itself.
+    static func removeDirectory(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
+        try run("rmdir", path: path) { unlinkat(directory, name, AT_REMOVEDIR) }
+    }
+
     /// `unlinkat(2)` without `AT_REMOVEDIR`: removes a file or a link itself, never a folder
     /// (EISDIR) and never what a link points to.
     static func unlink(in directory: Int32, _ name: String, path: String) throws(ContainerError) {

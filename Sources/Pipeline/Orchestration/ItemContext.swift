@@ -1,5 +1,7 @@
 import Fetch
 import Foundation
+import ImageCodecs
+import ImageEngine
 import MediaTypes
 
 /// The shared machinery of a run, and the path of one item through it.
@@ -12,11 +14,23 @@ final class ItemContext: Sendable {
     let cpu: WorkerPool<MediaStage>
     /// Local reads, atomic writes and the journal's fsyncs.
     let io: WorkerPool<Void>
+    /// The process-wide memory budget items are admitted by (`PrepareOptions.memoryBudget`).
+    let memory: MemoryBudget
+    /// Large downloads, on disk in the container's `.spool/` (`PrepareOptions.spoolBudget`).
+    let spool: Spool?
 
     init(options: PrepareOptions, container: Container) {
         self.options = options
         self.container = container
-        client = HTTPClient(policy: Self.policy(options), maxConcurrent: options.maxInFlight)
+        memory = MemoryBudget(capacity: options.memoryBudget)
+        // dup(2) of an open folder fails only when the process is out of descriptors; then
+        // every body stays in memory (up to its cap) and the memory budget still bounds them.
+        spool = try? Spool(
+            descriptor: container.spool.descriptor, path: container.spool.path, budget: options.spoolBudget,
+            makeDigest: { SpoolSHA256() })
+        var policy = Self.policy(options)
+        policy.spool = spool
+        client = HTTPClient(policy: policy, maxConcurrent: options.maxInFlight)
         hosts = HostGate(perHost: options.perHost)
         cpu = WorkerPool(name: "cpu", threads: options.cpuThreads) { MediaStage(options: options) }
         io = WorkerPool(name: "io", threads: 2) { () }
@@ -54,10 +68,14 @@ final class ItemContext: Sendable {
         var entry = ManifestEntry(index: index, input: item.url, line: item.line, id: item.id, status: .failed)
         let clock = ContinuousClock()
 
-        // 1. Download.
+        // 1. Download, holding the part of the body kept in memory (past the spool threshold
+        //    the rest goes to disk, and the hold is given back as it does).
         let start = clock.now
         let download: Download
-        switch await fetch(item) {
+        guard let downloadLease = try? await memory.acquire(options.fetch.spoolThreshold) else { return .abandoned }
+        let fetched = await fetch(item, lease: downloadLease)
+        downloadLease.release()
+        switch fetched {
         case .success(let body): download = body
         case .failure(.abandoned): return .abandoned
         case .failure(.failed(let reason, let code)):
@@ -69,12 +87,18 @@ final class ItemContext: Sendable {
         entry.timings.downloadMs = (clock.now - start).milliseconds
         entry.bytes = download.body.count
 
-        // 2. Sniff, reconcile, assess, engine, hash: on the CPU threads.
+        // 2. Admission: what processing will hold in memory, from the header; waits in line.
+        let body = download.body
+        let options = options
+        let weight = await io.run { _ in Self.workingMemory(of: body, options: options) }
+        guard let lease = try? await memory.acquire(weight) else { return .abandoned }
+        defer { lease.release() }
+
+        // 3. Sniff, reconcile, assess, engine, hash: on the CPU threads.
         let processStart = clock.now
         let claims = MediaClaims(
             mediaType: item.mediaType, contentType: download.contentType,
             urlExtension: Self.pathExtension(of: item.url))
-        let body = download.body
         let outcome = await cpu.run { stage in stage.prepare(body, claims: claims) }
         entry.timings.processMs = (clock.now - processStart).milliseconds
         entry.apply(outcome, extraWarnings: download.warnings)
@@ -82,16 +106,25 @@ final class ItemContext: Sendable {
             let category = format.category
         else { return .entry(entry) }
 
-        // 3. Atomic writes: the attachment, then its thumbnail.
+        // 4. Atomic writes: the attachment (a spooled body passed through is renamed into place),
+        //    then its thumbnail.
         let writeStart = clock.now
         let name = AttachmentName(
             url: item.url, suggestedFilename: download.suggestedFilename, fileExtension: format.fileExtension,
             naming: options.stableNames ? .stable : .random)
         let thumbnail = outcome.thumbnail
         let container = container
+        let spooled: SpooledFile? = if outcome.outputIsInput, case .file(let file) = body { file } else { nil }
         let written: Result<(String, String?), ContainerError> = await io.run { _ in
             do throws(ContainerError) {
-                let file = try container.write(output, named: name, in: Container.Folder(category))
+                let file: String
+                if let spooled {
+                    file = try container.moveSpooled(
+                        spooled.name, descriptor: spooled.descriptor, named: name, in: Container.Folder(category))
+                    spooled.didMove()
+                } else {
+                    file = try container.write(output, named: name, in: Container.Folder(category))
+                }
                 var thumbFile: String?
                 if let thumbnail, let uuid = UUID(uuidString: name.identifier) {
                     let thumbName = AttachmentName(
@@ -119,7 +152,7 @@ final class ItemContext: Sendable {
     }
 
     struct Download: Sendable {
-        var body: Data
+        var body: FetchBody
         var contentType: String?
         var suggestedFilename: String?
         var warnings: [String] = []
@@ -132,13 +165,48 @@ final class ItemContext: Sendable {
         case abandoned
     }
 
-    private func fetch(_ item: InputItem) async -> Result<Download, DownloadFailure> {
+    /// The bytes an item holds from the memory budget while it is processed: the engine's
+    /// working memory for the size its header gives (`ImageProcessor.workingMemory`) plus the
+    /// body, which the decoder reads whole (mapped, when spooled, its pages count once
+    /// touched); for media the engine does not decode, twice the body (the per-file check
+    /// reads a copy). A header that gives no size counts as the largest the pixel budget lets
+    /// through. Never throws: an unreadable body costs its size (processing will fail it).
+    static func workingMemory(of body: FetchBody, options: PrepareOptions) -> Int {
+        guard let head = try? body.prefix(headerPrefix) else { return body.count }
+        let format = Sniffer.identify(prefix: Array(head.prefix(Sniffer.identifyPrefixLength)))
+        guard ImageCodecs.decodableFormats.contains(format) else {
+            let (twice, overflow) = body.count.multipliedReportingOverflow(by: 2)
+            return overflow ? Int.max : twice
+        }
+        let limits = options.policy.limits(options.limits)
+        var width = 0
+        var height = 0
+        if let sniffed = try? Sniffer.sniff([UInt8](head)), let w = sniffed.width, let h = sniffed.height {
+            (width, height) = (w, h)
+        } else {
+            let side = Int(Double(limits.pixelBudget).squareRoot().rounded(.up))
+            (width, height) = (side, side)
+        }
+        let engine = ImageProcessor.workingMemory(width: width, height: height, format: format, limits: limits)
+        let (total, overflow) = engine.addingReportingOverflow(body.count)
+        return overflow ? Int.max : total
+    }
+
+    /// How much of a body is read to find its pixel size before admission: enough for a JPEG
+    /// whose Exif and ICC blocks come before its frame header.
+    static let headerPrefix = 256 * 1024
+
+    private func fetch(_ item: InputItem, lease: MemoryLease) async -> Result<Download, DownloadFailure> {
         if item.url.hasPrefix("file://") { return await readLocal(item.url) }
         if Task.isCancelled { return .failure(.abandoned) }
         let host = URLComponents(string: item.url)?.host?.lowercased() ?? ""
         await hosts.acquire(host)
         let result: Result<FetchResponse, FetchError>
-        do { result = .success(try await client.fetch(item.url)) } catch { result = .failure(error) }
+        do {
+            result = .success(try await client.fetch(item.url, whenSpooling: { lease.release() }))
+        } catch {
+            result = .failure(error)
+        }
         await hosts.release(host)
         switch result {
         case .success(let response):
@@ -149,7 +217,7 @@ final class ItemContext: Sendable {
             }
             return .success(
                 Download(
-                    body: response.body, contentType: response.contentType,
+                    body: response.content, contentType: response.contentType,
                     suggestedFilename: response.suggestedFilename, warnings: warnings))
         case .failure(let error):
             if case .cancelled = error { return .failure(.abandoned) }
@@ -158,7 +226,7 @@ final class ItemContext: Sendable {
         }
     }
 
-    /// A local media file given as INPUT: read whole if under the largest cap.
+    /// A local media file given as INPUT, mapped (not read into the heap) if under the largest cap.
     private func readLocal(_ url: String) async -> Result<Download, DownloadFailure> {
         let path = URL(string: url)?.path ?? String(url.dropFirst("file://".count))
         let cap = Self.policy(options).byteCap
@@ -169,7 +237,8 @@ final class ItemContext: Sendable {
                 return .failure(.failed("\(path) has \(size) bytes, over the \(cap)-byte cap", .invalidFileSize))
             }
             do {
-                return .success(Download(body: try Data(contentsOf: URL(fileURLWithPath: path))))
+                let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+                return .success(Download(body: .memory(data)))
             } catch {
                 return .failure(.failed("cannot read \(path): \(error.localizedDescription)"))
             }

@@ -1,3 +1,4 @@
+import Fetch
 import Foundation
 import ImageCodecs
 import ImageEngine
@@ -23,6 +24,9 @@ struct MediaOutcome: Sendable {
     var warnings: [String] = []
     var thumbnail: (data: Data, format: MediaFormat)?
     var sha256: String?
+    /// True when `data` is the input unchanged (passed through): a spooled body is then moved
+    /// into place instead of written.
+    var outputIsInput = false
 
     static func rejected(
         _ reason: String, code: UNErrorCode?, format: MediaFormat? = nil, warnings: [String] = []
@@ -74,7 +78,18 @@ final class MediaStage {
         limits = policy.limits(options.limits)
     }
 
-    func prepare(_ data: Data, claims: MediaClaims) -> MediaOutcome {
+    /// `body` in memory or spooled: a spooled one is mapped, not read (`FetchBody.data()`), and
+    /// when it is passed through, its hash is the one computed as it streamed.
+    func prepare(_ body: FetchBody, claims: MediaClaims) -> MediaOutcome {
+        let data: Data
+        do { data = try body.data() } catch {
+            return MediaOutcome(status: .failed, reason: "cannot read the downloaded body back: \(error)")
+        }
+        return prepare(data, claims: claims, streamedDigest: body.streamedDigest)
+    }
+
+    /// `streamedDigest`: the SHA-256 of `data` already computed (as it was spooled), if any.
+    func prepare(_ data: Data, claims: MediaClaims, streamedDigest: String? = nil) -> MediaOutcome {
         let id: Identification
         switch MediaCheck.identify([UInt8](data), claims: claims.typeClaims, fileExtension: nil, policy: policy) {
         case .failure(let rejection): return .rejected(rejection)
@@ -90,7 +105,7 @@ final class MediaStage {
             (rejected.sourceWidth, rejected.sourceHeight) = (outcome.sourceWidth, outcome.sourceHeight)
             return rejected
         }
-        outcome.sha256 = SHA256.hexDigest(of: output)
+        outcome.sha256 = (outcome.outputIsInput ? streamedDigest : nil) ?? SHA256.hexDigest(of: output)
         return outcome
     }
 
@@ -121,7 +136,7 @@ final class MediaStage {
             status: .prepared, data: output.data, format: output.format, width: output.width, height: output.height,
             frames: result.passthrough ? (sniffed.frames ?? 1) : 1, sourceWidth: source.0, sourceHeight: source.1,
             steps: result.steps, warnings: id.claimWarnings + result.warnings,
-            thumbnail: result.thumbnail.map { ($0.data, $0.format) })
+            thumbnail: result.thumbnail.map { ($0.data, $0.format) }, outputIsInput: result.passthrough)
     }
 
     /// The input's upright size: its header's size turned by its orientation, read from the
@@ -152,7 +167,7 @@ final class MediaStage {
             return MediaOutcome(
                 status: .prepared, data: data, format: sniffed.format, width: sniffed.width, height: sniffed.height,
                 frames: sniffed.frames, sourceWidth: source?.width, sourceHeight: source?.height,
-                steps: ["passed through \(sniffed.format.displayName)"], warnings: warnings)
+                steps: ["passed through \(sniffed.format.displayName)"], warnings: warnings, outputIsInput: true)
         case .transcode(let target):
             // Sent as it is, iOS would not take the type (101).
             return MediaOutcome.rejected(
@@ -164,4 +179,21 @@ final class MediaStage {
                 .withSource(source)
         }
     }
+}
+
+extension FetchBody {
+    /// The SHA-256 (hex) computed as the body was spooled, if it was.
+    var streamedDigest: String? {
+        if case .file(let file) = self { return file.digest }
+        return nil
+    }
+}
+
+/// The Pipeline's SHA-256 as the spool's streaming digest, so a spooled body that is passed
+/// through is hashed once, as it arrives, and never read back.
+struct SpoolSHA256: BodyDigest {
+    private var hasher = SHA256()
+
+    mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bytes) }
+    mutating func finish() -> String { hasher.finalize().hexString }
 }

@@ -19,6 +19,20 @@ public struct PrepareOptions: Sendable {
     public var maxInFlight = 16
     /// Downloads at once from one host.
     public var perHost = 6
+    /// The memory the items in flight may reserve together, in bytes (default 256 MB). Each
+    /// item reserves the in-memory part of its download (at most `fetch.spoolThreshold`) while
+    /// it downloads, then, once its header is read, what the engine will need for it
+    /// (`ImageProcessor.workingMemory`) plus its body; an item waits while the others hold too
+    /// much, first come first served. An item needing more than the whole budget waits until
+    /// nothing else holds any and then runs alone.
+    public var memoryBudget = 256_000_000
+    /// The disk the spooled downloads in flight may reserve together, in bytes (default 2 GB).
+    /// A download longer than `fetch.spoolThreshold` is written to the container's `.spool/`
+    /// as it streams, reserving its byte cap first; when the reservations leave too little it
+    /// waits, up to its deadline (`fetch.deadline`), then fails with a message naming the
+    /// budget. A download whose cap is over the whole budget waits until nothing else is
+    /// spooled and then runs alone.
+    public var spoolBudget = 2_000_000_000
     /// Threads for CPU work (decode, resize, encode, hashing); the core count by default.
     public var cpuThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Name-based (v5) UUIDs of the URL instead of random ones, so re-runs give the same names.
@@ -32,14 +46,15 @@ public struct PrepareOptions: Sendable {
     /// Damaged image data (a scan cut short, corrupt entropy-coded data) is prepared from what
     /// decodes, with a warning, instead of rejected as corrupt.
     public var acceptDamaged = false
-    /// Redirects, private networks, allowed hosts, deadline, retries. `byteCap` and
-    /// `tightenCap` are set by the preparer from `rules` and `imageDownloadCap`.
+    /// Redirects, private networks, allowed hosts, deadline, retries, the spool threshold.
+    /// `byteCap` and `tightenCap` are set by the preparer from `rules` and `imageDownloadCap`,
+    /// `spool` from the container and `spoolBudget`.
     public var fetch = FetchPolicy()
     /// Apple's caps, for audio and movies (which must already fit) and for the final check.
     public var rules = AppleRules.standard
     /// The largest image download: an image over iOS's 10 MB can still be shrunk by the engine,
     /// so it may be downloaded up to this size. 32 MB covers any JPEG inside the engine's 50 MP
-    /// pixel budget, and keeps an endless "image" body (which grows by doubling) under 100 MB RSS.
+    /// pixel budget; past `fetch.spoolThreshold` the body is on disk, not in memory.
     public var imageDownloadCap = 32_000_000
     /// The engine's limits: byte cap, long side, JPEG quality, `--thumbnail N` (`thumbnailSize`).
     /// `strict`, `acceptDamaged` and the rules are taken from these options (`policy`).

@@ -11,8 +11,17 @@ import MediaTypes
 ///     summary.prepared   // 42
 ///
 /// - Back-pressure: an input event is read only when one of the `maxInFlight` slots is free, so
-///   at most that many bodies are in memory whatever the list length. Input is read on a thread
+///   at most that many items are in flight whatever the list length. Input is read on a thread
 ///   of its own (standard input may block).
+/// - Memory: one budget for the run (`memoryBudget`). An item holds the in-memory part of its
+///   body while downloading (at most `fetch.spoolThreshold`: past it the body streams to the
+///   container's `.spool/`, within `spoolBudget` of disk), then its expected working memory
+///   while it is processed and written; items wait in line for it, and one needing more than
+///   the whole budget runs alone. Audio and video that pass through are renamed from the spool
+///   into place, never read into memory; images are decoded from the mapped spool file.
+///   A server embedding the library should also cap glibc's malloc arenas and fix its mmap
+///   threshold at start-up (`mallopt(M_ARENA_MAX, 2)`, `mallopt(M_MMAP_THRESHOLD, 1 << 20)`,
+///   as the command line does), or freed decode buffers stay in per-thread arenas.
 /// - Downloads: `HTTPClient` (its own threads), at most `perHost` per host. `file://` items (local
 ///   paths given as INPUT) are read from disk.
 /// - CPU work: sniffing, the engine and SHA-256 run on `cpuThreads` dedicated threads, each with
@@ -44,6 +53,8 @@ public final class Preparer: Sendable {
         // (worker threads may hold one a moment longer): a second run on the folder right after
         // this one must not find it locked.
         defer { container.lock.release() }
+        // Every spool file is gone once its item is; the folder goes with the run.
+        defer { container.removeSpoolFolder() }
 
         var resume: Manifest.ResumeState?
         if options.resume {

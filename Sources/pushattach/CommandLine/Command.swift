@@ -9,6 +9,9 @@ protocol Command {
     /// What the command says about itself, and its option table: the one source of `--help`,
     /// the parser's options, the man page and the completion scripts.
     static var doc: CommandDoc { get }
+    /// The parser's view of `doc.options` (a command may add usage errors for other commands'
+    /// options).
+    static var spec: OptionSpec { get }
     init(_ arguments: ParsedArguments) throws
     /// Checks that the options make sense together, before any work starts.
     func validate() throws

@@ -22,6 +22,7 @@ enum FlagTerms {
         ("another PrepareOptions.container", "another --container"),
         ("the PrepareOptions.container path", "the --container path"),
         ("lower PrepareOptions.maxInFlight", "lower --concurrency"),
+        ("raise Spool.budget", "raise --spool-budget"),
         // Per-file decision (`MediaCheck`, `Verifier`, the engine's `ProcessingError`)
         ("set CheckPolicy.pixelBudget higher", "pass a higher --pixel-budget"),
         ("Preparer transcodes it", "prepare transcodes it"),
@@ -41,7 +42,11 @@ enum FlagTerms {
         ("CheckPolicy.pixelBudget", "--pixel-budget"),
         ("CheckPolicy.acceptDamaged", "--accept-damaged"),
         ("CheckPolicy.strict", "--strict"),
-        ("AppleRules.memoryBudget", "--memory-budget"),
+        ("AppleRules.memoryBudget", "--decoded-budget"),
+        ("ProcessingLimits.memoryBudget", "--decoded-budget"),
+        ("PrepareOptions.memoryBudget", "--memory-budget"),
+        ("PrepareOptions.spoolBudget", "--spool-budget"),
+        ("Spool.budget", "--spool-budget"),
     ]
 
     /// `text` with each library phrase of `table` replaced by the command line's.

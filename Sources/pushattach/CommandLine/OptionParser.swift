@@ -20,6 +20,8 @@ struct OptionSpec {
     var aliases: [String: String] = [:]
     /// How positionals are named in messages; nil when the command takes none.
     var positionals: String?
+    /// Options this command does not take but another does, with the usage error that says so.
+    var elsewhere: [String: String] = [:]
 
     init(options: [OptionInfo], positionals: String? = nil) {
         for option in options where option.name != OptionInfo.help.name {
@@ -108,6 +110,7 @@ struct OptionSpec {
     }
 
     private func unknown(_ name: String, command: String) -> UsageError {
+        if let message = elsewhere[name] { return UsageError(command: command, message: message) }
         let known = flags.union(values).union(repeatable).union(["--help"]).sorted()
         let hint = Suggestion.closest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""
         return UsageError(command: command, message: "unknown option '\(name)'\(hint)")

@@ -23,7 +23,15 @@ struct PrepareCommand: Command {
             "--quality", "Q", "JPEG quality, 1-100.", default: library.limits.quality, in: 1...100)
         /// The limits `verify` takes too, with the same help and defaults.
         static let pixelBudget = LimitOptions.pixelBudget
-        static let memoryBudget = LimitOptions.memoryBudget
+        static let decodedBudget = LimitOptions.decodedBudget
+        static let memoryBudget = OptionInfo.number(
+            "--memory-budget", "MB",
+            "The memory the items in flight may reserve together, in 10^6 bytes: an item waits until its download and its decode fit; one larger than the whole budget runs alone.",
+            default: Double(library.memoryBudget) / 1e6, in: 1...1_000_000)
+        static let spoolBudget = OptionInfo.number(
+            "--spool-budget", "MB",
+            "The disk downloads over \(library.fetch.spoolThreshold / 1_000_000) MB may take together in DIR/.spool while they stream, in 10^6 bytes: a download waits for room (up to --timeout), one larger than the whole budget runs alone.",
+            default: Double(library.spoolBudget) / 1e6, in: 1...10_000_000)
         static let stableNames = OptionInfo.flag(
             "--stable-names", "Name-based UUIDs of the URL, so re-runs give identical names.")
         static let resume = OptionInfo.flag(
@@ -68,7 +76,7 @@ struct PrepareCommand: Command {
 
         static let all = [
             container, thumbnail, maxLongSide, quality, stableNames, resume, strict, acceptDamaged, json, report, quiet,
-            verbose, pixelBudget, memoryBudget,
+            verbose, pixelBudget, decodedBudget, memoryBudget, spoolBudget,
             allowPrivateNetworks, allowHost, maxRedirects, timeout, concurrency, perHost, retries, OptionInfo.help,
         ]
 
@@ -147,10 +155,16 @@ struct PrepareCommand: Command {
         if let n = try arguments.int(Options.quality, command: command) { options.limits.quality = n }
         let limits = try LimitOptions.parse(arguments, command: command)
         if let pixels = limits.pixelBudget { options.limits.pixelBudget = pixels }
-        if let bytes = limits.memoryBudget {
+        if let bytes = limits.decodedBudget {
             // The rules warn over it and the engine fits under it: one number for both.
             options.rules.memoryBudget = bytes
             options.limits.memoryBudget = bytes
+        }
+        if let megabytes = try arguments.double(Options.memoryBudget, command: command) {
+            options.memoryBudget = Int(megabytes * 1_000_000)
+        }
+        if let megabytes = try arguments.double(Options.spoolBudget, command: command) {
+            options.spoolBudget = Int(megabytes * 1_000_000)
         }
         options.stableNames = arguments.flag(Options.stableNames)
         options.resume = arguments.flag(Options.resume)

@@ -24,9 +24,15 @@ struct VerifyCommand: Command {
         )
         /// The limits `prepare` takes too, with the same help and defaults.
         static let pixelBudget = LimitOptions.pixelBudget
-        static let memoryBudget = LimitOptions.memoryBudget
+        static let decodedBudget = LimitOptions.decodedBudget
 
-        static let all = [json, quiet, fast, strict, acceptDamaged, pixelBudget, memoryBudget, OptionInfo.help]
+        static let all = [json, quiet, fast, strict, acceptDamaged, pixelBudget, decodedBudget, OptionInfo.help]
+
+        /// Options of `prepare` a user may try here: a usage error saying so, not "unknown".
+        static let elsewhere = [
+            "--memory-budget":
+                "--memory-budget is a prepare option (the memory budget of the whole run); verify's limit on one decoded image is --decoded-budget MB"
+        ]
     }
 
     static var doc: CommandDoc {
@@ -81,13 +87,19 @@ struct VerifyCommand: Command {
     var quiet: Bool
     var options = VerifyOptions()
 
+    static var spec: OptionSpec {
+        var spec = OptionSpec(options: doc.options, positionals: doc.arguments.first?.name)
+        spec.elsewhere = Options.elsewhere
+        return spec
+    }
+
     init(_ arguments: ParsedArguments) throws {
         let command = "pushattach verify"
         paths = arguments.positionals
         json = arguments.flag(Options.json)
         quiet = arguments.flag(Options.quiet)
         let limits = try LimitOptions.parse(arguments, command: command)
-        if let bytes = limits.memoryBudget { options.rules.memoryBudget = bytes }
+        if let bytes = limits.decodedBudget { options.rules.memoryBudget = bytes }
         if let pixels = limits.pixelBudget { options.pixelBudget = pixels }
         options.decode = !arguments.flag(Options.fast)
         options.strict = arguments.flag(Options.strict)
