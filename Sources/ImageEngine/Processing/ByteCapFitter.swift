@@ -4,19 +4,21 @@ import MediaTypes
 
 /// Encodes the main output under the byte cap: quality search first, then smaller sizes.
 ///
-///     let fitter = ByteCapFitter(resizer: resizer, decoded: pixels, orientation: .up, upright: size, ...)
+///     let fitter = ByteCapFitter(upright: size, icc: nil, limits: limits, sourceFormat: .png) { size in
+///         try redecode(to: size)
+///     }
 ///     let image = try fitter.fit(mainPixels, format: .jpeg, opaque: true, log: &log)
 ///
-/// Shrinking resamples again from the decoded pixels (not from the previous attempt), so
-/// repeated shrinks do not stack blur.
+/// Shrinking resamples again from the source (`resample`: a fresh streamed decode, not the
+/// previous attempt), so repeated shrinks do not stack blur, and no decoded frame is held
+/// meanwhile. The encoders take the current attempt whole: bounded by the output size.
 struct ByteCapFitter {
-    let resizer: Resizer
-    let decoded: PixelBuffer
-    let orientation: Orientation
     let upright: Size
     let icc: [UInt8]?
     let limits: ProcessingLimits
     let sourceFormat: MediaFormat
+    /// The upright source resampled to a size, from the source (not from an earlier attempt).
+    let resample: (Size) throws(ProcessingError) -> PixelBuffer
     /// Below this long side the fitter gives up with `.cannotFit`.
     static let smallestSide = 16
     /// At most this factor per shrink step.
@@ -106,7 +108,7 @@ struct ByteCapFitter {
             throw .cannotFit(byteCap: limits.byteCap, smallest: smallest)
         }
         log.steps.append("shrunk to \(next.width)x\(next.height) to fit \(limits.byteCap) bytes")
-        return resizer.resize(decoded, to: next, orientation: orientation)
+        return try resample(next)
     }
 
     /// Records a transcode once, when the output format differs from the input's.

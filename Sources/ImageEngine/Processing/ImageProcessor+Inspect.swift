@@ -16,7 +16,8 @@ public struct ImageInspection: Sendable {
 extension ImageProcessor {
     /// Proves an image usable without fitting it: the pixel budget on the header, the
     /// orientation metadata, and one decode at the smallest scale under the same damage policy
-    /// as `process` (a JPEG at 1/8 still reads every entropy-coded bit).
+    /// as `process` (a JPEG at 1/8 still reads every entropy-coded bit), its rows streamed
+    /// through one row buffer and dropped.
     ///
     ///     let inspection = try ImageProcessor.inspect(data, sniffed: try Sniffer.sniff(data), limits: ProcessingLimits())
     ///     inspection.orientation   // .right for a phone photo held upright
@@ -43,8 +44,7 @@ extension ImageProcessor {
         var log = ProcessingLog()
         let orientation = try orientation(of: input, info: info, strict: limits.strict, log: &log)
         if decode {
-            let stored = Size(width: info.width, height: info.height)
-            _ = try Self.decode(input, stored: stored, covering: Size(width: 1, height: 1), orientation, limits, &log)
+            try decodeToValidate(input, stored: Size(width: info.width, height: info.height), orientation, limits, &log)
         }
         return ImageInspection(
             width: info.width, height: info.height, frames: info.frames, colorSpace: info.colorSpace,

@@ -51,84 +51,28 @@ extension ImageProcessor {
         return fromXMP
     }
 
-    /// The decoded image's ICC profile when it describes the decoded pixels; a dropped
+    /// The decoder's ICC profile when it describes the decoded pixels (`layout`); a dropped
     /// profile (CMYK on RGB pixels) is logged.
-    static func profile(_ decoded: DecodedImage, _ log: inout ProcessingLog) -> [UInt8]? {
-        let usable = ICCProfileCheck.usable(decoded.iccProfile, for: decoded.pixels.layout)
-        if usable == nil, let profile = decoded.iccProfile, !profile.isEmpty {
+    static func profile(_ iccProfile: [UInt8]?, for layout: PixelBuffer.Layout, _ log: inout ProcessingLog)
+        -> [UInt8]?
+    {
+        let usable = ICCProfileCheck.usable(iccProfile, for: layout)
+        if usable == nil, let profile = iccProfile, !profile.isEmpty {
             let space = ICCProfileCheck.colorSpace(profile)?.trimmingCharacters(in: .whitespaces) ?? "unreadable"
             log.steps.append(
-                "dropped the \(space) ICC profile (\(profile.count) bytes): it does not describe \(decoded.pixels.layout) pixels"
+                "dropped the \(space) ICC profile (\(profile.count) bytes): it does not describe \(layout) pixels"
             )
         }
         return usable
     }
 
-    /// One decode at the smallest codec scale whose output covers `cover` (an upright size).
-    ///
-    /// `powerOfTwoScales` keeps JPEG to the 1/2, 1/4, 1/8 scales. It is set for CMYK/YCCK, whose
-    /// odd-eighth scaled decodes (3/8, 5/8, 7/8) come out visibly soft: the corpus CMYK photo at
-    /// 5/8 has a luma SSIM of 0.87 against a full decode, 0.99 at 3/4 (RGB files stay >= 0.99).
-    static func decode(
-        _ input: EncodedInput, stored: Size, covering cover: Size, _ orientation: Orientation,
-        _ limits: ProcessingLimits, powerOfTwoScales: Bool = false, _ log: inout ProcessingLog
-    ) throws(ProcessingError) -> DecodedImage {
-        var box = orientation.swapsDimensions ? (cover.height, cover.width) : (cover.width, cover.height)
-        if powerOfTwoScales {
-            // The smallest 1/d that covers the box; asking for exactly its size makes TurboJPEG pick it.
-            for d in [8, 4, 2, 1] {
-                let w = (stored.width + d - 1) / d, h = (stored.height + d - 1) / d
-                if w >= box.0 && h >= box.1 || d == 1 {
-                    box = (w, h)
-                    break
-                }
-            }
-        }
-        let options = DecodeOptions(minimumSize: box, pixelBudget: limits.pixelBudget, strict: limits.strict)
-        let decoded: DecodedImage
-        let format = input.format
-        do { decoded = try input.decode(options: options) } catch { throw .codec(error) }
-        let w = decoded.pixels.width, h = decoded.pixels.height
-        if w == stored.width && h == stored.height {
-            log.steps.append("decoded \(format.rawValue) \(w)x\(h)")
-        } else {
-            let scale = Self.scaleName(stored: stored, decoded: Size(width: w, height: h), format: format)
-            log.steps.append("decoded at \(scale): \(stored.width)x\(stored.height) -> \(w)x\(h)")
-        }
-        if let damage = decoded.damage.first {
-            guard limits.acceptDamaged else { throw .damaged(format, detail: damage) }
-            log.warnings.append("damaged \(format.displayName) used as decoded (damaged images accepted)")
-        }
-        for warning in decoded.warnings { log.warnings.append("\(format.rawValue) decode: \(warning)") }
-        return decoded
-    }
-
-    /// "1/8" for a JPEG DCT scale, "0.36x" otherwise.
-    static func scaleName(stored: Size, decoded: Size, format: MediaFormat) -> String {
-        if format == .jpeg {
-            for num in 1...8
-            where (stored.width * num + 7) / 8 == decoded.width
-                && (stored.height * num + 7) / 8 == decoded.height
-            {
-                var n = num, d = 8
-                while n % 2 == 0 && d % 2 == 0 {
-                    n /= 2
-                    d /= 2
-                }
-                return "\(n)/\(d)"
-            }
-        }
-        let factor = Double(decoded.width) / Double(stored.width)
-        return "\((factor * 100).rounded() / 100)x"
-    }
-
-    /// The thumbnail: `pixels` resized (and turned upright) to `size`, JPEG at
-    /// `thumbnailQuality`, or PNG when the pixels have real alpha.
-    func makeThumbnail(
-        from pixels: PixelBuffer, orientation: Orientation, size: Size, icc: [UInt8]?, limits: ProcessingLimits,
-        log: inout ProcessingLog
-    ) throws(ProcessingError) -> ProcessedImage {
-        let thumb = resizer.resize(pixels, to: size, orientation: orientation)
+    /// The thumbnail: `thumb` (already upright at its size) encoded as JPEG at
+    /// `thumbnailQuality`, or PNG when it has real alpha. Whole-buffer encode: bounded by the
+    /// thumbnail's size.
+    func encodeThumbnail(_ thumb: PixelBuffer, icc: [UInt8]?, limits: ProcessingLimits, log: inout ProcessingLog)
+        throws(ProcessingError) -> ProcessedImage
+    {
+        let size = Size(width: thumb.width, height: thumb.height)
         let opaque = AlphaChannel.isOpaque(thumb)
         do {
             if opaque {

@@ -3,8 +3,9 @@ import ImageCodecs
 import MediaTypes
 
 /// Fits an image to the limits in one call: passthrough when it already fits, otherwise one
-/// shrink-on-load decode, a fused orientation + Lanczos3 resize, and an encode searched down to
-/// the byte cap. An optional thumbnail comes from the same decode.
+/// shrink-on-load decode whose rows stream through a fused orientation + Lanczos3 resize
+/// (`RowResizer`) into the output-sized frame, and an encode searched down to the byte cap.
+/// An optional thumbnail comes from the main output.
 ///
 ///     let processor = ImageProcessor()                 // one per worker thread
 ///     let sniffed = try Sniffer.sniff(data)
@@ -15,26 +16,37 @@ import MediaTypes
 /// Decisions:
 /// - **Passthrough**: an accepted format (JPEG, PNG) within the byte cap, the long side and the
 ///   memory budget, and upright (no Exif orientation other than 1), is returned byte for byte.
-///   It is still decoded once, at the thumbnail's scale or the smallest, to prove the data whole.
+///   It is still decoded once, at the thumbnail's scale or the smallest, to prove the data whole
+///   (the rows stream into the thumbnail, or are dropped).
 ///   CMYK/YCCK JPEGs are always re-encoded as RGB (colour handling of Adobe CMYK differs between
 ///   decoders, and RGB is what every iOS path expects).
-/// - **Damage**: a decode whose codec reports damaged data (`DecodedImage.damage`) throws
-///   `.damaged`, passthrough or not, unless `limits.acceptDamaged`; then it is a warning.
+/// - **Damage**: a decode whose codec reports damaged data (`ImageRowSource.damage`, complete
+///   once every row is read) throws `.damaged`, passthrough or not, unless `limits.acceptDamaged`;
+///   then it is a warning.
+/// - **Memory**: no frame larger than the output is held (the decoder's own working memory
+///   aside: see `workingMemory`). The output frame is: the byte-cap search re-encodes it, and
+///   the encoders take it whole, which is bounded by the output size.
 /// - **Decode once**, at the smallest codec scale covering the larger of the two outputs, in
 ///   stored orientation (a 90° orientation swaps the box).
 /// - **Thumbnail source**: the main output's upright pixels (before any byte-cap shrink) when they
 ///   cover the thumbnail, because they are smaller than the decode and already upright; otherwise
-///   the decoded pixels. On a passthrough the decode is made at the thumbnail's own scale.
+///   a second streamed decode at the same scale. On a passthrough the decode is made at the
+///   thumbnail's own scale.
 /// - **Format**: PNG when the pixels have real alpha (an all-255 alpha channel is opaque), PNG for
 ///   opaque PNG input (alpha dropped) unless PNG cannot fit the byte cap at the target size, then
 ///   JPEG (keeping resolution matters more on a lock screen than losslessness). JPEG otherwise;
 ///   WebP is always transcoded.
 /// - **Byte cap**: JPEG at `quality`; over the cap, a binary search down to `qualityFloor`; still
-///   over, the size shrinks (by the square root of the overshoot, at most ×0.8 a step) and the
-///   search runs again. PNG with alpha only shrinks.
+///   over, the size shrinks (by the square root of the overshoot, at most ×0.8 a step; each
+///   smaller size streamed from a fresh decode) and the search runs again. PNG with alpha only
+///   shrinks.
 ///
-/// An instance owns a `Resizer` and its scratch buffers, so it is **not thread-safe**.
+/// An instance owns a `RowResizer`, a `Resizer` and their scratch buffers, so it is **not
+/// thread-safe**.
 public final class ImageProcessor {
+    /// Resizes rows as they leave the decoder (every output).
+    let rowResizer = RowResizer()
+    /// Resizes a buffer in memory (the thumbnail from the main output).
     let resizer = Resizer()
 
     public init() {}
@@ -46,8 +58,8 @@ public final class ImageProcessor {
     /// - Throws: `.notDecodable` for anything but JPEG, PNG and WebP; `.codec` for damaged input
     ///   or a pixel bomb (`.pixelBudgetExceeded`, before any decode); `.cannotFit` when no size
     ///   fits the byte cap.
-    /// - Complexity: one decode at reduced scale, one resize per output, a few encodes when the
-    ///   byte cap bites.
+    /// - Complexity: one decode at reduced scale, one resize per output, a few encodes (and a
+    ///   decode per smaller size) when the byte cap bites.
     public func process(_ data: Data, sniffed: SniffedType, limits: ProcessingLimits) throws(ProcessingError)
         -> ProcessingResult
     {
@@ -78,18 +90,18 @@ public final class ImageProcessor {
                 "passed through: \(format.rawValue) \(upright.width)x\(upright.height), \(data.count) bytes, within every limit"
             )
             // The bytes are vouched for only once decoded: at the thumbnail's scale when there is
-            // one, else at the smallest (a JPEG at 1/8 still reads every entropy-coded bit, so
-            // damage shows exactly as in a full decode).
+            // one (its rows stream into the thumbnail), else at the smallest, rows dropped.
             var thumbnail: ProcessedImage? = nil
             if let thumbSize {
-                let decoded = try Self.decode(
-                    input, stored: stored, covering: thumbSize, orientation, limits, &log)
-                thumbnail = try makeThumbnail(
-                    from: decoded.pixels, orientation: orientation, size: thumbSize, icc: Self.profile(decoded, &log),
-                    limits: limits, log: &log)
+                let options = Self.decodeOptions(stored: stored, covering: thumbSize, orientation, limits)
+                let decode = try Self.stream(input, options: options) { source throws(CodecError) in
+                    try rowResizer.resize(source, to: thumbSize, orientation: orientation).pixels
+                }
+                try Self.record(decode, stored: stored, format: format, limits: limits, &log)
+                let icc = Self.profile(decode.iccProfile, for: decode.layout, &log)
+                thumbnail = try encodeThumbnail(decode.value, icc: icc, limits: limits, log: &log)
             } else {
-                _ = try Self.decode(
-                    input, stored: stored, covering: Size(width: 1, height: 1), orientation, limits, &log)
+                try Self.decodeToValidate(input, stored: stored, orientation, limits, &log)
                 log.steps[log.steps.count - 1] += " to validate"
             }
             let output = ProcessedImage(data: data, format: format, width: upright.width, height: upright.height)
@@ -100,39 +112,55 @@ public final class ImageProcessor {
 
         let cover = Size(
             width: max(mainSize.width, thumbSize?.width ?? 0), height: max(mainSize.height, thumbSize?.height ?? 0))
-        let decoded = try Self.decode(
-            input, stored: stored, covering: cover, orientation, limits, powerOfTwoScales: isCMYK, &log)
+        let options = Self.decodeOptions(stored: stored, covering: cover, orientation, limits, powerOfTwoScales: isCMYK)
+        let main = try Self.stream(input, options: options) { source throws(CodecError) in
+            try rowResizer.resize(source, to: mainSize, orientation: orientation)
+        }
+        try Self.record(main, stored: stored, format: format, limits: limits, &log)
         if sniffed.isAnimated || info.frames > 1 {
             log.warnings.append(
                 "animated \(format.displayName) (\(max(info.frames, sniffed.frames ?? 0)) frames): only the first frame is kept"
             )
         }
         if isCMYK { log.steps.append("converted \(info.colorSpace ?? "cmyk") to rgb") }
-        let opaque = AlphaChannel.isOpaque(decoded.pixels)
-        if decoded.pixels.layout == .rgba, opaque {
+        let opaque = main.value.opaque
+        if main.layout == .rgba, opaque {
             log.steps.append("alpha channel is fully opaque: treated as opaque")
         }
 
         if orientation != .up {
             log.steps.append("oriented upright (\(log.orientationSource) \(orientation.rawValue))")
         }
-        let mainPixels = resizer.resize(decoded.pixels, to: mainSize, orientation: orientation)
+        let mainPixels = main.value.pixels
         if mainSize != upright {
             log.steps.append("resized \(upright.width)x\(upright.height) -> \(mainSize.width)x\(mainSize.height)")
         }
         let target: MediaFormat = !opaque ? .png : (format == .png ? .png : .jpeg)
-        let icc = Self.profile(decoded, &log)
-        let fitter = ByteCapFitter(
-            resizer: resizer, decoded: decoded.pixels, orientation: orientation, upright: upright,
-            icc: icc, limits: limits, sourceFormat: format)
+        let icc = Self.profile(main.iccProfile, for: main.layout, &log)
+        // A smaller size is resampled from a fresh decode at the same scale, never from a held
+        // frame: the same pixels the first resize saw.
+        let fitter = ByteCapFitter(upright: upright, icc: icc, limits: limits, sourceFormat: format) {
+            size throws(ProcessingError) in
+            try Self.stream(input, options: options) { source throws(CodecError) in
+                try self.rowResizer.resize(source, to: size, orientation: orientation).pixels
+            }.value
+        }
         let output = try fitter.fit(mainPixels, format: target, opaque: opaque, log: &log)
 
         var thumbnail: ProcessedImage? = nil
         if let thumbSize {
             let fromMain = mainPixels.width >= thumbSize.width && mainPixels.height >= thumbSize.height
-            thumbnail = try makeThumbnail(
-                from: fromMain ? mainPixels : decoded.pixels, orientation: fromMain ? .up : orientation,
-                size: thumbSize, icc: icc, limits: limits, log: &log)
+            let thumb: PixelBuffer
+            if fromMain {
+                thumb = resizer.resize(mainPixels, to: thumbSize)
+            } else {
+                // The main output is smaller than the thumbnail, so the decode covered the
+                // thumbnail: decode again (same scale, same pixels) and stream it to the thumbnail.
+                thumb = try Self.stream(input, options: options) { source throws(CodecError) in
+                    try rowResizer.resize(source, to: thumbSize, orientation: orientation).pixels
+                }.value
+            }
+            thumbnail = try encodeThumbnail(thumb, icc: icc, limits: limits, log: &log)
             log.steps[log.steps.count - 1] += fromMain ? " (from the main output)" : " (from the decode)"
         }
         return ProcessingResult(

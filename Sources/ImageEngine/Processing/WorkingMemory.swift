@@ -7,10 +7,75 @@ extension ImageProcessor {
     /// hands the image to the engine.
     ///
     ///     let bytes = ImageProcessor.workingMemory(width: 4000, height: 3000, format: .jpeg, limits: limits)
+    ///     // 57 MB as a progressive JPEG (its coefficients), 33 MB once the header says baseline
     ///
-    /// (First estimate: the full decoded frame. The streaming engine refines it.)
-    public static func workingMemory(width: Int, height: Int, format: MediaFormat, limits: ProcessingLimits) -> Int {
+    /// What is alive at once, at the decode scale `process` picks (`ImageCodecs.scaledSize` of
+    /// the box covering the main output and the thumbnail), with 4 bytes a pixel (RGBA, the
+    /// worst layout), `frame` being the main output's bytes:
+    /// - always: the main output **frame** (held to the end: the thumbnail comes from it), and a
+    ///   **shrunk attempt** of at most 0.64 × frame (the byte-cap fitter's ×0.8 step), then the
+    ///   largest of three phases that never overlap:
+    /// - **decode**: the `RowResizer` ring and rows (`RowResizer.workingMemory`, the larger of
+    ///   the two stored orientations: the header does not say the Exif orientation) + the
+    ///   decoder's own memory;
+    /// - **encode**: the compressed bytes twice (written by the encoder, copied into `Data`),
+    ///   taken as min(byte cap, frame / 2): a photo at q85, or its PNG, is far below half its
+    ///   RGBA size. TurboJPEG reserves its worst-case buffer, but only the pages it writes
+    ///   become resident;
+    /// - **thumbnail**: its frame + `Resizer`'s 16-bit intermediate from the main output
+    ///   (main width × thumbnail height × 4 × 2).
+    ///
+    /// The decoder's memory, from the header alone: `holdsFrame` says whether it keeps a
+    /// full-size structure whatever the scale — a progressive JPEG's coefficients (w × h × 1.5
+    /// blocks × 2 bytes, for 4:2:0), an interlaced PNG's frame (w × h × 8: 16-bit RGBA at
+    /// worst), a WebP's frame (w × h × 4: lossless keeps ARGB; the scaled frame WebP's row source
+    /// hands out is at most that) — and `nil` (not known) assumes it does. A sequential decoder
+    /// holds a few MCU rows or two PNG rows: 128 bytes per decoded column + 256 KB of tables
+    /// and zlib state. This counts the row decoders; a codec still decoding whole frames
+    /// (`FrameRowSource`) holds the decoded frame besides.
+    ///
+    /// - Parameter holdsFrame: `ImageInfo.isProgressive` for a JPEG, the IHDR interlace
+    ///   flag for a PNG, when the caller has read them.
+    /// - Complexity: O(1).
+    public static func workingMemory(
+        width: Int, height: Int, format: MediaFormat, limits: ProcessingLimits, holdsFrame: Bool? = nil
+    ) -> Int {
+        guard width > 0, height > 0 else { return 0 }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        return overflow ? Int.max / 4 : pixels * 4
+        if overflow || pixels > Int.max / 64 { return Int.max / 4 }
+        let stored = Size(width: width, height: height)
+        let main = TargetSize.main(for: stored, limits: limits)
+        let thumb = limits.thumbnailSize.map { TargetSize.thumbnail(for: stored, side: $0) }
+        let cover = Size(width: max(main.width, thumb?.width ?? 0), height: max(main.height, thumb?.height ?? 0))
+        var resize = 0, decodedWidth = 0
+        for swapped in [false, true] {
+            // `main` and `cover` are upright; a transposing orientation decodes the swapped box.
+            let box = swapped ? (cover.height, cover.width) : (cover.width, cover.height)
+            let decoded = ImageCodecs.scaledSize(width: width, height: height, minimumSize: box, format: format)
+            let target = swapped ? Size(width: main.height, height: main.width) : main
+            let bytes = RowResizer.workingMemory(
+                source: Size(width: decoded.width, height: decoded.height), channels: 4, to: target)
+            resize = max(resize, bytes)
+            decodedWidth = max(decodedWidth, decoded.width)
+        }
+        let frame = main.width * main.height * 4
+        let shrunk = frame * 64 / 100
+        let decode = resize - frame
+            + decoderMemory(width: width, height: height, decodedWidth: decodedWidth, format: format, holdsFrame)
+        let encode = 2 * min(limits.byteCap, frame / 2)
+        let thumbnail = thumb.map { $0.width * $0.height * 4 + main.width * $0.height * 8 } ?? 0
+        return frame + shrunk + max(decode, encode, thumbnail)
+    }
+
+    /// The decoder's own bytes (see `workingMemory`).
+    private static func decoderMemory(
+        width: Int, height: Int, decodedWidth: Int, format: MediaFormat, _ holdsFrame: Bool?
+    ) -> Int {
+        let sequential = decodedWidth * 128 + 256 * 1024
+        switch format {
+        case .jpeg: return holdsFrame ?? true ? sequential + width * height * 3 : sequential
+        case .png: return holdsFrame ?? true ? sequential + width * height * 8 : sequential
+        default: return sequential + width * height * 4
+        }
     }
 }

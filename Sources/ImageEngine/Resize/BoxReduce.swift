@@ -5,6 +5,8 @@
 ///     let f = BoxReduce.factor(source: 5760, destination: 256)   // 11: 5760 → 524 → 256
 ///
 /// Summing is a vectorisable row-add into a UInt32 row; one division per output sample.
+/// `reduce` works on a whole plane (`Resizer`); `add` and `average` are its two steps, which
+/// `RowResizer` runs a source row at a time.
 enum BoxReduce {
     /// Outputs shorter than this are filtered by Lanczos3 alone: with few box pixels, the
     /// partial block at the edge would weigh too much (and pure Lanczos3 is cheap there anyway).
@@ -30,26 +32,43 @@ enum BoxReduce {
         into dst: UnsafeMutablePointer<UInt8>
     ) {
         let outW = reducedLength(width, factor: fx), outH = reducedLength(height, factor: fy)
-        let samples = width &* channels
         var d = dst
         for oy in 0..<outH {
             let y0 = oy &* fy, y1 = min(height, y0 &+ fy)
-            rowSums.update(repeating: 0, count: samples)
+            rowSums.update(repeating: 0, count: width &* channels)
             for y in y0..<y1 {
-                let row = src + y &* stride
-                if premultiply {
-                    addPremultiplied(row, rowSums, width)
-                } else {
-                    for b in 0..<samples { rowSums[b] &+= UInt32(row[b]) }
-                }
+                add(src + y &* stride, width: width, channels: channels, premultiply: premultiply, into: rowSums)
             }
-            let rows = UInt32(y1 &- y0)
-            switch channels {
-            case 1: averageBlocks(rowSums, width, fx, rows, outW, d, channels: 1)
-            case 3: averageBlocks(rowSums, width, fx, rows, outW, d, channels: 3)
-            default: averageBlocks(rowSums, width, fx, rows, outW, d, channels: 4)
-            }
+            average(rowSums, width: width, channels: channels, fx: fx, rows: y1 &- y0, into: d)
             d += outW &* channels
+        }
+    }
+
+    /// Adds one source row to `sums` (`width × channels` UInt32s), colour times alpha with
+    /// `premultiply` (RGBA only). A row whose alpha is all 255 adds the same either way.
+    @inline(__always)
+    static func add(
+        _ row: UnsafePointer<UInt8>, width: Int, channels: Int, premultiply: Bool, into sums: UnsafeMutablePointer<UInt32>
+    ) {
+        if premultiply {
+            addPremultiplied(row, sums, width)
+        } else {
+            for b in 0..<(width &* channels) { sums[b] &+= UInt32(row[b]) }
+        }
+    }
+
+    /// Writes one reduced row: the mean of each `fx`-wide block of `sums`, which hold `rows`
+    /// source rows (rounded to nearest).
+    @inline(__always)
+    static func average(
+        _ sums: UnsafePointer<UInt32>, width: Int, channels: Int, fx: Int, rows: Int,
+        into dst: UnsafeMutablePointer<UInt8>
+    ) {
+        let outW = reducedLength(width, factor: fx), n = UInt32(rows)
+        switch channels {
+        case 1: averageBlocks(sums, width, fx, n, outW, dst, channels: 1)
+        case 3: averageBlocks(sums, width, fx, n, outW, dst, channels: 3)
+        default: averageBlocks(sums, width, fx, n, outW, dst, channels: 4)
         }
     }
 

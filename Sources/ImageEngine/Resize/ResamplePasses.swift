@@ -129,38 +129,54 @@ enum ResamplePasses {
         _ src: UnsafePointer<Input>, stride: Int, width: Int, weights: ResampleWeights, channels: Int,
         accumulator: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Output>, _ map: PixelMapping
     ) {
-        let rowSamples = width &* channels
         let taps = weights.taps
-        let gain = ResampleWeights.gain(from: Input.self, to: Output.self)
         weights.starts.withUnsafeBufferPointer { starts in
             weights.unitWeights.withUnsafeBufferPointer { w in
-                for j in 0..<weights.destination {
-                    let first = src + starts[j] &* stride
-                    let wj = w.baseAddress! + j &* taps
-                    // The first sweep stores, so the accumulator needs no clearing.
-                    var k = 0
-                    if taps >= 2 {
-                        start(first, wj[0], first + stride, wj[1], accumulator, rowSamples)
-                        k = 2
-                    } else {
-                        start(first, wj[0], accumulator, rowSamples)
-                        k = 1
-                    }
-                    // Two taps per sweep halves the accumulator traffic.
-                    while k &+ 1 < taps {
-                        accumulate(
-                            first + k &* stride, wj[k], first + (k &+ 1) &* stride, wj[k &+ 1], accumulator, rowSamples)
-                        k &+= 2
-                    }
-                    if k < taps { accumulate(first + k &* stride, wj[k], accumulator, rowSamples) }
-                    let d = dst + (map.origin &+ j &* map.rowStep)
-                    switch channels {
-                    case 1: writeRow(accumulator, width, gain, d, map.columnStep, channels: 1)
-                    case 3: writeRow(accumulator, width, gain, d, map.columnStep, channels: 3)
-                    default: writeRow(accumulator, width, gain, d, map.columnStep, channels: 4)
+                withUnsafeTemporaryAllocation(of: UnsafePointer<Input>.self, capacity: taps) { rows in
+                    let r = rows.baseAddress!
+                    for j in 0..<weights.destination {
+                        let first = src + starts[j] &* stride
+                        for k in 0..<taps { (r + k).initialize(to: first + k &* stride) }
+                        verticalRow(
+                            UnsafePointer(r), weights: w.baseAddress! + j &* taps, taps: taps, width: width,
+                            channels: channels, accumulator: accumulator, into: dst + (map.origin &+ j &* map.rowStep),
+                            columnStep: map.columnStep)
                     }
                 }
             }
+        }
+    }
+
+    /// One output row of the vertical pass: `rows[k]` (k < `taps`) are the source rows under
+    /// its taps, `weights` its `taps` unit weights; the row is written from `dst`, a pixel every
+    /// `columnStep` elements. `vertical` runs this for every output row; `RowResizer` runs it
+    /// over a ring of rows, so both give the same bits.
+    @inline(__always)
+    static func verticalRow<Input: ResampleSample, Output: ResampleSample>(
+        _ rows: UnsafePointer<UnsafePointer<Input>>, weights wj: UnsafePointer<Float>, taps: Int, width: Int,
+        channels: Int, accumulator: UnsafeMutablePointer<Float>, into d: UnsafeMutablePointer<Output>, columnStep: Int
+    ) {
+        let rowSamples = width &* channels
+        let gain = ResampleWeights.gain(from: Input.self, to: Output.self)
+        // The first sweep stores, so the accumulator needs no clearing.
+        var k = 0
+        if taps >= 2 {
+            start(rows[0], wj[0], rows[1], wj[1], accumulator, rowSamples)
+            k = 2
+        } else {
+            start(rows[0], wj[0], accumulator, rowSamples)
+            k = 1
+        }
+        // Two taps per sweep halves the accumulator traffic.
+        while k &+ 1 < taps {
+            accumulate(rows[k], wj[k], rows[k &+ 1], wj[k &+ 1], accumulator, rowSamples)
+            k &+= 2
+        }
+        if k < taps { accumulate(rows[k], wj[k], accumulator, rowSamples) }
+        switch channels {
+        case 1: writeRow(accumulator, width, gain, d, columnStep, channels: 1)
+        case 3: writeRow(accumulator, width, gain, d, columnStep, channels: 3)
+        default: writeRow(accumulator, width, gain, d, columnStep, channels: 4)
         }
     }
 

@@ -35,7 +35,7 @@ struct ResampleWeights: Sendable {
         let scale = Double(source) / Double(destination)
         let filterScale = max(scale, 1)
         let support = Self.lobes * filterScale
-        let taps = min(source, Int((support * 2).rounded(.up)) + 1)
+        let taps = Self.taps(source: source, destination: destination)
         self.taps = taps
 
         var starts = [Int](repeating: 0, count: destination)
@@ -76,6 +76,13 @@ struct ResampleWeights: Sendable {
             for k in 0..<taps { splat[i * even + k] = SIMD4(repeating: unitWeights[i * taps + k]) }
         }
         self.splatWeights = splat
+    }
+
+    /// Inputs per output: the kernel's support (3 lobes, widened by the reduction factor) on
+    /// both sides, plus one, at most the source length.
+    static func taps(source: Int, destination: Int) -> Int {
+        let support = lobes * max(Double(source) / Double(destination), 1)
+        return min(source, Int((support * 2).rounded(.up)) + 1)
     }
 
     /// Source samples that output `i` reads: centre ± support, clamped to the source.

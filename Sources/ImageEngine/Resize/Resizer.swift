@@ -13,17 +13,13 @@ import ImageCodecs
 /// axis shrinks 4× or more, an integer box average (like libvips' shrink) first takes it to
 /// between 2× and 4× the target, so Lanczos3 taps stay few on huge reductions.
 ///
+/// `RowResizer` gives the same bits from rows streamed out of a decoder; this one resizes a
+/// buffer already in memory (the thumbnail from the main output, tests).
+///
 /// An instance owns its weight tables and scratch buffers and reuses them across calls, so it
 /// is **not thread-safe**: the pipeline keeps one per worker thread.
 public final class Resizer {
-    private struct AxisKey: Hashable {
-        var source: Int
-        var destination: Int
-    }
-
-    /// Weight tables are tiny; the cache is simply emptied when it passes this many entries.
-    private static let cacheLimit = 64
-    private var weightCache: [AxisKey: ResampleWeights] = [:]
+    private let weightCache = ResampleWeightCache()
     private let premultiplied = ScratchBuffer<UInt8>()
     private let intermediate = ScratchBuffer<Int16>()
     private let accumulator = ScratchBuffer<Float>()
@@ -151,12 +147,7 @@ public final class Resizer {
 
     /// The cached weight table for one axis.
     private func weights(_ source: Int, _ destination: Int) -> ResampleWeights {
-        let key = AxisKey(source: source, destination: destination)
-        if let cached = weightCache[key] { return cached }
-        if weightCache.count >= Self.cacheLimit { weightCache.removeAll(keepingCapacity: true) }
-        let table = ResampleWeights(source: source, destination: destination)
-        weightCache[key] = table
-        return table
+        weightCache.weights(source, destination)
     }
 }
 

@@ -9,6 +9,9 @@ final class ScratchBuffer<Element: BitwiseCopyable> {
 
     init() {}
 
+    /// Bytes held now (the largest request so far, give or take the growth step).
+    var bytes: Int { capacity * MemoryLayout<Element>.stride }
+
     deinit { storage?.deallocate() }
 
     /// At least `count` elements; contents are unspecified.
