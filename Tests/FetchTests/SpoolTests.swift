@@ -206,9 +206,10 @@ struct SpoolTests {
         var events = spooling.makeAsyncIterator()
         _ = await events.next()
         // The first body holds the whole budget; the second waits in line until its deadline.
-        let waiter = HTTPClient(policy: folder.policy(threshold: 100) { $0.deadline = .seconds(2) })
+        let waiter = HTTPClient(policy: folder.policy(threshold: 100) { $0.deadline = .seconds(3) })
         let url = server.url("/bytes?size=3000")
-        #expect(await fetchError(waiter, url) == .spoolBudgetExhausted(url: url, needed: 1000, budget: 1000))
+        let error = await fetchError(waiter, url)
+        #expect(error == .spoolBudgetExhausted(url: url, needed: 1000, budget: 1000), "\(String(describing: error))")
         gate.open()
         let body = try await first.value
         #expect(body.content.count == 10_000)

@@ -48,6 +48,27 @@ public enum Sniffer {
         try sniff([UInt8](data))
     }
 
+    /// How many leading bytes `sniff` needs for the format these first bytes start, when its
+    /// facts all live in a header; nil when `sniff` may read the whole file (images: a GIF's
+    /// block walk, an animated WebP's chunks, a HEIF's item boxes) or the format is unknown.
+    ///
+    ///     Sniffer.headerWindow(prefix: mp4Start)   // 1_048_576: a movie is judged by its ftyp box
+    ///
+    /// Audio and video are passed through, never decoded, so a 50 MB movie need not be read into
+    /// memory to be judged: its `ftyp` box, RIFF or FORM header, or MPEG packets come first. An
+    /// MP3's ID3 tag (cover art can be megabytes) is skipped by its declared size, so the window
+    /// reaches past it to the first audio frame.
+    public static func headerWindow(prefix: [UInt8]) -> Int? {
+        let format = identify(prefix: prefix)
+        guard let category = format.category, category != .image else { return nil }
+        let window = 1 << 20
+        if format == .mp3, let tagEnd = ID3Tag.end(of: prefix) {
+            // The zero padding `formatAfterTag` skips, then a frame and the one after it.
+            return max(window, tagEnd + 65_536 + 8_192)
+        }
+        return window
+    }
+
     /// The format alone from the first bytes (up to `identifyPrefixLength` are used). Never
     /// throws; used to tighten a download's byte cap before the body arrives. Formats decided
     /// deeper in the file (an SVG root element after a long comment, an MP3 after a large ID3

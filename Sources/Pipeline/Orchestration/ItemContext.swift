@@ -181,13 +181,22 @@ final class ItemContext: Sendable {
         let limits = options.policy.limits(options.limits)
         var width = 0
         var height = 0
+        // Whether the decoder keeps a whole frame of its own: a progressive JPEG (its
+        // coefficients), an interlaced PNG (IHDR byte 28). Unknown counts as yes.
+        var holdsFrame: Bool? = nil
         if let sniffed = try? Sniffer.sniff([UInt8](head)), let w = sniffed.width, let h = sniffed.height {
             (width, height) = (w, h)
+            switch format {
+            case .jpeg: holdsFrame = sniffed.detail?.contains("progressive") ?? false
+            case .png: holdsFrame = head.count > 28 ? head[head.startIndex + 28] == 1 : nil
+            default: break
+            }
         } else {
             let side = Int(Double(limits.pixelBudget).squareRoot().rounded(.up))
             (width, height) = (side, side)
         }
-        let engine = ImageProcessor.workingMemory(width: width, height: height, format: format, limits: limits)
+        let engine = ImageProcessor.workingMemory(
+            width: width, height: height, format: format, limits: limits, holdsFrame: holdsFrame)
         let (total, overflow) = engine.addingReportingOverflow(body.count)
         return overflow ? Int.max : total
     }

@@ -91,7 +91,7 @@ final class MediaStage {
     /// `streamedDigest`: the SHA-256 of `data` already computed (as it was spooled), if any.
     func prepare(_ data: Data, claims: MediaClaims, streamedDigest: String? = nil) -> MediaOutcome {
         let id: Identification
-        switch MediaCheck.identify([UInt8](data), claims: claims.typeClaims, fileExtension: nil, policy: policy) {
+        switch MediaCheck.identify(data, claims: claims.typeClaims, fileExtension: nil, policy: policy) {
         case .failure(let rejection): return .rejected(rejection)
         case .success(let identification): id = identification
         }

@@ -91,6 +91,30 @@ public enum MediaCheck {
     public static func identify(
         _ bytes: [UInt8], claims: [TypeClaim] = [], fileExtension: String?, policy: CheckPolicy
     ) -> Result<Identification, CheckRejection> {
+        identify(window: bytes, byteCount: bytes.count, claims: claims, fileExtension: fileExtension, policy: policy)
+    }
+
+    /// `identify` over `Data` (a mapped file, a spooled download) without copying more of it
+    /// than the format's facts need: audio and video are judged from their header
+    /// (`Sniffer.headerWindow`) and their size, so a spooled movie is never read into memory;
+    /// images and unknown bytes are read whole, as `identify(_:)` does.
+    ///
+    ///     let id = MediaCheck.identify(mappedMovie, fileExtension: "mp4", policy: CheckPolicy())
+    public static func identify(
+        _ data: Data, claims: [TypeClaim] = [], fileExtension: String?, policy: CheckPolicy
+    ) -> Result<Identification, CheckRejection> {
+        guard let window = Sniffer.headerWindow(prefix: [UInt8](data.prefix(16_384))), window < data.count else {
+            return identify([UInt8](data), claims: claims, fileExtension: fileExtension, policy: policy)
+        }
+        return identify(
+            window: [UInt8](data.prefix(window)), byteCount: data.count, claims: claims, fileExtension: fileExtension,
+            policy: policy)
+    }
+
+    /// `identify` from the first `window.count` bytes of a file of `byteCount` bytes.
+    private static func identify(
+        window bytes: [UInt8], byteCount: Int, claims: [TypeClaim], fileExtension: String?, policy: CheckPolicy
+    ) -> Result<Identification, CheckRejection> {
         let sniffed: SniffedType
         do {
             sniffed = try Sniffer.sniff(bytes)
@@ -132,7 +156,7 @@ public enum MediaCheck {
             // memory its decode would take would contradict that.
             rules.memoryBudget = .max
         }
-        let assessment = rules.assess(sniffed, byteCount: bytes.count, fileExtension: ext)
+        let assessment = rules.assess(sniffed, byteCount: byteCount, fileExtension: ext)
         return .success(Identification(sniffed: sniffed, assessment: assessment, claimWarnings: claimWarnings))
     }
 
@@ -184,9 +208,8 @@ public enum MediaCheck {
     /// The last step of `prepare`: the bytes about to be written, under the name they will have,
     /// are something iOS takes as they are.
     public static func checkOutput(_ output: Data, policy: CheckPolicy) -> CheckRejection? {
-        let bytes = [UInt8](output)
-        let format = Sniffer.identify(prefix: Array(bytes.prefix(Sniffer.identifyPrefixLength)))
-        switch identify(bytes, fileExtension: format == .unknown ? nil : format.fileExtension, policy: policy) {
+        let format = Sniffer.identify(prefix: [UInt8](output.prefix(Sniffer.identifyPrefixLength)))
+        switch identify(output, fileExtension: format == .unknown ? nil : format.fileExtension, policy: policy) {
         case .failure(let rejection):
             return rejection
         case .success(let id):
