@@ -32,7 +32,7 @@ final class SpoolFolder {
     init(budget: Int = 2_000_000_000) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-spool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        spool = try Spool(directory: url, budget: budget, makeDigest: { FNVDigest() })
+        spool = try Spool(directory: url, budget: budget, makeDigest: { _ in FNVDigest() })
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }

@@ -38,8 +38,11 @@ public final class Spool: @unchecked Sendable {
     public let budget: Int
     /// The folder, for messages.
     public let path: String
-    /// Hashes each spooled body as it streams, when set (`SpooledFile.digest`).
-    public let makeDigest: (@Sendable () -> any BodyDigest)?
+    /// Hashes each spooled body as it streams, when set (`SpooledFile.digest`). Given the
+    /// body's first bytes (at least the spool threshold's worth, or all of a body cut short), it
+    /// may answer nil: a body whose hash will not be needed (an image the engine re-encodes) is
+    /// not hashed.
+    public let makeDigest: (@Sendable (_ firstBytes: UnsafeRawBufferPointer) -> (any BodyDigest)?)?
     /// The folder, open (owned).
     let directory: Int32
 
@@ -51,7 +54,7 @@ public final class Spool: @unchecked Sendable {
 
     /// Opens the folder at `directory`, which must exist.
     public convenience init(
-        directory: URL, budget: Int = 2_000_000_000, makeDigest: (@Sendable () -> any BodyDigest)? = nil
+        directory: URL, budget: Int = 2_000_000_000, makeDigest: (@Sendable (UnsafeRawBufferPointer) -> (any BodyDigest)?)? = nil
     ) throws(SpoolFailure) {
         let path = directory.path
         let fd = try SpoolCall.openDirectory(path)
@@ -60,13 +63,13 @@ public final class Spool: @unchecked Sendable {
 
     /// The folder open as `descriptor` (duplicated: the caller keeps its own).
     package convenience init(
-        descriptor: Int32, path: String, budget: Int, makeDigest: (@Sendable () -> any BodyDigest)? = nil
+        descriptor: Int32, path: String, budget: Int, makeDigest: (@Sendable (UnsafeRawBufferPointer) -> (any BodyDigest)?)? = nil
     ) throws(SpoolFailure) {
         let fd = try SpoolCall.duplicate(descriptor, path: path)
         self.init(owning: fd, path: path, budget: budget, makeDigest: makeDigest)
     }
 
-    private init(owning fd: Int32, path: String, budget: Int, makeDigest: (@Sendable () -> any BodyDigest)?) {
+    private init(owning fd: Int32, path: String, budget: Int, makeDigest: (@Sendable (UnsafeRawBufferPointer) -> (any BodyDigest)?)?) {
         directory = fd
         self.path = path
         self.budget = max(1, budget)

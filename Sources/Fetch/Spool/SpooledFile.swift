@@ -89,7 +89,6 @@ final class SpoolWriter {
         name = spool.uniqueName()
         path = spool.path(of: name)
         fd = try SpoolCall.create(in: spool.directory, name, path: path)
-        digest = spool.makeDigest?()
     }
 
     deinit { discard() }
@@ -97,6 +96,8 @@ final class SpoolWriter {
     func write(_ bytes: UnsafeRawBufferPointer) throws(SpoolFailure) {
         guard bytes.count > 0 else { return }
         try SpoolCall.writeAll(fd, bytes, path: path)
+        // The first write is the flush of the bytes held below the threshold: the header.
+        if size == 0 { digest = spool.makeDigest?(bytes) }
         digest?.update(bytes)
         size += bytes.count
     }
