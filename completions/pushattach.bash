@@ -82,7 +82,7 @@ _pushattach_bench() {
             ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--workload --rounds --threads --folder --json --output -h --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--workload --rounds --threads --folder --json --skip-ac-scans --output -h --help" -- "$cur"))
     fi
 }
 

@@ -13,6 +13,9 @@ public struct BenchConfiguration: Sendable {
     public var json = false
     /// Where W1/W2 outputs of the single-thread warm-up are written (for quality checks).
     public var outputFolder: URL?
+    /// `ProcessingLimits.validateAllScans` / `DecodeOptions.validateAllScans` of the workloads:
+    /// false (`--skip-ac-scans`) lets a progressive JPEG decoded at 1/8 stop after its DC scans.
+    public var validateAllScans = true
 
     public init() {}
 
@@ -33,6 +36,9 @@ public struct BenchConfiguration: Sendable {
                 isDirectory: true),
             BenchOption("--json", nil, "One JSON document instead of the table."),
             BenchOption(
+                "--skip-ac-scans", nil,
+                "A progressive JPEG decoded at 1/8 (W1, D1) stops once its DC scans are read (ProcessingLimits.validateAllScans = false); prepare and verify always read every scan."),
+            BenchOption(
                 "--output", "DIR",
                 "Also write the W1/W2/W4 outputs of the warm-up (NAME.w1.jpg; W4: NAME.w4.jpg or .png), for quality checks.",
                 isDirectory: true),
@@ -51,6 +57,7 @@ public struct BenchConfiguration: Sendable {
     /// Builds a configuration from already-split options (the CLI's parser does the splitting).
     public init(values: [String: String], flags: Set<String>) throws(BenchUsageError) {
         json = flags.contains("--json")
+        validateAllScans = !flags.contains("--skip-ac-scans")
         if let raw = values["--workload"] {
             var list: [Workload] = []
             for name in raw.lowercased().split(separator: ",") {

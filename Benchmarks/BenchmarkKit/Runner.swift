@@ -66,11 +66,11 @@ public struct BenchRunner {
 
     private func makeWorker(_ workload: Workload) -> any BenchWorker {
         switch workload {
-        case .w1: FitWorker(box: 256, quality: 80)
-        case .w2, .w4: FitWorker(box: 2048, quality: 85)
-        case .w3: DecodeWorker(box: nil)
-        case .d1: DecodeWorker(box: 256)
-        case .d2: DecodeWorker(box: 2048)
+        case .w1: FitWorker(box: 256, quality: 80, validateAllScans: configuration.validateAllScans)
+        case .w2, .w4: FitWorker(box: 2048, quality: 85, validateAllScans: configuration.validateAllScans)
+        case .w3: DecodeWorker(box: nil, validateAllScans: true)
+        case .d1: DecodeWorker(box: 256, validateAllScans: configuration.validateAllScans)
+        case .d2: DecodeWorker(box: 2048, validateAllScans: configuration.validateAllScans)
         }
     }
 

@@ -17,8 +17,8 @@ final class FitWorker: BenchWorker {
     let limits: ProcessingLimits
     private let processor = ImageProcessor()
 
-    init(box: Int, quality: Int) {
-        limits = ProcessingLimits(maxLongSide: box, quality: quality)
+    init(box: Int, quality: Int, validateAllScans: Bool) {
+        limits = ProcessingLimits(maxLongSide: box, quality: quality, validateAllScans: validateAllScans)
     }
 
     func run(_ image: ImageSet.Image) throws -> Data? {
@@ -30,11 +30,16 @@ final class FitWorker: BenchWorker {
 /// fitted size, in stored orientation), alone: the floor our own codec sets.
 final class DecodeWorker: BenchWorker {
     let box: Int?
+    let validateAllScans: Bool
 
-    init(box: Int?) { self.box = box }
+    init(box: Int?, validateAllScans: Bool) {
+        self.box = box
+        self.validateAllScans = validateAllScans
+    }
 
     func run(_ image: ImageSet.Image) throws -> Data? {
         var options = DecodeOptions(pixelBudget: 100_000_000)
+        options.validateAllScans = validateAllScans
         if let box, let width = image.sniffed.width, let height = image.sniffed.height {
             let fitted = FitBox.fit(Size(width: width, height: height), in: Size(width: box, height: box))
             options.minimumSize = (fitted.width, fitted.height)

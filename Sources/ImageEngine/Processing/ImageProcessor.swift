@@ -112,7 +112,8 @@ public final class ImageProcessor {
 
         let cover = Size(
             width: max(mainSize.width, thumbSize?.width ?? 0), height: max(mainSize.height, thumbSize?.height ?? 0))
-        let options = Self.decodeOptions(stored: stored, covering: cover, orientation, limits, powerOfTwoScales: isCMYK)
+        var options = Self.decodeOptions(stored: stored, covering: cover, orientation, limits, powerOfTwoScales: isCMYK)
+        options.validateAllScans = limits.validateAllScans
         let main = try Self.stream(input, options: options) { source throws(CodecError) in
             try rowResizer.resize(source, to: mainSize, orientation: orientation)
         }
