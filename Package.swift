@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "pushattach", targets: ["pushattach"]),
         .executable(name: "pushattach-bench", targets: ["PushAttachBench"]),
+        .library(name: "PushAttach", targets: ["PushAttach"]),
         .library(name: "PushAttachKit", targets: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "Pipeline"]),
     ],
     targets: [
@@ -31,6 +32,9 @@ let package = Package(
         .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"]),
         .target(name: "Fetch", dependencies: ["MediaTypes", "CCurlShim"]),
         .target(name: "Pipeline", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch"]),
+        // The library a server calls: one module, one call per job, one error type.
+        .target(
+            name: "PushAttach", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "Pipeline"]),
         .executableTarget(
             name: "pushattach",
             dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "Pipeline", "BenchmarkKit"]),
@@ -53,6 +57,7 @@ let package = Package(
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"]),
         .testTarget(
             name: "PipelineTests", dependencies: ["Pipeline", "Fetch", "ImageEngine", "MediaTypes", "Verification", "TestSupport"]),
+        .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["pushattach", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

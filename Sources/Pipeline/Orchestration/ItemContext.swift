@@ -19,10 +19,12 @@ final class ItemContext: Sendable {
     /// Large downloads, on disk in the container's `.spool/` (`PrepareOptions.spoolBudget`).
     let spool: Spool?
 
-    init(options: PrepareOptions, container: Container) {
+    /// `memory`: a budget shared with other contexts (the library's preparer shares one across
+    /// every folder it writes into); a budget of its own, of `options.memoryBudget`, when nil.
+    init(options: PrepareOptions, container: Container, memory: MemoryBudget? = nil) {
         self.options = options
         self.container = container
-        memory = MemoryBudget(capacity: options.memoryBudget)
+        self.memory = memory ?? MemoryBudget(capacity: options.memoryBudget)
         // dup(2) of an open folder fails only when the process is out of descriptors; then
         // every body stays in memory (up to its cap) and the memory budget still bounds them.
         spool = try? Spool(
@@ -240,6 +242,7 @@ final class ItemContext: Sendable {
                     body: response.content, contentType: response.contentType,
                     suggestedFilename: response.suggestedFilename, warnings: warnings))
         case .failure(let error):
+            ItemCause.current?.record(error)
             if case .cancelled = error { return .failure(.abandoned) }
             if case .tooLarge = error { return .failure(.failed(error.description, .invalidFileSize)) }
             return .failure(.failed(error.description))

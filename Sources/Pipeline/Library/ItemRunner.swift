@@ -1,0 +1,72 @@
+import Fetch
+import Foundation
+
+/// One item at a time through the per-item pipeline of `Preparer` (`ItemContext`: download
+/// with every cap and the address guard, claims, `MediaCheck`, engine, passthrough, hash, final
+/// rules check, atomic write), without a manifest: the library's entry point.
+///
+///     let use = try ContainerRegistry.shared.open(folder)
+///     let runner = ItemRunner(options: options, container: use.container, memory: SharedMemoryBudget(capacity: 256_000_000))
+///     let outcome = await runner.prepare(InputItem(url: "https://x.test/cat.jpg", source: "api", line: 0))
+///     runner.shutdown(); use.release()
+///
+/// Many `prepare` calls may run at once on one runner; they share its download client, its CPU
+/// and I/O threads and the memory budget it was given.
+package final class ItemRunner: Sendable {
+    let context: ItemContext
+
+    /// The runner's threads and client are its own; `memory` may be shared with other runners.
+    package init(options: PrepareOptions, container: Container, memory: SharedMemoryBudget) {
+        context = ItemContext(options: options, container: container, memory: memory.budget)
+    }
+
+    /// What became of `item`. Cancelling the calling task stops its download (or its wait for
+    /// memory) and gives `.cancelled`; once written, a file is reported, not removed.
+    package func prepare(_ item: InputItem) async -> ItemOutcome {
+        let cause = ItemCause()
+        let result = await ItemCause.$current.withValue(cause) { await context.prepare(item, index: 0) }
+        switch result {
+        case .entry(let entry), .reused(let entry): return .finished(entry, fetchError: cause.fetchError)
+        case .abandoned: return .cancelled
+        case .fatal(let error): return .fatal(error)
+        }
+    }
+
+    /// Ends the threads once queued work is done, and the download client.
+    package func shutdown() { context.shutdown() }
+}
+
+/// What `ItemRunner.prepare` made of one item.
+package enum ItemOutcome: Sendable {
+    /// Prepared, rejected or failed, as the manifest would record it; `fetchError` is the
+    /// download's own error when the download failed.
+    case finished(ManifestEntry, fetchError: FetchError?)
+    /// The task was cancelled before the item finished; nothing of it is left on disk.
+    case cancelled
+    /// The container cannot be written (disk full, not writable, an unsafe entry).
+    case fatal(ContainerError)
+}
+
+/// A memory budget (`PrepareOptions.memoryBudget`) several runners admit their items by.
+package struct SharedMemoryBudget: Sendable {
+    let budget: MemoryBudget
+
+    /// A budget of `capacity` bytes.
+    package init(capacity: Int) { budget = MemoryBudget(capacity: capacity) }
+
+    /// Bytes held now.
+    package var heldBytes: Int { budget.heldBytes }
+}
+
+/// The underlying error of a failed download, recorded for the task running one item (a task
+/// local, so concurrent items never see each other's).
+final class ItemCause: @unchecked Sendable {
+    @TaskLocal static var current: ItemCause?
+
+    private let lock = NSLock()
+    private var error: FetchError?
+
+    var fetchError: FetchError? { lock.withLock { error } }
+
+    func record(_ error: FetchError) { lock.withLock { self.error = error } }
+}

@@ -1,0 +1,48 @@
+import Fetch
+import Foundation
+import Pipeline
+
+extension AttachmentError {
+    /// The error for a failed download.
+    init(_ error: FetchError, url: URL) {
+        let kind: Kind =
+            switch error {
+            case .invalidURL: .invalidURL
+            case .unsupportedScheme, .hostNotAllowed, .addressRefused: .blocked
+            case .tooLarge: .tooLarge
+            case .cancelled: .cancelled
+            default: .downloadFailed
+            }
+        let code: UNErrorCode? = if case .tooLarge = error { .invalidFileSize } else { nil }
+        self.init(kind: kind, url: url, errorCode: code, reason: error.description, underlying: .fetch(error))
+    }
+
+    /// The error for a container that cannot be opened or written.
+    init(_ error: ContainerError, url: URL?) {
+        self.init(kind: .writeFailed, url: url, reason: error.description, underlying: .container(error))
+    }
+
+    /// The error for an entry that was not prepared: rejected by the per-file check, or failed.
+    init(entry: ManifestEntry, fetchError: FetchError?, url: URL) {
+        if let fetchError {
+            self.init(fetchError, url: url)
+            warnings = entry.warnings
+            return
+        }
+        let reason = entry.reason ?? "not prepared"
+        let code = entry.errorCode.flatMap(UNErrorCode.init(rawValue:))
+        let kind: Kind =
+            switch entry.status {
+            case .rejected: .rejected
+            case .failed where reason.hasPrefix("cannot write"): .writeFailed
+            case .failed where code == .invalidFileSize: .tooLarge
+            case .failed, .prepared: .processingFailed
+            }
+        self.init(kind: kind, url: url, errorCode: code, reason: reason, warnings: entry.warnings)
+    }
+
+    /// The calling task was cancelled.
+    static func cancelled(_ url: URL?) -> AttachmentError {
+        AttachmentError(kind: .cancelled, url: url, reason: "cancelled before the item finished; nothing was written")
+    }
+}

@@ -1,0 +1,116 @@
+import Fetch
+import Foundation
+import Pipeline
+
+/// Downloads media URLs and turns them into files iOS accepts as notification attachments.
+///
+///     var configuration = AttachmentPreparer.Configuration.default
+///     configuration.fetch.allowPrivateNetworks = false
+///     let preparer = AttachmentPreparer(configuration: configuration)
+///     let folder = URL(fileURLWithPath: "/var/lib/push/attachments")
+///     let attachment = try await preparer.prepare(URL(string: "https://cdn.example.com/cat.webp")!, into: folder)
+///     print(attachment.fileURL, attachment.typeHint)   // …/Images/0AF3…-cat.jpg public.jpeg
+///
+/// Each item takes the whole per-item pipeline the command line's `prepare` takes: a download
+/// under every cap and the address guard (no private or loopback addresses unless
+/// `FetchPolicy.allowPrivateNetworks`), the type hint checked against the bytes, Apple's rules,
+/// the image engine (fit, transcode, passthrough), the hash, a final check of the output, and
+/// an atomic write into the folder's `Images/`, `Audio/`, `Video/` or `Thumbnails/`, named
+/// `<UUID>-<name>.<ext>`.
+///
+/// - Concurrency: one preparer (or `shared`) serves any number of concurrent calls. Calls into
+///   one folder share its pipeline (download client, CPU threads); the folder's lock is held
+///   once per process while any call of any preparer writes into it, and released when the
+///   last one is done, so another process can then take the folder.
+/// - CPU work (decode, resize, encode, hash) runs on the pipeline's own threads, never on
+///   Swift's cooperative pool.
+/// - Memory: every call of one preparer is admitted by one budget
+///   (`Configuration.memoryBudget`); large downloads stream to disk in the folder's `.spool/`.
+/// - Cancellation: cancelling the calling task stops the download (or the wait for memory)
+///   and throws `AttachmentError.Kind.cancelled`; no partial file is ever left.
+/// - No manifest: a library call returns its result and writes no `manifest.json` or journal
+///   (the command line's batch runs keep those); the file name's UUID is the record.
+public final class AttachmentPreparer: Sendable {
+    /// A preparer with the default configuration, for callers that need no other.
+    public static let shared = AttachmentPreparer()
+
+    /// What this preparer decides by (fixed for its life).
+    public let configuration: Configuration
+    let runners: FolderRunners
+
+    /// A preparer deciding by `configuration`.
+    public init(configuration: Configuration = .default) {
+        self.configuration = configuration
+        let memory = SharedMemoryBudget(capacity: configuration.memoryBudget)
+        runners = FolderRunners { container in
+            ItemRunner(options: configuration.options(container: container.url), container: container, memory: memory)
+        }
+    }
+
+    /// Prepares the media at `url` into `folder` (created when missing).
+    ///
+    ///     let attachment = try await AttachmentPreparer.shared.prepare(
+    ///         URL(string: "https://cdn.example.com/cat.webp")!, typeHint: "image",
+    ///         into: URL(fileURLWithPath: "/tmp/attachments"))
+    ///
+    /// - Parameter typeHint: what the sender says it is: coarse ("image"), MIME, UTI or an
+    ///   extension; a hint the bytes contradict is a warning (an error when `strict`).
+    /// - Returns: the written file and what it is.
+    /// - Throws: `AttachmentError`, whose `kind` names the stage that failed.
+    public func prepare(_ url: URL, typeHint: String? = nil, into folder: URL) async throws(AttachmentError)
+        -> PreparedAttachment
+    {
+        try await prepare(AttachmentRequest(url: url, typeHint: typeHint), into: folder)
+    }
+
+    /// Prepares the media at the URL string `url` into `folder`.
+    ///
+    ///     let attachment = try await AttachmentPreparer.shared.prepare(
+    ///         "https://cdn.example.com/cat.webp", into: URL(fileURLWithPath: "/tmp/attachments"))
+    ///
+    /// - Throws: `AttachmentError` of kind `.invalidURL` when `url` is not an absolute URL,
+    ///   else as `prepare(_:typeHint:into:)` with a `URL`.
+    public func prepare(_ url: String, typeHint: String? = nil, into folder: URL) async throws(AttachmentError)
+        -> PreparedAttachment
+    {
+        guard let parsed = URL(string: url), parsed.scheme != nil else {
+            throw AttachmentError(
+                kind: .invalidURL, reason: "not an absolute URL: '\(url)' (expected http:// or https://)")
+        }
+        return try await prepare(parsed, typeHint: typeHint, into: folder)
+    }
+
+    /// Prepares one request (a URL, its type hint, an id of yours) into `folder`.
+    ///
+    ///     let request = AttachmentRequest(url: URL(string: "https://cdn.example.com/a.mp4")!, typeHint: "video")
+    ///     let attachment = try await AttachmentPreparer.shared.prepare(request, into: URL(fileURLWithPath: "/tmp/a"))
+    ///
+    /// - Throws: `AttachmentError`, as `prepare(_:typeHint:into:)`.
+    public func prepare(_ request: AttachmentRequest, into folder: URL) async throws(AttachmentError)
+        -> PreparedAttachment
+    {
+        let url = request.url
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            let scheme = url.scheme ?? ""
+            throw AttachmentError(.unsupportedScheme(url: url.absoluteString, scheme: scheme), url: url)
+        }
+        if Task.isCancelled { throw .cancelled(url) }
+        let held: (runner: ItemRunner, container: Container, key: String)
+        do { held = try runners.acquire(folder) } catch { throw AttachmentError(error, url: url) }
+        defer { runners.release(held.key) }
+
+        let item = InputItem(url: url.absoluteString, mediaType: request.typeHint, id: request.id, source: "", line: 0)
+        switch await held.runner.prepare(item) {
+        case .cancelled: throw .cancelled(url)
+        case .fatal(let error): throw AttachmentError(error, url: url)
+        case .finished(let entry, let fetchError):
+            if let attachment = PreparedAttachment(entry: entry, folder: held.container.url, sourceURL: url) {
+                return attachment
+            }
+            throw AttachmentError(entry: entry, fetchError: fetchError, url: url)
+        }
+    }
+
+    /// Returns once no call of this preparer holds a folder (tests: spool files are gone).
+    func waitUntilIdle() async { await runners.waitUntilIdle() }
+}

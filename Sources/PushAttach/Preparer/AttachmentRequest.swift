@@ -1,0 +1,20 @@
+import Foundation
+
+/// One item of a batch: a URL with the sender's type hint and an id of the caller's own.
+///
+///     let request = AttachmentRequest(url: URL(string: "https://cdn.example.com/cat.webp")!, typeHint: "image")
+public struct AttachmentRequest: Sendable, Hashable {
+    /// The media URL (`http` or `https`).
+    public var url: URL
+    /// The sender's claim of what it is: coarse ("image"), MIME, UTI or an extension.
+    public var typeHint: String?
+    /// An id of the caller's (a notification id); not used by the preparer.
+    public var id: String?
+
+    /// A request for `url`.
+    public init(url: URL, typeHint: String? = nil, id: String? = nil) {
+        self.url = url
+        self.typeHint = typeHint
+        self.id = id
+    }
+}

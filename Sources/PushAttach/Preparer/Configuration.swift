@@ -1,0 +1,73 @@
+import Fetch
+import Foundation
+import ImageEngine
+import Pipeline
+
+extension AttachmentPreparer {
+    /// Everything an `AttachmentPreparer` decides by: downloads, the engine's limits, Apple's
+    /// rules, naming, memory and disk budgets, strictness.
+    ///
+    ///     var configuration = AttachmentPreparer.Configuration.default
+    ///     configuration.fetch.allowPrivateNetworks = false
+    ///     configuration.thumbnailSize = 256
+    ///     let preparer = AttachmentPreparer(configuration: configuration)
+    public struct Configuration: Sendable {
+        /// The defaults: iOS's caps, a 2048 px long side, JPEG quality 85, no thumbnail,
+        /// random names, a 256 MB memory budget, a 2 GB spool budget, private networks refused.
+        public static var `default`: Configuration { Configuration() }
+
+        /// Downloads: redirects, private networks, allowed hosts, deadline, retries, the spool
+        /// threshold. The byte caps are set from `rules` and `imageDownloadCap`.
+        public var fetch = FetchPolicy()
+        /// The engine's limits: long side, quality, pixel budget. `strict`, `acceptDamaged`,
+        /// `rules` and `thumbnailSize` below take precedence over their copies here.
+        public var limits = ProcessingLimits()
+        /// Apple's caps and accepted formats, for every kind of media and the final check.
+        public var rules = AppleRules.standard
+        /// Name-based UUIDs of the URL (version 5) instead of random ones: the same URL gets the
+        /// same file name every time, and a second call replaces the first call's file.
+        public var stableNames = false
+        /// Side of the square box a thumbnail fits in (written into `Thumbnails/`); nil for none.
+        public var thumbnailSize: Int? = nil
+        /// The memory all calls of one preparer may hold at once, in bytes; items wait in line
+        /// for it, and one needing more than all of it runs alone.
+        public var memoryBudget = 256_000_000
+        /// The disk the spooled downloads of one preparer may hold at once in one folder, in bytes.
+        public var spoolBudget = 2_000_000_000
+        /// Disagreements between the bytes and the claims (type hint, Content-Type, URL
+        /// extension), codec warnings and malformed Exif reject instead of warn.
+        public var strict = false
+        /// Damaged image data is prepared from what decodes, with a warning, instead of rejected.
+        public var acceptDamaged = false
+        /// The largest image download (the engine shrinks images over iOS's 10 MB).
+        public var imageDownloadCap = 32_000_000
+        /// Downloads at once per folder, and items in flight at once in a batch.
+        public var maxInFlight = 16
+        /// Downloads at once from one host.
+        public var perHost = 6
+        /// Threads for decoding, resizing, encoding and hashing (per folder in use).
+        public var cpuThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+        /// The defaults (`Configuration.default`).
+        public init() {}
+
+        /// The pipeline's options for one folder.
+        func options(container: URL) -> PrepareOptions {
+            var options = PrepareOptions(container: container, inputs: [])
+            options.fetch = fetch
+            options.limits = limits
+            options.limits.thumbnailSize = thumbnailSize
+            options.rules = rules
+            options.stableNames = stableNames
+            options.memoryBudget = memoryBudget
+            options.spoolBudget = spoolBudget
+            options.strict = strict
+            options.acceptDamaged = acceptDamaged
+            options.imageDownloadCap = imageDownloadCap
+            options.maxInFlight = max(1, maxInFlight)
+            options.perHost = max(1, perHost)
+            options.cpuThreads = max(1, cpuThreads)
+            return options
+        }
+    }
+}

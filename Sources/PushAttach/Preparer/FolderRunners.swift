@@ -1,0 +1,78 @@
+import Foundation
+import Pipeline
+
+/// One preparer's pipelines, one per folder in use: a folder's runner (download client, CPU and
+/// I/O threads) is made by the first call into it and shut down when the last call leaves.
+/// Each runner holds a use of the process's shared container (`ContainerRegistry`), so the
+/// folder's lock is taken once per process, whatever the number of calls or preparers.
+final class FolderRunners: @unchecked Sendable {
+    private struct Entry {
+        var runner: ItemRunner
+        var use: ContainerUse
+        var users: Int
+    }
+
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    private let makeRunner: @Sendable (Container) -> ItemRunner
+
+    init(makeRunner: @escaping @Sendable (Container) -> ItemRunner) { self.makeRunner = makeRunner }
+
+    /// The folder's runner and container, held until `release(key)`.
+    func acquire(_ folder: URL) throws(ContainerError) -> (runner: ItemRunner, container: Container, key: String) {
+        let use = try ContainerRegistry.shared.open(folder)
+        let key = use.container.url.path
+        let (runner, surplus): (ItemRunner, ContainerUse?) = lock.withLock {
+            if var entry = entries[key] {
+                entry.users += 1
+                entries[key] = entry
+                return (entry.runner, use)
+            }
+            let runner = makeRunner(use.container)
+            entries[key] = Entry(runner: runner, use: use, users: 1)
+            return (runner, nil)
+        }
+        surplus?.release()
+        return (runner, use.container, key)
+    }
+
+    /// One user of `key` is done; the last one shuts its runner down and releases the folder.
+    func release(_ key: String) {
+        var closing: Entry?
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        lock.withLock {
+            guard var entry = entries[key] else { return }
+            entry.users -= 1
+            if entry.users > 0 {
+                entries[key] = entry
+                return
+            }
+            entries[key] = nil
+            closing = entry
+        }
+        if let closing {
+            closing.runner.shutdown()
+            closing.use.release()
+        }
+        lock.withLock {
+            if entries.isEmpty {
+                waiters = idleWaiters
+                idleWaiters = []
+            }
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once no call holds any folder (every runner shut down, every folder released).
+    func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now: Bool = lock.withLock {
+                if entries.isEmpty { return true }
+                idleWaiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Pipeline
+import Verification
+
+/// Says whether iOS would accept a file as a notification attachment: the bytes decide the
+/// type, Apple's rules the verdict, and a real decode of JPEG, PNG and WebP proves the data
+/// whole, the same per-file check `AttachmentPreparer` makes.
+///
+///     let report = await AttachmentVerifier().verify(fileAt: URL(fileURLWithPath: "cat.jpg"))
+///     if report.verdict == .accepted { print("ok", report.typeHint ?? "") }
+///
+/// The reads and decodes run on threads of their own, never on Swift's cooperative pool.
+public struct AttachmentVerifier: Sendable {
+    /// Apple's caps and accepted formats.
+    public var rules: AppleRules
+    /// Any codec warning, and any disagreement between the name and the bytes, rejects.
+    public var strict: Bool
+    /// Damaged image data is accepted with a warning instead of rejected as corrupt (105).
+    public var acceptDamaged: Bool
+    /// Decode JPEG, PNG and WebP fully (the default); false checks headers only.
+    public var decode: Bool
+    /// The largest width × height decoded (checked on the header before any pixel is).
+    public var pixelBudget: Int
+
+    /// A verifier with iOS's rules, lenient, decoding every image.
+    public init(
+        rules: AppleRules = .standard, strict: Bool = false, acceptDamaged: Bool = false, decode: Bool = true,
+        pixelBudget: Int = 50_000_000
+    ) {
+        self.rules = rules
+        self.strict = strict
+        self.acceptDamaged = acceptDamaged
+        self.decode = decode
+        self.pixelBudget = pixelBudget
+    }
+
+    private var verifier: Verifier {
+        Verifier(
+            options: VerifyOptions(
+                decode: decode, strict: strict, pixelBudget: pixelBudget, rules: rules, acceptDamaged: acceptDamaged))
+    }
+
+    /// The verdict on the file at `url`. A file far over every cap is judged from its first
+    /// megabyte; an unreadable one is `.rejected` with the reason.
+    ///
+    ///     let report = await AttachmentVerifier().verify(fileAt: URL(fileURLWithPath: "clip.mp4"))
+    public func verify(fileAt url: URL) async -> AttachmentReport {
+        let verifier = verifier
+        let rules = rules
+        return await Offload.plain.run { _ in
+            let report = verifier.verify(fileAt: url)
+            let head = report.verdict == "transcode" ? Self.head(of: url) : nil
+            return AttachmentReport(report, path: url.path, head: head, rules: rules)
+        }
+    }
+
+    /// The verdict on bytes in memory. `fileExtension` is the name's extension they would be
+    /// saved under ("" for a name without one, which iOS cannot type), nil when there is no name.
+    ///
+    ///     let report = await AttachmentVerifier().verify(data: bytes, fileExtension: "jpg")
+    public func verify(data: Data, fileExtension: String?) async -> AttachmentReport {
+        let verifier = verifier
+        let rules = rules
+        return await Offload.plain.run { _ in
+            let report = verifier.verify(data: data, path: "", fileExtension: fileExtension)
+            return AttachmentReport(report, path: nil, head: data.prefix(1 << 16), rules: rules)
+        }
+    }
+
+    private static func head(of url: URL) -> Data? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        return try? handle.read(upToCount: 1 << 16)
+    }
+}
+
+extension AttachmentReport {
+    /// `report` in the library's types; `head` (the first bytes) gives the transcode target.
+    init(_ report: FileReport, path: String?, head: Data?, rules: AppleRules) {
+        verdict =
+            switch report.verdict {
+            case "accepted": .accepted
+            case "transcode": .transcode
+            default: .rejected
+            }
+        self.path = path
+        errorCode = report.errorCode.flatMap(UNErrorCode.init(rawValue:))
+        reason = report.reason
+        format = report.format
+        typeHint = report.uti
+        pixelSize = report.width.flatMap { w in report.height.map { PixelSize(width: w, height: $0) } }
+        frames = report.frames
+        byteCount = report.bytes
+        warnings = report.warnings
+        transcodeTarget = nil
+        if verdict == .transcode {
+            transcodeTarget = .jpeg
+            if let head, let sniffed = try? Sniffer.sniff(head),
+                case .transcode(let target) = rules.assess(sniffed, byteCount: report.bytes, fileExtension: nil).verdict
+            {
+                transcodeTarget = target
+            }
+        }
+    }
+}
