@@ -6,7 +6,7 @@ DEBS := libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-op
 TEST_DEBS := chromium
 CONFIG ?= debug
 
-.PHONY: all deps build release test conformance demo memory-check bench compare format clean fuzz census test-asan test-tsan
+.PHONY: all deps build release test conformance demo memory-check bench compare format clean fuzz census test-asan test-tsan docs
 
 all: build
 
@@ -34,6 +34,7 @@ test:
 	env -u PUSHATTACH_CORPUS $(SWIFT) test --skip-build
 	$(SWIFT) build -c release --product pushattach
 	./Scripts/release-smoke.sh
+	SWIFT=$(SWIFT) ./Examples/run-examples.sh
 
 # The corpus-driven suites over a full external corpus: PUSHATTACH_CORPUS, default ../shared/corpus.
 CORPUS ?= $(or $(PUSHATTACH_CORPUS),../shared/corpus)
@@ -96,6 +97,18 @@ test-tsan: deps
 	$(SWIFT) build --build-tests --scratch-path .build/tsan -Xswiftc -sanitize=thread
 	$(SWIFT) test --skip-build --scratch-path .build/tsan --disable-xctest --filter PipelineTests
 	$(SWIFT) test --skip-build --scratch-path .build/tsan --disable-xctest --filter FetchTests
+
+# The library's documentation (DocC catalog Sources/PushAttach/PushAttach.docc) as a static site in
+# .build/docs/PushAttach.doccarchive, with the toolchain's own docc (no plugin: no package dependencies).
+docs: deps
+	$(SWIFT) build --target PushAttach --scratch-path .build/docs \
+	    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/docs/symbol-graphs
+	rm -rf .build/docs/graphs && mkdir -p .build/docs/graphs
+	cp .build/docs/symbol-graphs/PushAttach*.symbols.json .build/docs/graphs/
+	docc convert Sources/PushAttach/PushAttach.docc --additional-symbol-graph-dir .build/docs/graphs \
+	    --fallback-display-name PushAttach --fallback-bundle-identifier com.pushattach.PushAttach \
+	    --output-dir .build/docs/PushAttach.doccarchive
+	@echo "make docs: open .build/docs/PushAttach.doccarchive/index.html"
 
 format:
 	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Benchmarks

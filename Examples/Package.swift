@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+// Examples of the PushAttach library: each executable is one job a server does.
+// Depends on the checkout above by path (the package is not published), so it resolves offline.
+import PackageDescription
+
+let package = Package(
+    name: "PushAttachExamples",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "PushAttach", path: "..")
+    ],
+    targets: [
+        // Argument parsing and printing shared by the examples (not part of the library).
+        .target(name: "ExampleSupport", dependencies: [.product(name: "PushAttach", package: "PushAttach")]),
+        .executableTarget(
+            name: "one-url", dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
+        .executableTarget(
+            name: "batch-progress",
+            dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
+        .executableTarget(
+            name: "verify-folder",
+            dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
+        .executableTarget(
+            name: "thumbnail", dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
+        .executableTarget(
+            name: "http-endpoint",
+            dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
+        // The samples of README.md and the DocC article, compiled (never run) to prove they build.
+        .target(name: "DocSnippets", dependencies: [.product(name: "PushAttach", package: "PushAttach")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Builds the Examples package and runs each example against a loopback HTTP server over
+# TestImages/, checking its exit status and a key line of its output. Called by `make test`.
+#
+#     Examples/run-examples.sh          # from anywhere; SWIFT=… and EXAMPLES_SCRATCH=… override
+#
+# Exit status: 0 when every check passed, 1 when one failed (its output is printed), 2 when
+# the build or the file server failed. The last line is a one-line summary.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+swift=${SWIFT:-swift}
+scratch=${EXAMPLES_SCRATCH:-$root/.build/examples}
+work=$(mktemp -d "${TMPDIR:-/tmp}/pushattach-examples.XXXXXX")
+started=$SECONDS
+server_pid=""
+endpoint_pid=""
+
+cleanup() {
+    for pid in "$endpoint_pid" "$server_pid"; do
+        if [ -n "$pid" ]; then
+            kill "$pid" 2>/dev/null
+            wait "$pid" 2>/dev/null
+        fi
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Waits up to 30 s for a line matching $2 in file $1; prints the first match.
+wait_for_line() {
+    local i
+    for i in $(seq 1 300); do
+        if grep -m1 -E "$2" "$1" 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    return 1
+}
+
+# Waits up to 30 s for process $1 to exit; returns its exit status, or 124 when it did not.
+wait_exit() {
+    local i
+    for i in $(seq 1 300); do
+        if ! kill -0 "$1" 2>/dev/null; then
+            wait "$1"
+            return $?
+        fi
+        sleep 0.1
+    done
+    return 124
+}
+
+# --- Build ---------------------------------------------------------------------------------
+echo "examples: building (scratch ${scratch#"$root"/})"
+if ! "$swift" build --package-path Examples --scratch-path "$scratch" >"$work/build.log" 2>&1; then
+    tail -n 40 "$work/build.log"
+    echo "examples: FAILED to build in $((SECONDS - started)) s"
+    exit 2
+fi
+bin=$("$swift" build --package-path Examples --scratch-path "$scratch" --show-bin-path)
+echo "examples: built in $((SECONDS - started)) s"
+
+# --- The media server: loopback, a free port chosen by the kernel ---------------------------
+(cd TestImages && exec python3 -u -m http.server 0 --bind 127.0.0.1) >"$work/server.log" 2>&1 &
+server_pid=$!
+port=$(wait_for_line "$work/server.log" 'port [0-9]+' | sed -E 's/.*port ([0-9]+).*/\1/')
+if [ -z "$port" ]; then
+    cat "$work/server.log"
+    echo "examples: FAILED: the file server over TestImages/ did not start"
+    exit 2
+fi
+media="http://127.0.0.1:$port"
+
+passed=0
+failed=0
+failures=()
+
+# check NAME STATUS PATTERN -- COMMAND...: runs COMMAND, expects exit STATUS and a line of its
+# output matching the extended regular expression PATTERN.
+check() {
+    local name=$1 expected=$2 pattern=$3
+    shift 4
+    local out="$work/$name.out" status
+    "$@" >"$out" 2>&1
+    status=$?
+    if [ "$status" -eq "$expected" ] && grep -qE "$pattern" "$out"; then
+        passed=$((passed + 1))
+        echo "ok    $name: $(grep -m1 -E "$pattern" "$out")"
+    else
+        failed=$((failed + 1))
+        failures+=("$name")
+        echo "FAIL  $name: exit $status (expected $expected), no line matching /$pattern/ or wrong status:"
+        sed 's/^/      /' "$out"
+    fi
+}
+
+# --- one-url: the default refuses loopback; the flag allows it -------------------------------
+check one-url-default-refuses 1 '^failed blocked: .*private networks are not allowed' -- \
+    "$bin/one-url" "$media/lossy-320x240.webp" "$work/one"
+check one-url 0 '^prepared .*/Images/[0-9A-F-]{36}-lossy-320x240\.jpg public\.jpeg 320×240' -- \
+    "$bin/one-url" --allow-private-networks --type-hint image "$media/lossy-320x240.webp" "$work/one"
+
+# --- batch-progress: failures are results, the batch goes on --------------------------------
+check batch-progress 1 '^prepared 4 of 6, 2 failed' -- \
+    "$bin/batch-progress" --allow-private-networks "$work/batch" \
+    "$media/small-320x240.jpg" "$media/opaque-300x200.png" "$media/alpha-256x256.png" \
+    "$media/animated-120x90.gif" "$media/not-media.txt" "$media/missing.jpg"
+
+# --- verify-folder: what the batch wrote is accepted; a mixed folder is not ----------------
+check verify-prepared 0 '^4 files: 4 accepted, 0 transcode, 0 rejected' -- \
+    "$bin/verify-folder" "$work/batch"
+mkdir -p "$work/mixed"
+cp TestImages/lossy-320x240.webp TestImages/truncated.jpg TestImages/small-320x240.jpg "$work/mixed/"
+check verify-mixed 1 '^3 files: 1 accepted, 1 transcode, 1 rejected' -- \
+    "$bin/verify-folder" "$work/mixed"
+
+# --- thumbnail: a 256 px JPEG decoded at a reduced scale ------------------------------------
+check thumbnail 0 '^thumbnail 256×192 jpeg [0-9]+ bytes' -- \
+    "$bin/thumbnail" --max-side 256 TestImages/photo-1600x1200.jpg "$work/thumb.jpg"
+
+# --- http-endpoint: four requests, then it exits -----------------------------------------
+"$bin/http-endpoint" --allow-private-networks --requests 4 "$work/endpoint" >"$work/endpoint.log" 2>&1 &
+endpoint_pid=$!
+endpoint_port=$(wait_for_line "$work/endpoint.log" '^listening on 127\.0\.0\.1:[0-9]+' |
+    sed -E 's/.*127\.0\.0\.1:([0-9]+).*/\1/')
+endpoint="http://127.0.0.1:${endpoint_port:-0}/prepare"
+
+# The body and status are joined on one line for the pattern: "STATUS BODY".
+curl_json() {
+    local body status
+    body=$(curl -sS --max-time 60 -w '\n%{http_code}' "$@") || return 2
+    status=${body##*$'\n'}
+    echo "$status ${body%$'\n'*}"
+}
+if [ -n "$endpoint_port" ]; then
+    check endpoint-get 0 '^200 \{"file":"Images/[0-9A-F-]{36}-lossy-320x240\.jpg","height":240,"typeHint":"public\.jpeg","width":320\}' -- \
+        curl_json -G --data-urlencode "url=$media/lossy-320x240.webp" --data-urlencode typeHint=image "$endpoint"
+    check endpoint-post-rejected 0 '^422 \{"error":"rejected","errorCode":101,' -- \
+        curl_json -X POST -G --data-urlencode "url=$media/not-media.txt" "$endpoint"
+    check endpoint-missing 0 '^502 \{"error":"downloadFailed",.*HTTP 404' -- \
+        curl_json -G --data-urlencode "url=$media/missing.jpg" "$endpoint"
+    check endpoint-no-url 0 '^400 \{"error":"invalidURL"' -- curl_json "$endpoint"
+    # It served its four requests and exits by itself, with 0.
+    wait_exit "$endpoint_pid"
+    status=$?
+    [ "$status" -ne 124 ] && endpoint_pid=""
+    check endpoint-exit 0 '^served 4 requests' -- sh -c "cat '$work/endpoint.log'; exit $status"
+else
+    failed=$((failed + 1))
+    failures+=("http-endpoint")
+    echo "FAIL  http-endpoint: did not start listening:"
+    sed 's/^/      /' "$work/endpoint.log"
+fi
+
+elapsed=$((SECONDS - started))
+if [ "$failed" -eq 0 ]; then
+    echo "examples: $passed passed, 0 failed in $elapsed s"
+    exit 0
+fi
+echo "examples: $passed passed, $failed failed (${failures[*]}) in $elapsed s"
+exit 1
