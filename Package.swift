@@ -10,7 +10,6 @@ let package = Package(
         .executable(name: "pushattach", targets: ["pushattach"]),
         .executable(name: "pushattach-bench", targets: ["PushAttachBench"]),
         .library(name: "PushAttach", targets: ["PushAttach"]),
-        .library(name: "PushAttachKit", targets: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "Pipeline"]),
     ],
     targets: [
         // C libraries from Debian, seen only by the codec and fetch layers.
@@ -35,9 +34,8 @@ let package = Package(
         // The library a server calls: one module, one call per job, one error type.
         .target(
             name: "PushAttach", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "Pipeline"]),
-        .executableTarget(
-            name: "pushattach",
-            dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "Pipeline", "BenchmarkKit"]),
+        // The command line: a face over the library (`PushAttach`), plus the benchmark kit for `bench`.
+        .executableTarget(name: "pushattach", dependencies: ["PushAttach", "BenchmarkKit"]),
         .executableTarget(
             name: "PushAttachBench", dependencies: ["BenchmarkKit"], path: "Benchmarks/pushattach-bench"),
         .target(

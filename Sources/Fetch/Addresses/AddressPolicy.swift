@@ -1,15 +1,15 @@
 /// A reason an address is not on the public internet: the range's purpose and its CIDR.
 ///
 ///     AddressPolicy.classify(IPAddress("127.0.0.1")!)?.description   // "loopback, 127.0.0.0/8"
-public struct AddressRule: Sendable, Hashable, CustomStringConvertible {
+package struct AddressRule: Sendable, Hashable, CustomStringConvertible {
     /// What the range is for, e.g. "loopback" or "link-local (cloud metadata)".
-    public var purpose: String
+    package var purpose: String
     /// The range, e.g. "127.0.0.0/8".
-    public var range: String
+    package var range: String
     /// How an IPv6 address embeds the IPv4 one, e.g. "IPv4-mapped ::ffff:0:0/96"; nil when direct.
-    public var via: String?
+    package var via: String?
 
-    public var description: String {
+    package var description: String {
         via.map { "\(purpose), \(range) via \($0)" } ?? "\(purpose), \(range)"
     }
 }
@@ -21,9 +21,9 @@ public struct AddressRule: Sendable, Hashable, CustomStringConvertible {
 ///     AddressPolicy.classify("93.184.216.34")     // nil: public
 ///
 /// A pure function: the fetch layer calls it for every socket libcurl opens.
-public enum AddressPolicy {
+package enum AddressPolicy {
     /// The rule that makes `address` non-public, or nil when it is a public address.
-    public static func classify(_ address: IPAddress) -> AddressRule? {
+    package static func classify(_ address: IPAddress) -> AddressRule? {
         switch address {
         case .v4(let value): return classifyV4(value)
         case .v6(let bytes): return classifyV6(bytes)
@@ -31,7 +31,7 @@ public enum AddressPolicy {
     }
 
     /// Parses then classifies; text that is not an IP address is classified as unparseable.
-    public static func classify(_ text: String) -> AddressRule? {
+    package static func classify(_ text: String) -> AddressRule? {
         guard let address = IPAddress(text) else {
             return AddressRule(purpose: "not an IP address", range: text, via: nil)
         }

@@ -8,7 +8,7 @@
 ///
 ///     IPAddress("::ffff:127.0.0.1")   // .v6([0, …, 0xff, 0xff, 127, 0, 0, 1])
 ///     IPAddress("10.1.2.3")?.description   // "10.1.2.3"
-public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
+package enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// Four bytes, most significant first.
     case v4(UInt32)
     /// Sixteen bytes, network order.
@@ -16,7 +16,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses the textual forms `inet_pton` accepts (dotted quad, RFC 4291 IPv6),
     /// tolerating brackets around an IPv6 address. Returns nil for anything else.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var text = Substring(text)
         if text.hasPrefix("[") && text.hasSuffix("]") { text = text.dropFirst().dropLast() }
         var v4 = in_addr()
@@ -31,7 +31,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Builds an address from network-order bytes: 4 for IPv4, 16 for IPv6.
-    public init?(bytes: some Collection<UInt8>) {
+    package init?(bytes: some Collection<UInt8>) {
         let bytes = Array(bytes)
         switch bytes.count {
         case 4: self = .v4(bytes.reduce(0) { $0 << 8 | UInt32($1) })
@@ -40,7 +40,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .v4(let value):
             return "\(value >> 24).\(value >> 16 & 0xff).\(value >> 8 & 0xff).\(value & 0xff)"

@@ -7,12 +7,12 @@ import Foundation
 ///     case .memory(let data): decode(data)
 ///     case .file(let file): decode(try file.mapped())
 ///     }
-public enum FetchBody: Sendable {
+package enum FetchBody: Sendable {
     case memory(Data)
     case file(SpooledFile)
 
     /// The body's length in bytes.
-    public var count: Int {
+    package var count: Int {
         switch self {
         case .memory(let data): data.count
         case .file(let file): file.size
@@ -20,13 +20,13 @@ public enum FetchBody: Sendable {
     }
 
     /// True when the body is in a spool file.
-    public var isSpooled: Bool {
+    package var isSpooled: Bool {
         if case .file = self { return true }
         return false
     }
 
     /// The first `count` bytes (fewer when the body is shorter): enough to sniff the type.
-    public func prefix(_ count: Int) throws(SpoolFailure) -> Data {
+    package func prefix(_ count: Int) throws(SpoolFailure) -> Data {
         switch self {
         case .memory(let data): Data(data.prefix(count))
         case .file(let file): try file.prefix(count)
@@ -34,7 +34,7 @@ public enum FetchBody: Sendable {
     }
 
     /// All of it as `Data`: the bytes in memory, or the spool file mapped (no copy).
-    public func data() throws(SpoolFailure) -> Data {
+    package func data() throws(SpoolFailure) -> Data {
         switch self {
         case .memory(let data): data
         case .file(let file): try file.mapped()

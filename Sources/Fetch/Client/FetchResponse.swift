@@ -4,28 +4,28 @@ import Foundation
 ///
 ///     let response = try await client.fetch("https://cdn.example.com/cat.jpg")
 ///     response.body.count, response.contentType, response.redirects
-public struct FetchResponse: Sendable {
+package struct FetchResponse: Sendable {
     /// The URL asked for.
-    public var url: String
+    package var url: String
     /// The URL the body came from, after redirects.
-    public var finalURL: String
+    package var finalURL: String
     /// The final hop's status (2xx).
-    public var status: Int
+    package var status: Int
     /// Content-Type as sent: a hint only, the bytes decide the type.
-    public var contentType: String?
+    package var contentType: String?
     /// Content-Disposition as sent.
-    public var contentDisposition: String?
+    package var contentDisposition: String?
     /// The Content-Disposition filename, raw and untrusted (may hold `../`).
-    public var suggestedFilename: String?
+    package var suggestedFilename: String?
     /// The body: in memory, or in a spool file past `FetchPolicy.spoolThreshold`.
-    public var content: FetchBody
+    package var content: FetchBody
     /// The body as `Data`: the bytes in memory, or the spool file mapped. Empty when a spool
     /// file cannot be mapped; `content.data()` says why.
-    public var body: Data { (try? content.data()) ?? Data() }
+    package var body: Data { (try? content.data()) ?? Data() }
     /// Each redirect target followed, in order.
-    public var redirects: [String]
+    package var redirects: [String]
     /// Attempts made, 1 when the first succeeded.
-    public var attempts: Int
+    package var attempts: Int
     /// From the first attempt's start to the body's end.
-    public var elapsed: Duration
+    package var elapsed: Duration
 }

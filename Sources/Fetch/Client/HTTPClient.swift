@@ -20,11 +20,11 @@ import Foundation
 /// - Spooling: with `FetchPolicy.spool` set, a body past `spoolThreshold` streams to a file of
 ///   its own (`FetchResponse.content` is `.file`), within the spool's disk budget; a failed,
 ///   cancelled or retried attempt removes its file at once.
-public final class HTTPClient: Sendable {
-    public let policy: FetchPolicy
+package final class HTTPClient: Sendable {
+    package let policy: FetchPolicy
     private let threads: TransferThreads
 
-    public init(policy: FetchPolicy, maxConcurrent: Int = 16) {
+    package init(policy: FetchPolicy, maxConcurrent: Int = 16) {
         self.policy = policy
         self.threads = TransferThreads(count: maxConcurrent)
     }
@@ -35,14 +35,14 @@ public final class HTTPClient: Sendable {
     /// to release their libcurl handles. Call it before the process exits (`exit` runs
     /// OpenSSL's clean-up, which a handle still being torn down on another thread crashes into).
     /// Fetches after it fail at once.
-    public func shutdown() { threads.shutdown() }
+    package func shutdown() { threads.shutdown() }
 
     /// Downloads `url`, following redirects and retrying as the policy says.
     ///
     /// `whenSpooling` is called (on a transfer thread) each time an attempt's body passes
     /// `FetchPolicy.spoolThreshold` and starts to go to the spool, before it waits for the
     /// spool's budget: a caller holding memory for the body may give it back then.
-    public func fetch(_ url: String, whenSpooling: (@Sendable () -> Void)? = nil) async throws(FetchError)
+    package func fetch(_ url: String, whenSpooling: (@Sendable () -> Void)? = nil) async throws(FetchError)
         -> FetchResponse
     {
         let start = ContinuousClock.now

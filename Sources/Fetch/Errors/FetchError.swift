@@ -3,9 +3,10 @@ import MediaTypes
 /// Why a URL could not be fetched. Every case carries the URL it happened at (for a
 /// redirect, the hop that failed).
 ///
-///     do { _ = try await client.fetch(url) } catch {
-///         print(error)   // "refused to connect to 127.0.0.1 (loopback, 127.0.0.0/8): …"
-///         if error.isRetryable { … }
+///     do { _ = try await AttachmentPreparer.shared.prepare(url, into: folder) } catch {
+///         if case .fetch(let cause) = error.underlying {
+///             print(cause)   // "refused to connect to 127.0.0.1 (loopback, 127.0.0.0/8): …"
+///         }
 ///     }
 public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The text is not an absolute URL with a host.

@@ -6,9 +6,9 @@
 ///
 /// `filename*` (RFC 8187 extended value, UTF-8 or ISO-8859-1) wins over `filename`. The result
 /// may hold separators, dots or control characters: sanitising is the container's job.
-public enum ContentDisposition {
+package enum ContentDisposition {
     /// The suggested filename, or nil when the header has none (or only an undecodable one).
-    public static func filename(from header: String) -> String? {
+    package static func filename(from header: String) -> String? {
         let parameters = parse(header)
         if let extended = parameters["filename*"], let decoded = decodeExtended(extended) {
             return decoded
@@ -18,7 +18,7 @@ public enum ContentDisposition {
     }
 
     /// The disposition type, lowercased (`attachment`, `inline`), or nil when empty.
-    public static func type(of header: String) -> String? {
+    package static func type(of header: String) -> String? {
         let type = header.prefix { $0 != ";" }.trimmed.lowercased()
         return type.isEmpty ? nil : type
     }

@@ -1,47 +1,56 @@
 import MediaTypes
 
-/// What the HTTP client may fetch, and how long and how much it may take.
+/// What a download may fetch, and how long and how much it may take: the address guard,
+/// allowed hosts, redirects, deadlines, retries and where large bodies go.
 ///
-///     var policy = FetchPolicy()
-///     policy.allowedHosts = ["*.cdn.example.com"]
-///     policy.byteCap = 10_000_000
-///     let client = HTTPClient(policy: policy)
+///     var configuration = AttachmentPreparer.Configuration.default
+///     configuration.fetch.allowedHosts = ["*.cdn.example.com"]
+///     configuration.fetch.deadline = .seconds(10)
+///
+/// The byte caps (`byteCap`) are set by the preparer from Apple's rules and its image download
+/// cap; the other fields are used as given.
 public struct FetchPolicy: Sendable {
-    /// Connect to loopback, RFC 1918, link-local and other non-public addresses
-    /// (`--allow-private-networks`). Off by default: the SSRF guard refuses them at connect time.
+    /// Connect to loopback, RFC 1918, link-local and other non-public addresses. Off by
+    /// default: the address guard refuses them at connect time, on every redirect hop, and the
+    /// download fails with `FetchError.addressRefused`.
     public var allowPrivateNetworks = false
     /// Host patterns a URL (and every redirect hop) must match: `example.com` exactly, or
     /// `*.example.com` for any subdomain. Empty means any host.
     public var allowedHosts: [String] = []
-    /// Redirects followed before failing with `tooManyRedirects`.
+    /// Redirects followed before failing with `FetchError.tooManyRedirects`. Default 5.
     public var maxRedirects = 5
-    /// Per TCP connection attempt.
+    /// The longest one TCP connection attempt may take. Default 5 s.
     public var connectTimeout: Duration = .seconds(5)
     /// The wall-clock budget of one attempt: the whole redirect chain, every hop's connect and
     /// body included. Each retry gets a fresh budget (backoff waits are outside it), so the worst
     /// case for one URL is `(maxRetries + 1) * deadline` plus the waits.
     public var deadline: Duration = .seconds(25)
-    /// Abort when the transfer is slower than `lowSpeedLimit` bytes/s for `lowSpeedTime`.
+    /// Abort when the transfer is slower than this many bytes per second for `lowSpeedTime`
+    /// (fails with `FetchError.timedOut`). Default 1024.
     public var lowSpeedLimit = 1024
+    /// How long a transfer may stay under `lowSpeedLimit` before it is aborted. Default 10 s.
     public var lowSpeedTime: Duration = .seconds(10)
     /// The most body bytes kept: the largest category's cap. Content-Length above it is refused
-    /// up front; a body that streams past it is aborted whatever Content-Length said.
+    /// up front; a body that streams past it is aborted whatever Content-Length said (both fail
+    /// with `FetchError.tooLarge`). An `AttachmentPreparer` sets it from its rules.
     public var byteCap = 50_000_000
     /// Given the first bytes of a body (at least 64, or all of a shorter body), a tighter cap
     /// once the type is known; nil keeps `byteCap`. A larger answer never raises the cap.
-    public var tightenCap: (@Sendable ([UInt8]) -> Int?)? = nil
-    /// A body longer than this many bytes goes to `spool` (when set) instead of memory, written
-    /// as it streams; the bytes up to here are held in memory first. Default 1 MB.
+    package var tightenCap: (@Sendable ([UInt8]) -> Int?)? = nil
+    /// A body longer than this many bytes is written to disk as it streams (an
+    /// `AttachmentPreparer` spools into the folder's `.spool/`) instead of held in memory; the
+    /// bytes up to here are held in memory first. Default 1 MB.
     public var spoolThreshold = 1_000_000
     /// Where bodies over `spoolThreshold` go, with the disk budget they share; nil keeps every
     /// body in memory (up to `byteCap`).
-    public var spool: Spool? = nil
+    package var spool: Spool? = nil
     /// Retries after the first attempt, on connection errors, 408, 429 and 5xx.
     public var maxRetries = 2
     /// The longest Retry-After honoured; a server asking for more fails without a retry.
     public var retryAfterLimit: Duration = .seconds(10)
     /// The first backoff; doubled per retry, with full jitter.
     public var retryBaseDelay: Duration = .milliseconds(200)
+    /// The `User-Agent` header sent with every request. Must be one line.
     public var userAgent = "PushAttach/0.1 (+rich push attachment preparer)"
     /// The `Accept` header: by default the formats iOS shows as attachments first, then WebP
     /// (transcoded here), then any other media, so a CDN that negotiates formats sends the JPEG
@@ -50,8 +59,10 @@ public struct FetchPolicy: Sendable {
     public var accept: String? = FetchPolicy.defaultAccept
     /// Exact `address:port` pairs (`127.0.0.1:8080`, `[::1]:8080`) the SSRF guard lets through
     /// even when private networks are refused. For tests that need a first hop on loopback.
-    public var allowedPrivateAddressesForTesting: Set<String> = []
+    package var allowedPrivateAddressesForTesting: Set<String> = []
 
+    /// The defaults: private networks refused, any host, 5 redirects, a 25 s deadline per
+    /// attempt, 2 retries, bodies over 1 MB streamed to disk.
     public init() {}
 
     /// The default `accept`, from `AppleRules`:
@@ -87,7 +98,7 @@ public struct FetchPolicy: Sendable {
     }
 
     /// The SSRF verdict for a connection to `address` on `port`: nil allows, a rule refuses.
-    public func refusal(address: IPAddress, port: Int) -> AddressRule? {
+    package func refusal(address: IPAddress, port: Int) -> AddressRule? {
         guard !allowPrivateNetworks, let rule = AddressPolicy.classify(address) else { return nil }
         let key: String
         switch address {

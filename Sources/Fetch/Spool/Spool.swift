@@ -8,7 +8,7 @@ import Foundation
 ///         mutating func update(_ bytes: UnsafeRawBufferPointer) { n += bytes.count }
 ///         mutating func finish() -> String { "\(n)" }
 ///     }
-public protocol BodyDigest {
+package protocol BodyDigest {
     /// The next bytes of the body, in order.
     mutating func update(_ bytes: UnsafeRawBufferPointer)
     /// The digest as text (lowercase hex for a hash), after the last `update`.
@@ -33,16 +33,16 @@ public protocol BodyDigest {
 /// - Names: `body-<pid>-<n>-<random>`, created with `O_EXCL`. Every file is unlinked when its
 ///   transfer fails or its `SpooledFile` goes; what a killed process left is the owner's to
 ///   clear when it next starts (the Pipeline empties the folder when it opens the container).
-public final class Spool: @unchecked Sendable {
+package final class Spool: @unchecked Sendable {
     /// The most spooled bytes reserved at once.
-    public let budget: Int
+    package let budget: Int
     /// The folder, for messages.
-    public let path: String
+    package let path: String
     /// Hashes each spooled body as it streams, when set (`SpooledFile.digest`). Given the
     /// body's first bytes (at least the spool threshold's worth, or all of a body cut short), it
     /// may answer nil: a body whose hash will not be needed (an image the engine re-encodes) is
     /// not hashed.
-    public let makeDigest: (@Sendable (_ firstBytes: UnsafeRawBufferPointer) -> (any BodyDigest)?)?
+    package let makeDigest: (@Sendable (_ firstBytes: UnsafeRawBufferPointer) -> (any BodyDigest)?)?
     /// The folder, open (owned).
     let directory: Int32
 
@@ -53,7 +53,7 @@ public final class Spool: @unchecked Sendable {
     private var fileCounter: UInt64 = 0
 
     /// Opens the folder at `directory`, which must exist.
-    public convenience init(
+    package convenience init(
         directory: URL, budget: Int = 2_000_000_000, makeDigest: (@Sendable (UnsafeRawBufferPointer) -> (any BodyDigest)?)? = nil
     ) throws(SpoolFailure) {
         let path = directory.path
@@ -79,7 +79,7 @@ public final class Spool: @unchecked Sendable {
     deinit { SpoolCall.close(directory) }
 
     /// Bytes reserved by spooled bodies now.
-    public var reservedBytes: Int { condition.withLock { reserved } }
+    package var reservedBytes: Int { condition.withLock { reserved } }
 
     /// The folder's path joined with `name`, for messages.
     func path(of name: String) -> String { path + "/" + name }

@@ -16,6 +16,7 @@ public struct SpoolFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public var call: String
     /// The file (or the spool folder) the call was about.
     public var path: String
+    /// The `errno` the call set (28, `ENOSPC`, for a full disk).
     public var errno: Int32
 
     /// "call path: strerror (errno N)".

@@ -9,15 +9,15 @@ import Foundation
 ///         let all = try file.mapped()        // for a decoder that takes Data: no copy
 ///         file.digest                        // the spool's digest of all of it
 ///     }
-public final class SpooledFile: @unchecked Sendable {
+package final class SpooledFile: @unchecked Sendable {
     /// The file's name in the spool folder.
     package let name: String
     /// The spool folder plus `name`, for messages.
-    public let path: String
+    package let path: String
     /// The body's length in bytes.
-    public let size: Int
+    package let size: Int
     /// The spool's `BodyDigest` of the whole body (`Spool.makeDigest`), or nil without one.
-    public let digest: String?
+    package let digest: String?
     /// The file, open read-write.
     package let descriptor: Int32
     /// The spool folder's descriptor (owned by `spool`).
@@ -46,7 +46,7 @@ public final class SpooledFile: @unchecked Sendable {
     }
 
     /// The first `count` bytes (fewer when the body is shorter), read with `pread`.
-    public func prefix(_ count: Int) throws(SpoolFailure) -> Data {
+    package func prefix(_ count: Int) throws(SpoolFailure) -> Data {
         let wanted = min(max(0, count), size)
         var data = Data(count: wanted)
         let fd = descriptor
@@ -61,7 +61,7 @@ public final class SpooledFile: @unchecked Sendable {
     /// The whole body mapped read-only (`mmap`): pages are read from the file as they are
     /// touched and may be dropped again by the kernel, so the body never needs a heap copy.
     /// Valid after the file is moved or unlinked.
-    public func mapped() throws(SpoolFailure) -> Data {
+    package func mapped() throws(SpoolFailure) -> Data {
         try SpoolCall.map(descriptor, size: size, path: path)
     }
 

@@ -12,11 +12,11 @@ import Foundation
 ///
 /// Every step is relative to the folder's descriptor (`openat`, `renameat`, `unlinkat`): a link
 /// at the final name is replaced, never written through.
-public enum AtomicWriter {
+package enum AtomicWriter {
     /// The marker inside every temporary name; `isTemporaryName` recognises it.
     static let temporaryMarker = ".tmp-"
 
-    public static func write(_ data: Data, to finalURL: URL) throws(ContainerError) {
+    package static func write(_ data: Data, to finalURL: URL) throws(ContainerError) {
         let file = try AtomicFile(finalURL)
         try file.append(data)
         try file.commit()
@@ -59,8 +59,8 @@ public enum AtomicWriter {
 ///
 /// Errors name the final path: the temporary is an implementation detail, gone by the time the
 /// error is read.
-public final class AtomicFile {
-    public let finalPath: String
+package final class AtomicFile {
+    package let finalPath: String
     private let folder: DirectoryHandle
     private let finalName: String
     private let tempName: String
@@ -69,7 +69,7 @@ public final class AtomicFile {
     private var finished = false
 
     /// Opens the folder of `finalURL` by its path (following links: the caller's choice).
-    public convenience init(_ finalURL: URL) throws(ContainerError) {
+    package convenience init(_ finalURL: URL) throws(ContainerError) {
         let finalPath = finalURL.path
         let folder: DirectoryHandle
         do { folder = try DirectoryHandle(opening: finalURL.deletingLastPathComponent().path) } catch {
@@ -92,7 +92,7 @@ public final class AtomicFile {
 
     deinit { discard() }
 
-    public func append(_ data: Data) throws(ContainerError) {
+    package func append(_ data: Data) throws(ContainerError) {
         guard fd >= 0 else { throw .system(call: "write", path: finalPath, errno: EBADF) }
         let fd = fd
         let path = finalPath
@@ -108,7 +108,7 @@ public final class AtomicFile {
     }
 
     /// fsync, close, rename over the final name, fsync the folder.
-    public func commit() throws(ContainerError) {
+    package func commit() throws(ContainerError) {
         guard fd >= 0 else { throw .system(call: "rename", path: finalPath, errno: EBADF) }
         let fd = fd
         do throws(ContainerError) {

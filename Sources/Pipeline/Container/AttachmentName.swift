@@ -11,12 +11,12 @@ import Foundation
 /// component (percent-decoded), else `attachment`, cleaned by `NameSanitizer`. `<ext>` is the
 /// real, sniffed type's extension (`MediaFormat.fileExtension`), never the URL's. The whole
 /// name is capped to NAME_MAX (255) bytes of UTF-8, cutting `<name>` on a character boundary.
-public struct AttachmentName: Sendable, Hashable, CustomStringConvertible {
+package struct AttachmentName: Sendable, Hashable, CustomStringConvertible {
     /// Linux and macOS limit one path component to 255 bytes.
-    public static let nameMax = 255
+    package static let nameMax = 255
 
     /// How the UUID part is chosen.
-    public enum Naming: Sendable, Hashable {
+    package enum Naming: Sendable, Hashable {
         /// A fresh random UUID (version 4) per file.
         case random
         /// A name-based UUID (version 5, URL namespace) of the URL, so re-runs give the same
@@ -25,15 +25,15 @@ public struct AttachmentName: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The UUID, upper-case: also the attachment identifier.
-    public let identifier: String
+    package let identifier: String
     /// The sanitised `<name>` part.
-    public let baseName: String
-    public let fileExtension: String
+    package let baseName: String
+    package let fileExtension: String
 
-    public var fileName: String { "\(identifier)-\(baseName).\(fileExtension)" }
-    public var description: String { fileName }
+    package var fileName: String { "\(identifier)-\(baseName).\(fileExtension)" }
+    package var description: String { fileName }
 
-    public init(url: String, suggestedFilename: String? = nil, fileExtension: String, naming: Naming = .random) {
+    package init(url: String, suggestedFilename: String? = nil, fileExtension: String, naming: Naming = .random) {
         let uuid =
             switch naming {
             case .random: UUID()
@@ -45,7 +45,7 @@ public struct AttachmentName: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The designated initialiser: an explicit UUID and an untrusted suggested name.
-    public init(uuid: UUID, suggestedFilename: String?, fileExtension: String) {
+    package init(uuid: UUID, suggestedFilename: String?, fileExtension: String) {
         identifier = uuid.uuidString
         let ext = Self.cleanExtension(fileExtension)
         self.fileExtension = ext

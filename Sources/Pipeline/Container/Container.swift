@@ -17,10 +17,10 @@ import MediaTypes
 /// folders' own, without following links: a symbolic link planted as a folder, the lock or the
 /// journal is refused (`ContainerError.unsafeEntry`), a link at an attachment's name is
 /// replaced, and nothing outside the container is ever written, appended to or removed.
-public final class Container: Sendable {
+package final class Container: Sendable {
     /// The container's resolved path (no links).
-    public let url: URL
-    public let lock: ContainerLock
+    package let url: URL
+    package let lock: ContainerLock
     /// The container, open.
     let root: DirectoryHandle
     /// Each folder, open since `open`.
@@ -33,10 +33,10 @@ public final class Container: Sendable {
     static let spoolFolderName = ".spool"
 
     /// The folder, relative to the container, for each kind of file.
-    public enum Folder: String, Sendable, CaseIterable {
+    package enum Folder: String, Sendable, CaseIterable {
         case images = "Images", audio = "Audio", video = "Video", thumbnails = "Thumbnails"
 
-        public init(_ category: MediaCategory) {
+        package init(_ category: MediaCategory) {
             switch category {
             case .image: self = .images
             case .audio: self = .audio
@@ -59,7 +59,7 @@ public final class Container: Sendable {
     /// checks every folder is writable (EACCES / EROFS are fatal `ContainerError`s naming the
     /// folder) and removes stale temporaries. A link inside the container where the lock or a
     /// folder belongs is a fatal `unsafeEntry` naming it.
-    public static func open(at url: URL) throws(ContainerError) -> Container {
+    package static func open(at url: URL) throws(ContainerError) -> Container {
         let given = url.standardizedFileURL
         try createFolder(given)
         let root = try DirectoryHandle(resolving: given.path)
@@ -79,12 +79,12 @@ public final class Container: Sendable {
     }
 
     /// The absolute URL of `folder`.
-    public func folderURL(_ folder: Folder) -> URL { url.appendingPathComponent(folder.rawValue) }
+    package func folderURL(_ folder: Folder) -> URL { url.appendingPathComponent(folder.rawValue) }
 
     /// Writes `data` atomically as `<folder>/<name.fileName>` and returns the path relative to
     /// the container, as the manifest records it.
     @discardableResult
-    public func write(_ data: Data, named name: AttachmentName, in folder: Folder) throws(ContainerError) -> String {
+    package func write(_ data: Data, named name: AttachmentName, in folder: Folder) throws(ContainerError) -> String {
         try AtomicWriter.write(data, in: handle(folder), name: name.fileName)
         return folder.rawValue + "/" + name.fileName
     }
@@ -135,7 +135,7 @@ public final class Container: Sendable {
     /// Removes `.<name>.tmp-<hex>` files left in the container and its folders by a crash.
     /// Returns the names removed.
     @discardableResult
-    public func removeStaleTemporaries() -> [String] {
+    package func removeStaleTemporaries() -> [String] {
         var removed: [String] = []
         for (prefix, folder) in [("", root)] + Folder.allCases.map({ ($0.rawValue + "/", handle($0)) }) {
             for name in ((try? folder.names()) ?? []).sorted() where AtomicWriter.isTemporaryName(name) {
@@ -156,7 +156,7 @@ public final class Container: Sendable {
     /// Only names directly in the folders opened at `open` are removed, each one itself
     /// (`unlinkat`): a link is removed, not its target, and a folder found there is left alone.
     @discardableResult
-    public func removeUnreferencedFiles(keeping: Set<String>) -> [String] {
+    package func removeUnreferencedFiles(keeping: Set<String>) -> [String] {
         var removed: [String] = []
         for folder in Folder.allCases {
             let handle = handle(folder)

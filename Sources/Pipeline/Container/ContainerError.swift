@@ -3,8 +3,11 @@ import Foundation
 /// Everything that can go wrong at the container's file-system edge: writing attachment files,
 /// the lock, and the manifest.
 ///
-///     do { try AtomicWriter.write(data, to: url) }
-///     catch { print(error) }   // "rename(2) failed for /c/Images/x.jpg: … — disk full: …"
+/// Reached from a library call as `AttachmentError.underlying`:
+///
+///     if case .container(let cause) = error.underlying, cause.isFatal {
+///         print(cause)   // "rename(2) failed for /srv/out/Images/x.jpg: … — disk full: …"
+///     }
 public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A system call failed. `call` names it ("open", "write", "fsync", "rename", …).
     case system(call: String, path: String, errno: Int32)
@@ -21,6 +24,7 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// What `unsafeEntry` found.
     public enum UnsafeEntry: Sendable, Hashable {
+        /// A symbolic link, to a file or a folder.
         case symbolicLink
         /// A file written in place (the lock, the journal) that has other hard links.
         case hardLinked(links: Int)

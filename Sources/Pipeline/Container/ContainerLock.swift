@@ -9,15 +9,15 @@ import Foundation
 /// `flock` belongs to the open file description, so a second `ContainerLock` on the same
 /// folder is refused even inside the same process. The kernel drops the lock when the process
 /// dies, so a crashed run never leaves the container locked.
-public final class ContainerLock: @unchecked Sendable {
-    public static let fileName = ".pushattach.lock"
+package final class ContainerLock: @unchecked Sendable {
+    package static let fileName = ".pushattach.lock"
 
-    public let path: String
+    package let path: String
     private let mutex = NSLock()
     private var fd: Int32
 
     /// Takes the lock of the folder at `directory` (following links to it: the caller's choice).
-    public convenience init(directory: URL) throws(ContainerError) {
+    package convenience init(directory: URL) throws(ContainerError) {
         try self.init(in: DirectoryHandle(opening: directory.path))
     }
 
@@ -51,7 +51,7 @@ public final class ContainerLock: @unchecked Sendable {
     deinit { release() }
 
     /// Drops the lock. Safe to call more than once.
-    public func release() {
+    package func release() {
         mutex.lock()
         defer { mutex.unlock() }
         guard fd >= 0 else { return }

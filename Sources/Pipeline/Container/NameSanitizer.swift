@@ -14,10 +14,10 @@ import Foundation
 /// `- _ . + ~ ( ) @` with `_`; collapse runs of dots (no `..`) and of `-`/`_`; trim leading
 /// dots, dashes and underscores and trailing dots, dashes, underscores. Empty → `attachment`.
 /// The result is not yet length-capped: `AttachmentName` does that for the whole file name.
-public enum NameSanitizer {
-    public static let fallback = "attachment"
+package enum NameSanitizer {
+    package static let fallback = "attachment"
 
-    public static func baseName(_ raw: String) -> String {
+    package static func baseName(_ raw: String) -> String {
         var name = Substring(raw)
         if let cut = name.lastIndex(where: { $0 == "/" || $0 == "\\" }) {
             name = name[name.index(after: cut)...]

@@ -2,14 +2,14 @@ import Foundation
 
 extension UUID {
     /// RFC 4122 §4.3's URL namespace, 6ba7b811-9dad-11d1-80b4-00c04fd430c8.
-    public static let urlNamespace = UUID(uuidString: "6BA7B811-9DAD-11D1-80B4-00C04FD430C8")!
+    package static let urlNamespace = UUID(uuidString: "6BA7B811-9DAD-11D1-80B4-00C04FD430C8")!
 
     /// A name-based UUID, version 5 (SHA-1), as RFC 4122 §4.3 defines it: the same name in the
     /// same namespace always gives the same UUID.
     ///
     ///     UUID(version5: "https://example.com/a.jpg", namespace: .urlNamespace)
     ///     // 0AF39F86-695F-5B4F-8503-15EF9F8EA23C
-    public init(version5 name: String, namespace: UUID = .urlNamespace) {
+    package init(version5 name: String, namespace: UUID = .urlNamespace) {
         var hasher = SHA1()
         withUnsafeBytes(of: namespace.uuid) { hasher.update($0) }
         hasher.update(Data(name.utf8))

@@ -8,21 +8,21 @@ import Foundation
 ///     hasher.finalize().hexString   // "a9993e364706816aba3e25717850c26c9cd0d89d"
 ///
 /// - Complexity: O(n) in the bytes hashed; constant memory.
-public struct SHA1: Sendable {
+package struct SHA1: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
     private var buffer = MessageBlockBuffer()
 
-    public init() {}
+    package init() {}
 
     /// Hashes `data` in one go.
-    public static func hash<D: DataProtocol>(_ data: D) -> [UInt8] {
+    package static func hash<D: DataProtocol>(_ data: D) -> [UInt8] {
         var hasher = SHA1()
         hasher.update(data)
         return hasher.finalize()
     }
 
-    public mutating func update<D: DataProtocol>(_ data: D) {
+    package mutating func update<D: DataProtocol>(_ data: D) {
         for region in data.regions {
             var pending = takeBuffer()
             region.withUnsafeBytes { raw in pending.feed(raw) { block in compress(block) } }
@@ -31,7 +31,7 @@ public struct SHA1: Sendable {
     }
 
     /// The 20-byte digest. The hasher should not be used afterwards.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         var pending = takeBuffer()
         let padding = pending.padding()
         padding.withUnsafeBytes { raw in pending.feed(raw) { block in compress(block) } }

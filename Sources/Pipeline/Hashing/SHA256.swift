@@ -6,7 +6,7 @@ import Foundation
 ///     // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 ///
 /// - Complexity: O(n) in the bytes hashed; constant memory.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var state: [UInt32] = [
         0x6A09_E667, 0xBB67_AE85, 0x3C6E_F372, 0xA54F_F53A,
         0x510E_527F, 0x9B05_688C, 0x1F83_D9AB, 0x5BE0_CD19,
@@ -14,10 +14,10 @@ public struct SHA256: Sendable {
     private var buffer = MessageBlockBuffer()
     private var schedule = [UInt32](repeating: 0, count: 64)
 
-    public init() {}
+    package init() {}
 
     /// Hashes `data` in one go.
-    public static func hash<D: DataProtocol>(_ data: D) -> [UInt8] {
+    package static func hash<D: DataProtocol>(_ data: D) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(data)
         return hasher.finalize()
@@ -26,9 +26,9 @@ public struct SHA256: Sendable {
     /// The lower-case hex digest of `data`, as written in the manifest.
     ///
     ///     SHA256.hexDigest(of: Data())   // "e3b0c442…b855"
-    public static func hexDigest<D: DataProtocol>(of data: D) -> String { hash(data).hexString }
+    package static func hexDigest<D: DataProtocol>(of data: D) -> String { hash(data).hexString }
 
-    public mutating func update<D: DataProtocol>(_ data: D) {
+    package mutating func update<D: DataProtocol>(_ data: D) {
         for region in data.regions {
             var pending = takeBuffer()
             region.withUnsafeBytes { raw in pending.feed(raw) { block in compress(block) } }
@@ -37,7 +37,7 @@ public struct SHA256: Sendable {
     }
 
     /// The 32-byte digest. The hasher should not be used afterwards.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         var pending = takeBuffer()
         let padding = pending.padding()
         padding.withUnsafeBytes { raw in pending.feed(raw) { block in compress(block) } }

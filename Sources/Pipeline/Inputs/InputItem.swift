@@ -3,20 +3,20 @@
 ///     InputItem(url: "https://cdn.example/cat.webp", mediaType: "image", source: "list.txt", line: 12)
 ///
 /// `line` is 1-based; `0` means the whole source (a local media file given as an INPUT).
-public struct InputItem: Sendable, Hashable {
-    public var url: String
+package struct InputItem: Sendable, Hashable {
+    package var url: String
     /// The sender's type hint, as written: coarse ("image"), MIME, UTI or an extension.
-    public var mediaType: String?
+    package var mediaType: String?
     /// An id the input gave the item (JSON `id`, OneSignal's `att` key).
-    public var id: String?
+    package var id: String?
     /// The INPUT argument: a file path, or `-` for standard input.
-    public var source: String
-    public var line: Int
+    package var source: String
+    package var line: Int
     /// Which payload convention found the URL ("fcm", "onesignal", "media_url", …); nil for
     /// plain list lines and `{"url": …}` lines, "file" for a local media file.
-    public var convention: String?
+    package var convention: String?
 
-    public init(
+    package init(
         url: String, mediaType: String? = nil, id: String? = nil, source: String, line: Int,
         convention: String? = nil
     ) {
@@ -33,25 +33,25 @@ public struct InputItem: Sendable, Hashable {
 ///
 ///     InputProblem(source: "list.txt", line: 12, message: "not a URL: 'htp:/x' (expected http:// or https://)")
 ///     // description: "list.txt:12: not a URL: 'htp:/x' (expected http:// or https://)"
-public struct InputProblem: Error, Sendable, Hashable, CustomStringConvertible {
-    public var source: String
+package struct InputProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    package var source: String
     /// 1-based; `0` when the problem concerns the whole source (cannot open, not JSON, …).
-    public var line: Int
-    public var message: String
+    package var line: Int
+    package var message: String
 
-    public init(source: String, line: Int, message: String) {
+    package init(source: String, line: Int, message: String) {
         self.source = source
         self.line = line
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         line > 0 ? "\(source):\(line): \(message)" : "\(source): \(message)"
     }
 }
 
 /// What `InputReader` yields, in input order.
-public enum InputEvent: Sendable, Hashable {
+package enum InputEvent: Sendable, Hashable {
     case item(InputItem)
     case problem(InputProblem)
 }

@@ -30,12 +30,12 @@ import Foundation
 ///    `URL [media_type]`. So text lists and JSON lines may even be mixed.
 ///
 /// Reads block; call `next()` from a context that may block (file reads are short).
-public final class InputReader: Sequence, IteratorProtocol {
-    public struct Options: Sendable, Hashable {
-        public var maxLineBytes = 64 * 1024
-        public var maxDocumentBytes = 8 * 1024 * 1024
-        public var maxURLBytes = URLCheck.maxBytes
-        public init() {}
+package final class InputReader: Sequence, IteratorProtocol {
+    package struct Options: Sendable, Hashable {
+        package var maxLineBytes = 64 * 1024
+        package var maxDocumentBytes = 8 * 1024 * 1024
+        package var maxURLBytes = URLCheck.maxBytes
+        package init() {}
     }
 
     private let inputs: [String]
@@ -47,13 +47,13 @@ public final class InputReader: Sequence, IteratorProtocol {
     private var pendingIndex = 0
     private var lineNumber = 0
 
-    public init(inputs: [String], standardInput: FileHandle = .standardInput, options: Options = Options()) {
+    package init(inputs: [String], standardInput: FileHandle = .standardInput, options: Options = Options()) {
         self.inputs = inputs
         self.standardInput = standardInput
         self.options = options
     }
 
-    public func next() -> InputEvent? {
+    package func next() -> InputEvent? {
         while true {
             if pendingIndex < pending.count {
                 defer { pendingIndex += 1 }

@@ -17,26 +17,26 @@ import Foundation
 /// winning. URLs are compared as RFC 3986 normalizes them (scheme and host in lower case, no
 /// default port, no fragment), so `HTTPS://CDN.example:443/a.jpg#x` is `https://cdn.example/a.jpg`.
 /// Values are returned as written; `InputReader` validates them.
-public enum PayloadConventions {
-    public struct Found: Sendable, Hashable {
-        public var url: String
-        public var mediaType: String?
-        public var id: String?
+package enum PayloadConventions {
+    package struct Found: Sendable, Hashable {
+        package var url: String
+        package var mediaType: String?
+        package var id: String?
         /// nil for an explicit `{"url": …}` object.
-        public var convention: String?
+        package var convention: String?
     }
 
     /// One way senders put an attachment's URL in a push.
-    public struct Convention: Sendable {
+    package struct Convention: Sendable {
         /// The key as help shows it: `attachment`, `fcm_options.image`, `att`.
-        public let key: String
+        package let key: String
         /// The name items found this way carry (the manifest's `convention`); nil for `url`.
-        public let name: String?
+        package let name: String?
         /// Who sends it so, and where the type hint comes from.
-        public let summary: String
+        package let summary: String
         /// A smallest payload using it, as one line of JSON without spaces (one word, so help never
         /// breaks it).
-        public let example: String
+        package let example: String
         /// The items found at one object of the payload (not its children).
         let match: @Sendable ([String: Any]) -> [Found]
     }
@@ -48,7 +48,7 @@ public enum PayloadConventions {
 
     /// Every convention, in the order they are tried. `url` is handled apart: an input object
     /// with a `url` key is that one item, and is not searched further.
-    public static let all: [Convention] = [
+    package static let all: [Convention] = [
         Convention(
             key: "url", name: nil,
             summary:
@@ -140,7 +140,7 @@ public enum PayloadConventions {
     ]
 
     /// The URLs `payload` names, one per distinct URL, in the order the conventions find them.
-    public static func attachments(in payload: Any) -> [Found] {
+    package static func attachments(in payload: Any) -> [Found] {
         var found: [Found] = []
         var seen: Set<String> = []
         walk(payload, depth: 0) { item in

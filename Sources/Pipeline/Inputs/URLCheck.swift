@@ -8,11 +8,11 @@ import MediaTypes
 ///
 /// Rules: http or https only (file:// URLs are made by `InputReader` for local paths, never
 /// taken from a list), a host, no whitespace or control characters, at most 8 KiB of UTF-8.
-public enum URLCheck {
-    public static let maxBytes = 8192
+package enum URLCheck {
+    package static let maxBytes = 8192
 
     /// Why `text` is not acceptable, or nil when it is.
-    public static func problem(_ text: String, maxBytes: Int = maxBytes) -> String? {
+    package static func problem(_ text: String, maxBytes: Int = maxBytes) -> String? {
         let size = text.utf8.count
         if size > maxBytes { return "URL too long: \(size) bytes (limit \(maxBytes))" }
         if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || isControl($0) }) {

@@ -13,19 +13,19 @@ import MediaTypes
 /// and may hold several lines for one item (a `--resume` redoes what was rejected or failed):
 /// it is the crash-safe log. `manifest.json` holds the last line of each item, one entry per
 /// input item, in input order (`ManifestEntry.index`). Both follow `docs/manifest.schema.json`.
-public enum Manifest {
-    public static let fileName = "manifest.json"
+package enum Manifest {
+    package static let fileName = "manifest.json"
     /// `schema_version` in `manifest.json`: raised when a key is added, removed, renamed or
     /// changes its type or meaning.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     /// `DIR/manifest.json`: `{ "schema_version": 1, "created": ISO 8601, "entries": [...] }`.
-    public struct Document: Codable, Sendable, Hashable {
-        public var schemaVersion: Int
-        public var created: String
-        public var entries: [ManifestEntry]
+    package struct Document: Codable, Sendable, Hashable {
+        package var schemaVersion: Int
+        package var created: String
+        package var entries: [ManifestEntry]
 
-        public init(schemaVersion: Int = Manifest.schemaVersion, created: String, entries: [ManifestEntry]) {
+        package init(schemaVersion: Int = Manifest.schemaVersion, created: String, entries: [ManifestEntry]) {
             self.schemaVersion = schemaVersion
             self.created = created
             self.entries = entries
@@ -37,7 +37,7 @@ public enum Manifest {
             case version
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             schemaVersion =
                 try c.decodeIfPresent(Int.self, forKey: .schemaVersion) ?? c.decode(Int.self, forKey: .version)
@@ -45,7 +45,7 @@ public enum Manifest {
             entries = try c.decode([ManifestEntry].self, forKey: .entries)
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(schemaVersion, forKey: .schemaVersion)
             try c.encode(created, forKey: .created)
@@ -54,16 +54,16 @@ public enum Manifest {
     }
 
     /// The journal's entries, deduplicated, and what was skipped while reading it.
-    public struct Journal: Sendable, Hashable {
+    package struct Journal: Sendable, Hashable {
         /// The last entry per item (index, input, line), in input order: by `index`, then by
         /// first appearance.
-        public var entries: [ManifestEntry]
+        package var entries: [ManifestEntry]
         /// One message per unreadable line, e.g. "manifest.jsonl:812: truncated last line skipped …".
-        public var warnings: [String]
+        package var warnings: [String]
     }
 
     /// How `load` checks that a prepared file is still good.
-    public enum Verification: Sendable, Hashable {
+    package enum Verification: Sendable, Hashable {
         /// The file exists with the recorded byte count. Enough given atomic writes.
         case size
         /// Size, and the SHA-256 recomputed (reads every file).
@@ -71,18 +71,18 @@ public enum Manifest {
     }
 
     /// What a `--resume` run may skip.
-    public struct ResumeState: Sendable, Hashable {
+    package struct ResumeState: Sendable, Hashable {
         /// Prepared entries whose files are on disk as recorded, by input URL.
-        public var prepared: [String: ManifestEntry]
+        package var prepared: [String: ManifestEntry]
         /// Every entry of the journal (deduplicated), to carry into the new manifest.
-        public var entries: [ManifestEntry]
+        package var entries: [ManifestEntry]
         /// Journal lines skipped and prepared entries whose files are missing or changed.
-        public var warnings: [String]
+        package var warnings: [String]
 
-        public func isPrepared(_ url: String) -> Bool { prepared[url] != nil }
+        package func isPrepared(_ url: String) -> Bool { prepared[url] != nil }
 
         /// The files and thumbnails of the prepared entries, relative to the container.
-        public var referencedFiles: Set<String> {
+        package var referencedFiles: Set<String> {
             Set(prepared.values.flatMap { [$0.file, $0.thumbnail].compactMap { $0 } })
         }
     }
@@ -90,7 +90,7 @@ public enum Manifest {
     /// Reads `DIR/manifest.jsonl`. A missing journal (or folder) is empty. Lines that do not
     /// decode are skipped with a warning (a truncated last line is the normal trace of a crash).
     /// A link at `manifest.jsonl` is refused (`ContainerError.unsafeEntry`), never followed.
-    public static func readJournal(dir: URL) throws(ContainerError) -> Journal {
+    package static func readJournal(dir: URL) throws(ContainerError) -> Journal {
         guard let folder = try openFolder(dir) else { return Journal(entries: [], warnings: []) }
         return try readJournal(in: folder)
     }
@@ -119,13 +119,13 @@ public enum Manifest {
     }
 
     /// What `finalize` wrote.
-    public struct Finalized: Sendable, Hashable {
+    package struct Finalized: Sendable, Hashable {
         /// Entries in `manifest.json` (the last one per item).
-        public var count: Int
+        package var count: Int
         /// Entries per status.
-        public var statuses: [ManifestEntry.Status: Int]
+        package var statuses: [ManifestEntry.Status: Int]
         /// Journal lines skipped (see `Journal.warnings`).
-        public var warnings: [String]
+        package var warnings: [String]
     }
 
     /// Builds `DIR/manifest.json` from the journal and writes it atomically, streaming: the
@@ -138,7 +138,7 @@ public enum Manifest {
     /// The text: two-space indentation, `schema_version`, `created`, `entries`, each entry's keys
     /// in `ManifestEntry.keys` order.
     @discardableResult
-    public static func finalize(dir: URL, now: Date = Date()) throws(ContainerError) -> Finalized {
+    package static func finalize(dir: URL, now: Date = Date()) throws(ContainerError) -> Finalized {
         let folder = try DirectoryHandle(opening: dir.path)
         let path = folder.path(of: ManifestJournal.fileName)
         let index = try JournalIndex(in: folder)
@@ -173,7 +173,7 @@ public enum Manifest {
     /// as recorded. The caller skips those items on `--resume`.
     /// Files are looked at relative to the folder, without following links: an entry whose file
     /// (or a folder on its way) is a link is not prepared.
-    public static func load(dir: URL, verify: Verification = .size) throws(ContainerError) -> ResumeState {
+    package static func load(dir: URL, verify: Verification = .size) throws(ContainerError) -> ResumeState {
         guard let folder = try openFolder(dir) else { return ResumeState(prepared: [:], entries: [], warnings: []) }
         let journal = try readJournal(in: folder)
         var state = ResumeState(prepared: [:], entries: journal.entries, warnings: journal.warnings)

@@ -16,18 +16,18 @@ import Foundation
 /// `index` is the item's position in the run's input, `input` the URL as the input gave it (for
 /// a bad line, the problem's source) and `line` its 1-based line in its source; the three
 /// together identify the entry.
-public struct ManifestEntry: Codable, Sendable, Hashable {
-    public enum Status: String, Codable, Sendable, Hashable {
+package struct ManifestEntry: Codable, Sendable, Hashable {
+    package enum Status: String, Codable, Sendable, Hashable {
         case prepared, rejected, failed
     }
 
     /// Milliseconds spent per stage.
-    public struct Timings: Codable, Sendable, Hashable {
-        public var downloadMs: Int
-        public var processMs: Int
-        public var writeMs: Int
+    package struct Timings: Codable, Sendable, Hashable {
+        package var downloadMs: Int
+        package var processMs: Int
+        package var writeMs: Int
 
-        public init(downloadMs: Int = 0, processMs: Int = 0, writeMs: Int = 0) {
+        package init(downloadMs: Int = 0, processMs: Int = 0, writeMs: Int = 0) {
             self.downloadMs = downloadMs
             self.processMs = processMs
             self.writeMs = writeMs
@@ -37,14 +37,14 @@ public struct ManifestEntry: Codable, Sendable, Hashable {
             case downloadMs = "download_ms", processMs = "process_ms", writeMs = "write_ms"
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             downloadMs = try c.decodeIfPresent(Int.self, forKey: .downloadMs) ?? 0
             processMs = try c.decodeIfPresent(Int.self, forKey: .processMs) ?? 0
             writeMs = try c.decodeIfPresent(Int.self, forKey: .writeMs) ?? 0
         }
 
-        public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
+        package func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 
         var json: ManifestJSON {
             .object([("download_ms", .int(downloadMs)), ("process_ms", .int(processMs)), ("write_ms", .int(writeMs))])
@@ -54,44 +54,44 @@ public struct ManifestEntry: Codable, Sendable, Hashable {
     /// 0-based position of the item among everything the run's INPUTs yielded (items and bad
     /// lines, each INPUT in turn, in reading order). `manifest.json` lists entries by it;
     /// `manifest.jsonl` is in the order items finished.
-    public var index: Int
-    public var input: String
-    public var line: Int
-    public var id: String?
-    public var status: Status
+    package var index: Int
+    package var input: String
+    package var line: Int
+    package var id: String?
+    package var status: Status
     /// The UNErrorCode iOS would give the file (`UNErrorCode.rawValue`, as `verify --json`'s
     /// `error_code`): set on rejections iOS itself would make, and on failures where one applies
     /// (a download over iOS's size cap, 102); nil when prepared and for refusals of our own.
-    public var errorCode: Int?
+    package var errorCode: Int?
     /// Why the item was rejected or failed; nil when prepared.
-    public var reason: String?
+    package var reason: String?
     /// Relative to the container, e.g. `Images/<UUID>-cat.jpg`.
-    public var file: String?
+    package var file: String?
     /// The identifier to give `UNNotificationAttachment` (the UUID in the file name).
-    public var identifier: String?
+    package var identifier: String?
     /// The type hint to pass (`UNNotificationAttachmentOptionsTypeHintKey`).
-    public var uti: String?
-    public var format: String?
-    public var category: String?
-    public var bytes: Int?
+    package var uti: String?
+    package var format: String?
+    package var category: String?
+    package var bytes: Int?
     /// The written file's pixel size (upright).
-    public var width: Int?
-    public var height: Int?
-    public var frames: Int?
+    package var width: Int?
+    package var height: Int?
+    package var frames: Int?
     /// The downloaded input's pixel size, upright (its Exif or XMP orientation applied); the
     /// size stored in its header when the orientation could not be read (an image refused for its
     /// header, its Exif block or the pixel budget). Nil when not an image, or unreadable.
-    public var sourceWidth: Int?
-    public var sourceHeight: Int?
-    public var sha256: String?
+    package var sourceWidth: Int?
+    package var sourceHeight: Int?
+    package var sha256: String?
     /// What the engine did, one human-readable step each ("decoded webp 320x240", "resized …").
-    public var transform: [String]?
+    package var transform: [String]?
     /// Relative to the container, e.g. `Thumbnails/<UUID>-cat.jpg`.
-    public var thumbnail: String?
-    public var warnings: [String]
-    public var timings: Timings
+    package var thumbnail: String?
+    package var warnings: [String]
+    package var timings: Timings
 
-    public init(
+    package init(
         index: Int = 0, input: String, line: Int, id: String? = nil, status: Status, errorCode: Int? = nil,
         reason: String? = nil, file: String? = nil, identifier: String? = nil, uti: String? = nil,
         format: String? = nil, category: String? = nil, bytes: Int? = nil, width: Int? = nil, height: Int? = nil,
@@ -154,7 +154,7 @@ public struct ManifestEntry: Codable, Sendable, Hashable {
     }
 
     /// Every key of an entry, in the order they are written.
-    public static let keys: [String] = {
+    package static let keys: [String] = {
         guard case .object(let members) = ManifestEntry(input: "", line: 0, status: .failed).json else { return [] }
         return members.map(\.key)
     }()
@@ -162,11 +162,11 @@ public struct ManifestEntry: Codable, Sendable, Hashable {
     /// The entry as one line of JSON (no newline), keys in the fixed order, as `manifest.jsonl`
     /// holds it: compact, slashes unescaped, U+2028/U+2029 and the other characters
     /// `DisplayText` escapes written `\uXXXX`.
-    public func jsonLine() -> Data { json.data() }
+    package func jsonLine() -> Data { json.data() }
 
     /// Encodes the same keys in the same order as `jsonLine()`. (An encoder may reorder them:
     /// `JSONEncoder` does, unless told to sort them.)
-    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
+    package func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case index, input, line, id, status
@@ -176,7 +176,7 @@ public struct ManifestEntry: Codable, Sendable, Hashable {
         case sha256, transform, thumbnail, warnings, timings
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         index = try c.decodeIfPresent(Int.self, forKey: .index) ?? 0
         input = try c.decode(String.self, forKey: .input)

@@ -28,11 +28,11 @@ import MediaTypes
 ///   link), is refused with `ContainerError.unsafeEntry` instead of appended through: the file is
 ///   opened relative to the container's descriptor with `O_NOFOLLOW`, and so are the recreation's
 ///   temporary and rename.
-public final class ManifestJournal: @unchecked Sendable {
-    public static let fileName = "manifest.jsonl"
+package final class ManifestJournal: @unchecked Sendable {
+    package static let fileName = "manifest.jsonl"
 
-    public let path: String
-    public let syncEvery: Int
+    package let path: String
+    package let syncEvery: Int
     /// The container, open: the journal is reached relative to it.
     private let folder: DirectoryHandle
     private let mutex = NSLock()
@@ -42,7 +42,7 @@ public final class ManifestJournal: @unchecked Sendable {
 
     /// Opens (or creates) the journal in the folder at `directory` (following links to the folder
     /// itself: the caller's choice).
-    public convenience init(directory: URL, syncEvery: Int = 16) throws(ContainerError) {
+    package convenience init(directory: URL, syncEvery: Int = 16) throws(ContainerError) {
         try self.init(in: DirectoryHandle(opening: directory.path), syncEvery: syncEvery)
     }
 
@@ -68,21 +68,21 @@ public final class ManifestJournal: @unchecked Sendable {
     deinit { try? close() }
 
     /// How many times the file was found deleted and put back.
-    public var recreations: Int { mutex.withLock { recreatedCount } }
+    package var recreations: Int { mutex.withLock { recreatedCount } }
 
     /// Where an appended line is, and whether the file had to be recreated first.
-    public struct Appended: Sendable, Hashable {
+    package struct Appended: Sendable, Hashable {
         /// The line's byte offset and length (without its newline), for `read(_:)`.
-        public var offset: Int
-        public var length: Int
+        package var offset: Int
+        package var length: Int
         /// True when the file had been deleted and was recreated first (from the open
         /// descriptor, nothing lost).
-        public var recreated: Bool
+        package var recreated: Bool
     }
 
     /// Appends `entry` as one line; fsyncs every `syncEvery` lines.
     @discardableResult
-    public func append(_ entry: ManifestEntry) throws(ContainerError) -> Appended {
+    package func append(_ entry: ManifestEntry) throws(ContainerError) -> Appended {
         // Keys in the fixed order; U+2028/U+2029 escaped too: a JSON line must stay one line for
         // every reader.
         var line = entry.jsonLine()
@@ -110,7 +110,7 @@ public final class ManifestJournal: @unchecked Sendable {
 
     /// The entry appended at `line` (what `append` returned), read back from the file: the
     /// dedupe table keeps this 16-byte span per URL instead of the entry.
-    public func read(_ line: Appended) throws(ContainerError) -> ManifestEntry {
+    package func read(_ line: Appended) throws(ContainerError) -> ManifestEntry {
         mutex.lock()
         defer { mutex.unlock() }
         guard fd >= 0 else { throw .system(call: "pread", path: path, errno: EBADF) }
@@ -125,7 +125,7 @@ public final class ManifestJournal: @unchecked Sendable {
 
     /// Puts the file back at `path` when it was deleted or replaced under the run. Returns true
     /// when it did.
-    public func recreateIfUnlinked() throws(ContainerError) -> Bool {
+    package func recreateIfUnlinked() throws(ContainerError) -> Bool {
         mutex.lock()
         defer { mutex.unlock() }
         guard fd >= 0 else { return false }
@@ -166,14 +166,14 @@ public final class ManifestJournal: @unchecked Sendable {
     }
 
     /// Forces written lines to disk now.
-    public func sync() throws(ContainerError) {
+    package func sync() throws(ContainerError) {
         mutex.lock()
         defer { mutex.unlock() }
         try syncLocked()
     }
 
     /// Syncs and closes. Safe to call more than once.
-    public func close() throws(ContainerError) {
+    package func close() throws(ContainerError) {
         mutex.lock()
         defer { mutex.unlock() }
         guard fd >= 0 else { return }

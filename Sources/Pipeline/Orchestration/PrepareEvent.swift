@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a run reports as it goes, for progress lines and `--json`.
-public enum PrepareEvent: Sendable {
+package enum PrepareEvent: Sendable {
     /// An item started (its download was queued).
     case started(InputItem)
     /// An item finished; its entry is already in `manifest.jsonl`.
@@ -13,29 +13,29 @@ public enum PrepareEvent: Sendable {
 }
 
 /// How a run ended.
-public struct PrepareSummary: Sendable, Hashable {
-    public var prepared = 0
-    public var rejected = 0
-    public var failed = 0
+package struct PrepareSummary: Sendable, Hashable {
+    package var prepared = 0
+    package var rejected = 0
+    package var failed = 0
     /// Items skipped on `--resume` because they were prepared before.
-    public var skipped = 0
+    package var skipped = 0
     /// Reason → count, for rejected and failed items, grouped by the reason's first clause.
-    public var reasons: [String: Int] = [:]
+    package var reasons: [String: Int] = [:]
     /// True when the run stopped early on an interrupt; unfinished items were abandoned.
-    public var interrupted = false
-    public var container: URL
-    public var manifest: URL
+    package var interrupted = false
+    package var container: URL
+    package var manifest: URL
 
-    public init(container: URL) {
+    package init(container: URL) {
         self.container = container
         self.manifest = container.appendingPathComponent(Manifest.fileName)
     }
 
-    public var total: Int { prepared + rejected + failed }
-    public var allPrepared: Bool { rejected == 0 && failed == 0 }
+    package var total: Int { prepared + rejected + failed }
+    package var allPrepared: Bool { rejected == 0 && failed == 0 }
 
     /// The most frequent reasons, most frequent first.
-    public func topReasons(_ count: Int = 5) -> [(reason: String, count: Int)] {
+    package func topReasons(_ count: Int = 5) -> [(reason: String, count: Int)] {
         reasons.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(count).map {
             ($0.key, $0.value)
         }
@@ -67,8 +67,8 @@ public struct PrepareSummary: Sendable, Hashable {
 
 /// A run that could not go on: the container is not writable, the disk is full, or the
 /// container is locked by another run.
-public struct PrepareFailure: Error, Sendable, CustomStringConvertible {
-    public var error: ContainerError
-    public var summary: PrepareSummary
-    public var description: String { error.description }
+package struct PrepareFailure: Error, Sendable, CustomStringConvertible {
+    package var error: ContainerError
+    package var summary: PrepareSummary
+    package var description: String { error.description }
 }

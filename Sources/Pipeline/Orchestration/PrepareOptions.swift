@@ -10,65 +10,65 @@ import Verification
 ///     options.limits.thumbnailSize = 256
 ///     options.fetch.allowPrivateNetworks = true
 ///     let summary = try await Preparer(options: options).run()
-public struct PrepareOptions: Sendable {
+package struct PrepareOptions: Sendable {
     /// The container folder (created when missing).
-    public var container: URL
+    package var container: URL
     /// INPUT arguments, as `InputReader` reads them (`-` is standard input).
-    public var inputs: [String]
+    package var inputs: [String]
     /// Items in flight at once (downloading, processing or writing): the back-pressure window.
-    public var maxInFlight = 16
+    package var maxInFlight = 16
     /// Downloads at once from one host.
-    public var perHost = 6
+    package var perHost = 6
     /// The memory the items in flight may reserve together, in bytes (default 256 MB). Each
     /// item reserves the in-memory part of its download (at most `fetch.spoolThreshold`) while
     /// it downloads, then, once its header is read, what the engine will need for it
     /// (`ImageProcessor.workingMemory`) plus its body; an item waits while the others hold too
     /// much, first come first served. An item needing more than the whole budget waits until
     /// nothing else holds any and then runs alone.
-    public var memoryBudget = 256_000_000
+    package var memoryBudget = 256_000_000
     /// The disk the spooled downloads in flight may reserve together, in bytes (default 2 GB).
     /// A download longer than `fetch.spoolThreshold` is written to the container's `.spool/`
     /// as it streams, reserving its byte cap first; when the reservations leave too little it
     /// waits, up to its deadline (`fetch.deadline`), then fails with a message naming the
     /// budget. A download whose cap is over the whole budget waits until nothing else is
     /// spooled and then runs alone.
-    public var spoolBudget = 2_000_000_000
+    package var spoolBudget = 2_000_000_000
     /// Threads for CPU work (decode, resize, encode, hashing); the core count by default.
-    public var cpuThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    package var cpuThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Name-based (v5) UUIDs of the URL instead of random ones, so re-runs give the same names.
-    public var stableNames = false
+    package var stableNames = false
     /// Skip what the container's manifest already has prepared; remove files no entry names.
-    public var resume = false
+    package var resume = false
     /// A disagreement between the bytes and the media_type, Content-Type or URL extension, any
     /// codec warning and a malformed Exif block reject the item instead of being warnings.
     /// (Strict wins over `acceptDamaged`: a damaged image always has a codec warning.)
-    public var strict = false
+    package var strict = false
     /// Damaged image data (a scan cut short, corrupt entropy-coded data) is prepared from what
     /// decodes, with a warning, instead of rejected as corrupt.
-    public var acceptDamaged = false
+    package var acceptDamaged = false
     /// Redirects, private networks, allowed hosts, deadline, retries, the spool threshold.
     /// `byteCap` and `tightenCap` are set by the preparer from `rules` and `imageDownloadCap`,
     /// `spool` from the container and `spoolBudget`.
-    public var fetch = FetchPolicy()
+    package var fetch = FetchPolicy()
     /// Apple's caps, for audio and movies (which must already fit) and for the final check.
-    public var rules = AppleRules.standard
+    package var rules = AppleRules.standard
     /// The largest image download: an image over iOS's 10 MB can still be shrunk by the engine,
     /// so it may be downloaded up to this size. 32 MB covers any JPEG inside the engine's 50 MP
     /// pixel budget; past `fetch.spoolThreshold` the body is on disk, not in memory.
-    public var imageDownloadCap = 32_000_000
+    package var imageDownloadCap = 32_000_000
     /// The engine's limits: byte cap, long side, JPEG quality, `--thumbnail N` (`thumbnailSize`).
     /// `strict`, `acceptDamaged` and the rules are taken from these options (`policy`).
-    public var limits = ProcessingLimits()
+    package var limits = ProcessingLimits()
     /// Tests only: told, for each later item naming a URL already seen in this run (its line),
     /// how it gets the first item's outcome.
     var dedupeObserver: (@Sendable (_ line: Int, _ path: DedupePath) -> Void)?
 
     /// The per-file policy `prepare` shares with `verify`.
-    public var policy: CheckPolicy {
+    package var policy: CheckPolicy {
         CheckPolicy(rules: rules, pixelBudget: limits.pixelBudget, strict: strict, acceptDamaged: acceptDamaged)
     }
 
-    public init(container: URL, inputs: [String]) {
+    package init(container: URL, inputs: [String]) {
         self.container = container
         self.inputs = inputs
     }

@@ -34,12 +34,12 @@ import MediaTypes
 ///   them). On `--resume`, an item prepared before is skipped and adds no line.
 /// - Per-item problems are entries. Only container errors that would fail every later item
 ///   (not writable, disk full, locked) stop the run, as `PrepareFailure`.
-public final class Preparer: Sendable {
-    public let options: PrepareOptions
+package final class Preparer: Sendable {
+    package let options: PrepareOptions
 
-    public init(options: PrepareOptions) { self.options = options }
+    package init(options: PrepareOptions) { self.options = options }
 
-    public func run(events: @escaping @Sendable (PrepareEvent) -> Void = { _ in }) async throws(PrepareFailure)
+    package func run(events: @escaping @Sendable (PrepareEvent) -> Void = { _ in }) async throws(PrepareFailure)
         -> PrepareSummary
     {
         var summary = PrepareSummary(container: options.container.standardizedFileURL)

@@ -10,14 +10,14 @@ import Foundation
 /// Each thread makes its own `State` once, with `makeState`, and hands it to every job it runs:
 /// a non-thread-safe engine (one `ImageProcessor` per thread) lives there. Jobs run in FIFO
 /// order; `run` suspends the caller with a continuation, never blocks it.
-public final class WorkerPool<State>: @unchecked Sendable {
+package final class WorkerPool<State>: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [(State) -> Void] = []
     private var jobIndex = 0
     private var stopping = false
     private var threads: [Thread] = []
 
-    public init(name: String, threads count: Int, makeState: @escaping @Sendable () -> State) {
+    package init(name: String, threads count: Int, makeState: @escaping @Sendable () -> State) {
         for index in 0..<max(1, count) {
             let thread = Thread { [unowned self] in self.loop(makeState()) }
             thread.name = "pushattach.\(name).\(index)"
@@ -30,14 +30,14 @@ public final class WorkerPool<State>: @unchecked Sendable {
     deinit { shutdown() }
 
     /// Runs `body` on one of the pool's threads and returns its result.
-    public func run<T: Sendable>(_ body: @escaping @Sendable (State) -> T) async -> T {
+    package func run<T: Sendable>(_ body: @escaping @Sendable (State) -> T) async -> T {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
             enqueue { state in continuation.resume(returning: body(state)) }
         }
     }
 
     /// Lets queued jobs finish, then ends the threads. Safe to call more than once.
-    public func shutdown() {
+    package func shutdown() {
         condition.lock()
         stopping = true
         condition.broadcast()

@@ -6,7 +6,7 @@ import Foundation
 ///     let meter = ProgressMeter()
 ///     meter.finished(entry)
 ///     meter.line()   // "120/10000  85.2/s  3 not prepared  ETA 1m56s"
-public final class ProgressMeter: @unchecked Sendable {
+package final class ProgressMeter: @unchecked Sendable {
     private let lock = NSLock()
     private let start: ContinuousClock.Instant
     private var done = 0
@@ -14,21 +14,21 @@ public final class ProgressMeter: @unchecked Sendable {
     private var skipped = 0
     private var total: Int?
 
-    public init() { start = ContinuousClock.now }
+    package init() { start = ContinuousClock.now }
 
     /// The number of items expected, once counted (nil while unknown).
-    public func setTotal(_ total: Int?) { lock.withLock { self.total = total } }
+    package func setTotal(_ total: Int?) { lock.withLock { self.total = total } }
 
-    public func finished(_ entry: ManifestEntry) {
+    package func finished(_ entry: ManifestEntry) {
         lock.withLock {
             done += 1
             if entry.status != .prepared { notPrepared += 1 }
         }
     }
 
-    public func skippedOne() { lock.withLock { skipped += 1 } }
+    package func skippedOne() { lock.withLock { skipped += 1 } }
 
-    public func line(now: ContinuousClock.Instant = .now) -> String {
+    package func line(now: ContinuousClock.Instant = .now) -> String {
         lock.withLock {
             let seconds = max(0.001, Double((now - start).milliseconds) / 1000)
             let rate = Double(done) / seconds
@@ -54,8 +54,8 @@ public final class ProgressMeter: @unchecked Sendable {
 
 /// Counts the items of INPUT arguments without keeping them, for a progress total. Reads every
 /// input once more, so only for files (never `-`).
-public enum InputCounter {
-    public static func count(_ inputs: [String]) -> Int? {
+package enum InputCounter {
+    package static func count(_ inputs: [String]) -> Int? {
         guard !inputs.contains("-") else { return nil }
         var count = 0
         // Problems count too: each becomes a failed entry.

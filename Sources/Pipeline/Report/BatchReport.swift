@@ -19,21 +19,21 @@ import Foundation
 /// `manifest.json` is read one entry at a time and the page written as it goes, atomically
 /// (`AtomicFile`): memory stays flat however long the run, and a reader never sees half a page.
 /// Text from outside is escaped for where it lands (`ReportHTML`).
-public enum BatchReport {
-    public static let fileName = "report.html"
+package enum BatchReport {
+    package static let fileName = "report.html"
     /// Items per page unless the link asks for another count (`#per=50`, `#per=all`).
-    public static let pageSize = 200
+    package static let pageSize = 200
 
     /// What `write` wrote.
-    public struct Written: Sendable, Hashable {
+    package struct Written: Sendable, Hashable {
         /// `DIR/report.html`.
-        public var url: URL
+        package var url: URL
         /// Entries in the report (those of `manifest.json`).
-        public var count: Int
+        package var count: Int
         /// Entries per status.
-        public var statuses: [ManifestEntry.Status: Int]
+        package var statuses: [ManifestEntry.Status: Int]
         /// The size of the page.
-        public var bytes: Int
+        package var bytes: Int
     }
 
     /// Reads `container/manifest.json` and writes `container/report.html` over any earlier one.
@@ -45,7 +45,7 @@ public enum BatchReport {
     ///   refused, never followed; one at `report.html` is replaced.
     /// - Complexity: O(n) in the size of the manifest; memory O(1) in the number of entries.
     @discardableResult
-    public static func write(container: URL) throws(ReportError) -> Written {
+    package static func write(container: URL) throws(ReportError) -> Written {
         let folder: DirectoryHandle
         let opened: Int32?
         do {

@@ -4,7 +4,7 @@ import Foundation
 ///
 ///     do { try BatchReport.write(container: dir) }
 ///     catch { print(error) }   // "no manifest.json in /out: run 'pushattach prepare … --container /out' first"
-public enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The container has no `manifest.json`. `journal` is true when it has a `manifest.jsonl`
     /// (a run was interrupted before the end, or is still going on).
     case noManifest(path: String, journal: Bool)
@@ -14,7 +14,7 @@ public enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Reading the manifest or writing `report.html` failed at the file-system edge.
     case container(ContainerError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .noManifest(path, journal):
             let folder = (path as NSString).deletingLastPathComponent

@@ -2,7 +2,10 @@ import Fetch
 import ImageEngine
 // The names a user of `PushAttach` needs, from the modules underneath, so `import PushAttach`
 // is the only import: media formats, Apple's rules and error codes come from MediaTypes
-// (re-exported whole); the fetch policy, the engine's limits and the pixel size by alias.
+// (re-exported whole); the fetch policy, the engine's limits, the pixel size and the underlying
+// errors of `AttachmentError` by alias. Nothing else of the modules underneath is public to a
+// user of `PushAttach`: what the command line needs beyond this is in `CommandLineExports.swift`,
+// at `package` access.
 @_exported import MediaTypes
 import Pipeline
 

@@ -1,5 +1,5 @@
 import Foundation
-import MediaTypes
+import PushAttach
 
 /// A subcommand: parse, validate, run. Mirrors swift-argument-parser's `ParsableCommand`.
 protocol Command {

@@ -1,5 +1,4 @@
-import Pipeline
-import Verification
+import PushAttach
 
 /// The library names its own settings in its messages (`FetchPolicy.allowedHosts`,
 /// `CheckPolicy.pixelBudget`), never a flag; the command line shows every library message

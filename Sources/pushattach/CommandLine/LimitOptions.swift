@@ -1,4 +1,4 @@
-import Verification
+import PushAttach
 
 /// The limits `verify` and `prepare` both take: one help text, one range and one default each,
 /// read from the library's shared per-file policy (`CheckPolicy()`), so both commands judge the

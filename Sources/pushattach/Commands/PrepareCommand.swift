@@ -1,6 +1,5 @@
 import Foundation
-import ImageEngine
-import Pipeline
+import PushAttach
 
 /// `pushattach prepare INPUT... --container DIR`: download, check, fit and write attachments.
 struct PrepareCommand: Command {

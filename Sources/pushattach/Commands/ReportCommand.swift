@@ -1,5 +1,5 @@
 import Foundation
-import Pipeline
+import PushAttach
 
 /// `pushattach report DIR`: write DIR/report.html from DIR/manifest.json (`BatchReport`).
 struct ReportCommand: Command {

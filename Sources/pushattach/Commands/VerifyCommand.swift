@@ -1,6 +1,5 @@
 import Foundation
-import MediaTypes
-import Verification
+import PushAttach
 
 /// `pushattach verify PATH...`: would iOS accept these files, and if not, why?
 struct VerifyCommand: Command {

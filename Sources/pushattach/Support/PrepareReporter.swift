@@ -1,6 +1,5 @@
 import Foundation
-import MediaTypes
-import Pipeline
+import PushAttach
 
 /// What `prepare` shows while it runs. Normally: on a terminal, one status line on stderr
 /// redrawn in place and a line per item that was not prepared or has warnings; otherwise one

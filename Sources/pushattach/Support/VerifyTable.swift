@@ -1,6 +1,5 @@
 import Foundation
-import MediaTypes
-import Verification
+import PushAttach
 
 /// The human-readable form of verify's output: a table with a header row, every column as wide
 /// as its widest cell (nothing is cut), each file's reason and warnings on indented lines below

@@ -1,5 +1,4 @@
-import Fetch
-import ImageCodecs
+import PushAttach
 
 /// What `pushattach --version` prints: the tool's version on the first line (for scripts), then
 /// the C libraries linked in, as they report themselves at run time (for bug reports).
@@ -11,8 +10,8 @@ import ImageCodecs
 enum VersionReport {
     static func lines(version: String) -> [String] {
         [
-            "pushattach \(version)", "libpng \(CodecVersions.png)", "libwebp \(webp(CodecVersions.webpDecoder))",
-            curl(FetchVersion.curl),
+            "pushattach \(version)", "libpng \(LinkedLibraries.png)", "libwebp \(webp(LinkedLibraries.webpDecoder))",
+            curl(LinkedLibraries.curl),
         ]
     }
 
