@@ -57,6 +57,7 @@ memory-check:
 	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(MEMCHECK_DEBS)"
 	$(SWIFT) build -c release --product pushattach
 	$(SWIFT) build -c release --product pushattach-bench
+	$(SWIFT) build -c release --package-path Examples --scratch-path .build/examples --product concurrent-requests
 	./Scripts/memory-check.sh
 
 # Benchmarks: never part of `make test`. `bench` runs pushattach-bench on the corpus photos

@@ -23,6 +23,9 @@ let package = Package(
         .executableTarget(
             name: "thumbnail", dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
         .executableTarget(
+            name: "concurrent-requests",
+            dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
+        .executableTarget(
             name: "http-endpoint",
             dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
         // The samples of README.md and the DocC article, compiled (never run) to prove they build.

@@ -109,6 +109,12 @@ check batch-progress 1 '^prepared 4 of 6, 2 failed' -- \
     "$media/small-320x240.jpg" "$media/opaque-300x200.png" "$media/alpha-256x256.png" \
     "$media/animated-120x90.gif" "$media/not-media.txt" "$media/missing.jpg"
 
+# --- concurrent-requests: 20 calls at once on one preparer and one folder --------------------
+twenty=()
+for i in $(seq 1 20); do twenty+=("$media/photo-1600x1200.jpg?request=$i"); done
+check concurrent-requests 0 '^prepared 20 of 20 concurrently' -- \
+    "$bin/concurrent-requests" --allow-private-networks "$work/concurrent" "${twenty[@]}"
+
 # --- verify-folder: what the batch wrote is accepted; a mixed folder is not ----------------
 check verify-prepared 0 '^4 files: 4 accepted, 0 transcode, 0 rejected' -- \
     "$bin/verify-folder" "$work/batch"

@@ -9,6 +9,7 @@
 #                     (+ wall time next to bench W2 on all cores: issue wants <= 1.10x)
 #   photos500-j4      the same with --concurrency 4                                 <= 200 MB
 #   photos500-arena2  the same with MALLOC_ARENA_MAX=2                              informational
+#   lib20             library: 20 concurrent prepare calls, one preparer, one folder <= 256 MB (budget)
 #   bench-w2          pushattach-bench --workload w2, 1 thread / all cores          informational
 #   png7000           one 7000x7000 RGBA PNG (~200 KB), default options             <= baseline + 64 MB
 #   png16000x3000     one 16000x3000 RGBA PNG with real alpha                       <= baseline + 64 MB
@@ -75,7 +76,7 @@ python="$(python3 -c 'import sys; print(sys.executable)')"
 
 # want CASE GROUP: is CASE selected by MEMCHECK_ONLY (by its name or its group)?
 want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]] || [[ ",$only," == *",$2,"* ]]; }
-known=" baseline photos500 photos500-j4 photos500-arena2 bench-w2 png7000 png16000x3000 jpeg20mp-o6 vips-png7000 mp4x16 mp4x64-j64 small10k growth endless-zeros endless-jpeg photos large mp4 small endless "
+known=" baseline photos500 photos500-j4 photos500-arena2 lib20 bench-w2 png7000 png16000x3000 jpeg20mp-o6 vips-png7000 mp4x16 mp4x64-j64 small10k growth endless-zeros endless-jpeg photos large mp4 small endless "
 for name in ${only//,/ }; do
     [[ "$known" == *" $name "* ]] || { echo "memory-check: MEMCHECK_ONLY: unknown case '$name' (known:$known)" >&2; exit 64; }
 done
@@ -204,6 +205,32 @@ if want photos500 photos; then
     fi
 fi
 want photos500-j4 photos && photos_case photos500-j4 200 "--concurrency 4" -- --concurrency 4
+
+# ---- The library: 20 concurrent `AttachmentPreparer.prepare(_:into:)` calls on one preparer and
+#      one folder (Examples/concurrent-requests, release), one per photo URL: all prepared, peak
+#      RSS within the preparer's memory budget (Configuration.memoryBudget, default 256 MB).
+if want lib20 photos; then
+    lib="${EXAMPLES_BIN:-$root/.build/examples/release}/concurrent-requests"
+    if [ -x "$lib" ]; then
+        urls=()
+        for i in $(seq 0 19); do urls+=("$base/files/${photo_names[$(( i % ${#photo_names[@]} ))]}?lib=$i"); done
+        status=0
+        start=$(now)
+        "$lib" --allow-private-networks "$work/lib20.out" "${urls[@]}" >"$work/lib20.log" 2>&1 || status=$?
+        secs=$(since "$start")
+        line=$(grep -m1 '^prepared ' "$work/lib20.log" || echo "no summary line")
+        lib_mb=$(echo "$line" | grep -oE 'peak RSS [0-9]+' | grep -oE '[0-9]+$' || echo 0)
+        ok=0; { [ "$status" = 0 ] && [ "${lib_mb:-0}" -gt 0 ] && [ "$lib_mb" -le 256 ]; } && ok=1
+        judge "$ok"
+        echo "memory-check: library, 20 concurrent prepare calls, one preparer, one folder: exit $status, $line, ${secs}s (target <= 256 MB, the memory budget): $v"
+        row lib20 "${lib_mb} MB" "<= 256 MB (budget)" "$v"
+        rm -rf "$work/lib20.out"
+    else
+        echo "memory-check: lib20 skipped: no $lib (make memory-check builds Examples in release)"
+        row lib20 "-" "-" skipped
+        fail=1
+    fi
+fi
 want photos500-arena2 photos && photos_case photos500-arena2 - "MALLOC_ARENA_MAX=2" MALLOC_ARENA_MAX=2 --
 
 # ---- One large image each: <= 64 MB above the baseline.

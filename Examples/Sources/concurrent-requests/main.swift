@@ -1,0 +1,60 @@
+// Many requests at once on one preparer and one folder, as a server sees them: each URL is a
+// `prepare(_:typeHint:into:)` call of its own, all running together in a task group. The
+// preparer admits them by the memory they need (`Configuration.memoryBudget`), so the process
+// stays within that budget however many arrive; the folder is shared safely (one container per
+// folder per process). Prints what each call gave, then the process's peak memory.
+//
+//     concurrent-requests [--allow-private-networks] [--memory-budget MB] FOLDER URL...
+import ExampleSupport
+import Foundation
+import PushAttach
+
+let usage = "concurrent-requests [--allow-private-networks] [--memory-budget MB] FOLDER URL..."
+let arguments = Arguments(usage: usage, valued: ["--memory-budget"], flags: ["--allow-private-networks"])
+guard arguments.positional.count >= 2 else { Arguments.fail("expected a folder and URLs", usage: usage) }
+let folder = URL(fileURLWithPath: arguments.positional[0])
+let urls = arguments.positional.dropFirst().compactMap { URL(string: $0) }
+
+var configuration = AttachmentPreparer.Configuration.default
+configuration.fetch.allowPrivateNetworks = arguments.has("--allow-private-networks")
+if let megabytes = arguments.options["--memory-budget"].flatMap(Int.init) {
+    configuration.memoryBudget = megabytes * 1_000_000
+}
+let preparer = AttachmentPreparer(configuration: configuration)
+
+let outcomes = await withTaskGroup(of: (URL, Result<PreparedAttachment, AttachmentError>).self) { group in
+    for url in urls {
+        group.addTask {
+            do throws(AttachmentError) {
+                return (url, .success(try await preparer.prepare(url, into: folder)))
+            } catch {
+                return (url, .failure(error))
+            }
+        }
+    }
+    var all: [(URL, Result<PreparedAttachment, AttachmentError>)] = []
+    for await outcome in group { all.append(outcome) }
+    return all
+}
+
+var prepared = 0
+for (url, result) in outcomes {
+    switch result {
+    case .success(let attachment):
+        prepared += 1
+        print("ok     \(url.lastPathComponent) -> \(attachment.fileURL.lastPathComponent)")
+    case .failure(let error):
+        print("failed \(url.lastPathComponent): \(error.kind): \(error.reason)")
+    }
+}
+/// The process's peak resident memory (VmHWM), in bytes; 0 where /proc is not there.
+func peakResidentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return 0 }
+    return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+}
+print(
+    "prepared \(prepared) of \(urls.count) concurrently, memory budget \(configuration.memoryBudget / 1_000_000) MB, peak RSS \(peakResidentBytes() / 1_000_000) MB"
+)
+exit(prepared == urls.count ? 0 : 1)
