@@ -158,60 +158,22 @@ enum ResamplePasses {
     ) {
         let rowSamples = width &* channels
         let gain = ResampleWeights.gain(from: Input.self, to: Output.self)
-        // The first sweep stores, so the accumulator needs no clearing.
-        var k = 0
-        if taps >= 2 {
-            start(rows[0], wj[0], rows[1], wj[1], accumulator, rowSamples)
-            k = 2
-        } else {
-            start(rows[0], wj[0], accumulator, rowSamples)
-            k = 1
-        }
-        // Two taps per sweep halves the accumulator traffic.
-        while k &+ 1 < taps {
-            accumulate(rows[k], wj[k], rows[k &+ 1], wj[k &+ 1], accumulator, rowSamples)
-            k &+= 2
-        }
-        if k < taps { accumulate(rows[k], wj[k], accumulator, rowSamples) }
+        sumTaps(rows, wj, taps: taps, into: accumulator, count: rowSamples)
+        writeSums(accumulator, width: width, channels: channels, gain: gain, into: d, columnStep: columnStep)
+    }
+
+    /// A row of vertical sums (`width × channels` Floats) rounded to `Output`, times `gain`
+    /// (`ResampleWeights.gain`), a pixel every `columnStep` elements from `d`.
+    @inline(__always)
+    static func writeSums<Output: ResampleSample>(
+        _ acc: UnsafePointer<Float>, width: Int, channels: Int, gain: Float, into d: UnsafeMutablePointer<Output>,
+        columnStep: Int
+    ) {
         switch channels {
-        case 1: writeRow(accumulator, width, gain, d, columnStep, channels: 1)
-        case 3: writeRow(accumulator, width, gain, d, columnStep, channels: 3)
-        default: writeRow(accumulator, width, gain, d, columnStep, channels: 4)
+        case 1: writeRow(acc, width, gain, d, columnStep, channels: 1)
+        case 3: writeRow(acc, width, gain, d, columnStep, channels: 3)
+        default: writeRow(acc, width, gain, d, columnStep, channels: 4)
         }
-    }
-
-    /// acc[b] = row[b] · w.
-    @inline(__always)
-    private static func start<Input: ResampleSample>(
-        _ row: UnsafePointer<Input>, _ w: Float, _ acc: UnsafeMutablePointer<Float>, _ count: Int
-    ) {
-        for b in 0..<count { acc[b] = Float(row[b].widened) * w }
-    }
-
-    /// acc[b] = r0[b] · w0 + r1[b] · w1.
-    @inline(__always)
-    private static func start<Input: ResampleSample>(
-        _ r0: UnsafePointer<Input>, _ w0: Float, _ r1: UnsafePointer<Input>, _ w1: Float,
-        _ acc: UnsafeMutablePointer<Float>, _ count: Int
-    ) {
-        for b in 0..<count { acc[b] = Float(r0[b].widened) * w0 + Float(r1[b].widened) * w1 }
-    }
-
-    /// acc[b] += row[b] · w across a row; a straight loop the compiler vectorises.
-    @inline(__always)
-    private static func accumulate<Input: ResampleSample>(
-        _ row: UnsafePointer<Input>, _ w: Float, _ acc: UnsafeMutablePointer<Float>, _ count: Int
-    ) {
-        for b in 0..<count { acc[b] += Float(row[b].widened) * w }
-    }
-
-    /// acc[b] += r0[b] · w0 + r1[b] · w1.
-    @inline(__always)
-    private static func accumulate<Input: ResampleSample>(
-        _ r0: UnsafePointer<Input>, _ w0: Float, _ r1: UnsafePointer<Input>, _ w1: Float,
-        _ acc: UnsafeMutablePointer<Float>, _ count: Int
-    ) {
-        for b in 0..<count { acc[b] += Float(r0[b].widened) * w0 + Float(r1[b].widened) * w1 }
     }
 
     /// Rounds a Float accumulator to the nearest `Output`, clamped to its range.

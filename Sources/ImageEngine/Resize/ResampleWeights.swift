@@ -27,6 +27,14 @@ struct ResampleWeights: Sendable {
     let splatWeights: [SIMD4<Float>]
     /// `taps` rounded up to even.
     var evenTaps: Int { (taps + 1) & ~1 }
+    /// The largest `starts[i + 1] - starts[i]`: how many rows the window of the next output
+    /// moves on (0 for one output).
+    let maxStep: Int
+    /// True when every Float sum of 8-bit samples times `unitWeights` is exact: 255 · Σ|w|
+    /// (in units of 2^-14) stays below 2^24 for every output, so each product and partial sum
+    /// is a multiple of 2^-14 the significand holds, and the sum's bits do not depend on the
+    /// order of the adds. Lanczos3 tables sit far inside this (Σ|w| ≈ 1.3 · 2^14).
+    let exactForBytes: Bool
 
     init(source: Int, destination: Int) {
         precondition(source > 0 && destination > 0, "empty resample axis")
@@ -69,6 +77,15 @@ struct ResampleWeights: Sendable {
         }
         self.starts = starts
         self.weights = weights
+        var maxStep = 0, largestAbsSum: Int64 = 0
+        for i in 0..<destination {
+            if i > 0 { maxStep = max(maxStep, starts[i] - starts[i - 1]) }
+            var absSum: Int64 = 0
+            for k in 0..<taps { absSum += Int64(abs(weights[i * taps + k])) }
+            largestAbsSum = max(largestAbsSum, absSum)
+        }
+        self.maxStep = maxStep
+        exactForBytes = 255 * largestAbsSum < 1 << 24
         self.unitWeights = weights.map { Float($0) / Float(Self.one) }
         let even = (taps + 1) & ~1
         var splat = [SIMD4<Float>](repeating: SIMD4(), count: destination * even)
@@ -83,6 +100,12 @@ struct ResampleWeights: Sendable {
     static func taps(source: Int, destination: Int) -> Int {
         let support = lobes * max(Double(source) / Double(destination), 1)
         return min(source, Int((support * 2).rounded(.up)) + 1)
+    }
+
+    /// At least `maxStep` of the table for `source` → `destination`, without building it:
+    /// window starts move on by at most ⌈scale⌉ per output.
+    static func maxStep(source: Int, destination: Int) -> Int {
+        Int((Double(source) / Double(destination)).rounded(.up))
     }
 
     /// Source samples that output `i` reads: centre ± support, clamped to the source.

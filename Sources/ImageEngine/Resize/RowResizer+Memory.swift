@@ -28,16 +28,21 @@ extension RowResizer {
         let floats = (max(pw, stored.width) * c + 8) * 4
         switch (stored.width != pw, stored.height != ph) {
         case (true, true) where stored.height < ph:
-            let taps = ResampleWeights.taps(source: ph, destination: stored.height)
-            scratch += taps * pw * c + pw * c * (2 + 4) + floats
+            // Output rows in twos (`verticalFirst`): `taps + maxStep` ring rows, two 16-bit rows.
+            let rows =
+                ResampleWeights.taps(source: ph, destination: stored.height)
+                + ResampleWeights.maxStep(source: ph, destination: stored.height)
+            scratch += rows * pw * c + pw * c * (4 + 4) + floats + ResamplePasses.pairSums(channels: c) * 4
         case (true, true):
             let taps = ResampleWeights.taps(source: ph, destination: stored.height)
             scratch += taps * stored.width * c * 2 + stored.width * c * 4 + floats
         case (true, false):
             scratch += floats
         case (false, true):
-            let taps = ResampleWeights.taps(source: ph, destination: stored.height)
-            scratch += taps * pw * c + pw * c * 4
+            let rows =
+                ResampleWeights.taps(source: ph, destination: stored.height)
+                + ResampleWeights.maxStep(source: ph, destination: stored.height)
+            scratch += rows * pw * c + pw * c * 4 + ResamplePasses.pairSums(channels: c) * 4
         case (false, false):
             break
         }

@@ -1,37 +1,74 @@
 import ImageCodecs
 
 extension RowResizer {
-    /// Rows shrink (or only the vertical axis changes): a ring of `wy.taps` plane rows; each
-    /// output row is the vertical pass over its taps, then (with `wx`) the horizontal pass of
-    /// that one 16-bit row through `map`.
+    /// Rows shrink (or only the vertical axis changes): a ring of plane rows; each output row
+    /// is the vertical pass over its taps, then (with `wx`) the horizontal pass of that one
+    /// 16-bit row through `map`. Where the table allows (`exactForBytes`), output rows go in
+    /// twos (`ResamplePasses.verticalRowPair`), so each ring row is widened to Float about half
+    /// as often; the ring then holds `taps + maxStep` rows.
     func verticalFirst(
         _ feed: inout RowFeed, _ wy: ResampleWeights, then wx: ResampleWeights?,
         into dst: UnsafeMutablePointer<UInt8>, _ map: PixelMapping
     ) throws(CodecError) {
         let channels = feed.channels, width = feed.planeWidth, samples = width * channels, taps = wy.taps
-        let ring = ring8.pointer(count: taps * samples)
-        let acc = accumulator.pointer(count: samples)
-        let tmp = wx == nil ? nil : row16.pointer(count: samples)
+        let pairs = wy.exactForBytes && wy.destination > 1 && wy.maxStep + 2 <= taps
+        let slots = pairs ? taps + wy.maxStep : taps
+        let ring = ring8.pointer(count: slots * samples)
+        let acc = accumulator.pointer(count: max(samples, pairs ? ResamplePasses.pairSums(channels: channels) : 0))
+        let tmp = wx == nil ? nil : row16.pointer(count: (pairs ? 2 : 1) * samples)
         let floats = wx.map { floatRow.pointer(count: ResamplePasses.rowFloats($0, channels: channels)) }
-        for j in 0..<wy.destination {
-            let first = wy.starts[j]
-            while feed.produced < first + taps { try feed.next(into: ring + (feed.produced % taps) * samples) }
-            withRing(UnsafePointer(ring), first: first, taps: taps, rowLength: samples) { rows in
-                wy.unitWeights.withUnsafeBufferPointer { w in
+        /// Output rows `j ..< j + count`, vertically resampled into `tmp`, through the
+        /// horizontal pass.
+        func horizontal(_ j: Int, _ count: Int) {
+            guard let wx, let tmp, let floats else { return }
+            for i in 0..<count {
+                ResamplePasses.horizontal(
+                    UnsafePointer(tmp + i * samples), stride: samples, rows: 1, weights: wx, channels: channels,
+                    floats: floats, into: dst, map.row(j + i))
+            }
+        }
+        /// Where output row `j` goes without a horizontal pass: straight through `map`.
+        func target(_ j: Int) -> UnsafeMutablePointer<UInt8> { dst + (map.origin + j * map.rowStep) }
+        try wy.unitWeights.withUnsafeBufferPointer { (w) throws(CodecError) in
+            var j = 0
+            while j < wy.destination {
+                let first = wy.starts[j]
+                if pairs && j + 1 < wy.destination {
+                    let step = wy.starts[j + 1] - first
+                    while feed.produced < first + step + taps {
+                        try feed.next(into: ring + (feed.produced % slots) * samples)
+                    }
+                    let w0 = w.baseAddress! + j * taps, w1 = w0 + taps
+                    withRing(UnsafePointer(ring), first: first, count: step + taps, slots: slots, rowLength: samples) {
+                        if let tmp {
+                            ResamplePasses.verticalRowPair(
+                                $0, step: step, w0, w1, taps: taps, width: width, channels: channels, sums: acc,
+                                into: tmp, next: tmp + samples, columnStep: channels)
+                        } else {
+                            ResamplePasses.verticalRowPair(
+                                $0, step: step, w0, w1, taps: taps, width: width, channels: channels, sums: acc,
+                                into: target(j), next: target(j + 1), columnStep: map.columnStep)
+                        }
+                    }
+                    horizontal(j, 2)
+                    j += 2
+                    continue
+                }
+                while feed.produced < first + taps { try feed.next(into: ring + (feed.produced % slots) * samples) }
+                withRing(UnsafePointer(ring), first: first, count: taps, slots: slots, rowLength: samples) {
                     let wj = w.baseAddress! + j * taps
-                    if let wx, let tmp, let floats {
+                    if let tmp {
                         ResamplePasses.verticalRow(
-                            rows, weights: wj, taps: taps, width: width, channels: channels, accumulator: acc,
+                            $0, weights: wj, taps: taps, width: width, channels: channels, accumulator: acc,
                             into: tmp, columnStep: channels)
-                        ResamplePasses.horizontal(
-                            UnsafePointer(tmp), stride: samples, rows: 1, weights: wx, channels: channels,
-                            floats: floats, into: dst, map.row(j))
                     } else {
                         ResamplePasses.verticalRow(
-                            rows, weights: wj, taps: taps, width: width, channels: channels, accumulator: acc,
-                            into: dst + (map.origin + j * map.rowStep), columnStep: map.columnStep)
+                            $0, weights: wj, taps: taps, width: width, channels: channels, accumulator: acc,
+                            into: target(j), columnStep: map.columnStep)
                     }
                 }
+                horizontal(j, 1)
+                j += 1
             }
         }
     }
@@ -58,7 +95,7 @@ extension RowResizer {
                     UnsafePointer(row), stride: feed.planeWidth * channels, rows: 1, weights: wx, channels: channels,
                     floats: floats, into: slot, packed)
             }
-            withRing(UnsafePointer(ring), first: first, taps: taps, rowLength: samples) { rows in
+            withRing(UnsafePointer(ring), first: first, count: taps, slots: taps, rowLength: samples) { rows in
                 wy.unitWeights.withUnsafeBufferPointer { w in
                     ResamplePasses.verticalRow(
                         rows, weights: w.baseAddress! + j * taps, taps: taps, width: wx.destination,
@@ -105,15 +142,15 @@ extension RowResizer {
         }
     }
 
-    /// Pointers to the `taps` ring rows from plane row `first` on (row `r` lives in slot
-    /// `r % taps`), for one call of `body`.
+    /// Pointers to the `count` ring rows from plane row `first` on (row `r` lives in slot
+    /// `r % slots`), for one call of `body`.
     private func withRing<Sample>(
-        _ ring: UnsafePointer<Sample>, first: Int, taps: Int, rowLength: Int,
+        _ ring: UnsafePointer<Sample>, first: Int, count: Int, slots: Int, rowLength: Int,
         _ body: (UnsafePointer<UnsafePointer<Sample>>) -> Void
     ) {
-        withUnsafeTemporaryAllocation(of: UnsafePointer<Sample>.self, capacity: taps) { rows in
+        withUnsafeTemporaryAllocation(of: UnsafePointer<Sample>.self, capacity: count) { rows in
             let r = rows.baseAddress!
-            for k in 0..<taps { (r + k).initialize(to: ring + ((first + k) % taps) * rowLength) }
+            for k in 0..<count { (r + k).initialize(to: ring + ((first + k) % slots) * rowLength) }
             body(UnsafePointer(r))
         }
     }
