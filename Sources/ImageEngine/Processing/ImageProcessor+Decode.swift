@@ -43,13 +43,24 @@ extension ImageProcessor {
 
     /// Opens a row decoder over `input` with `options` and hands it to `body`, which must read
     /// every row (`RowResizer.resize` and `discardRows` do). Nothing is logged here: see `record`.
+    ///
+    /// With `decodeAhead` (`ProcessingLimits.decodeAhead`) a decode of 8 MP or more runs on a
+    /// thread of its own ahead of `body` (`PrefetchingRowSource`); the rows are the same. The
+    /// producer is always stopped and joined before the decoder's bytes go out of scope.
     static func stream<Value>(
-        _ input: EncodedInput, options: DecodeOptions,
+        _ input: EncodedInput, options: DecodeOptions, decodeAhead: Bool = true,
         _ body: (any ImageRowSource) throws(CodecError) -> Value
     ) throws(ProcessingError) -> StreamedDecode<Value> {
         do {
-            return try ImageCodecs.withRows(input.data, format: input.format, options: options) { source in
+            return try ImageCodecs.withRows(input.data, format: input.format, options: options) { inner in
+                var prefetcher: PrefetchingRowSource?
+                if decodeAhead && PrefetchingRowSource.pays(width: inner.width, height: inner.height) {
+                    prefetcher = PrefetchingRowSource(inner)
+                }
+                defer { prefetcher?.finish() }
+                let source: any ImageRowSource = prefetcher ?? inner
                 let value = try body(source)
+                prefetcher?.finish()
                 return StreamedDecode(
                     value: value, width: source.width, height: source.height, layout: source.layout,
                     iccProfile: source.iccProfile, warnings: source.warnings, damage: source.damage)
@@ -111,7 +122,9 @@ extension ImageProcessor {
         _ log: inout ProcessingLog
     ) throws(ProcessingError) {
         let options = decodeOptions(stored: stored, covering: Size(width: 1, height: 1), orientation, limits)
-        let decode = try stream(input, options: options) { source throws(CodecError) in try source.discardRows() }
+        let decode = try stream(input, options: options, decodeAhead: limits.decodeAhead) { source throws(CodecError) in
+            try source.discardRows()
+        }
         try record(decode, stored: stored, format: input.format, limits: limits, &log)
     }
 }

@@ -49,6 +49,8 @@ public final class ImageProcessor {
     /// Resizes a buffer in memory (the thumbnail from the main output).
     let resizer = Resizer()
 
+    /// A processor with empty scratch buffers; they grow with the first images and are reused.
+    /// Make one per thread (or per task that runs images one after another).
     public init() {}
 
     /// `data` fitted to `limits`, with a thumbnail when `limits.thumbnailSize` is set.
@@ -94,7 +96,7 @@ public final class ImageProcessor {
             var thumbnail: ProcessedImage? = nil
             if let thumbSize {
                 let options = Self.decodeOptions(stored: stored, covering: thumbSize, orientation, limits)
-                let decode = try Self.stream(input, options: options) { source throws(CodecError) in
+                let decode = try Self.stream(input, options: options, decodeAhead: limits.decodeAhead) { source throws(CodecError) in
                     try rowResizer.resize(source, to: thumbSize, orientation: orientation).pixels
                 }
                 try Self.record(decode, stored: stored, format: format, limits: limits, &log)
@@ -114,7 +116,7 @@ public final class ImageProcessor {
             width: max(mainSize.width, thumbSize?.width ?? 0), height: max(mainSize.height, thumbSize?.height ?? 0))
         var options = Self.decodeOptions(stored: stored, covering: cover, orientation, limits, powerOfTwoScales: isCMYK)
         options.validateAllScans = limits.validateAllScans
-        let main = try Self.stream(input, options: options) { source throws(CodecError) in
+        let main = try Self.stream(input, options: options, decodeAhead: limits.decodeAhead) { source throws(CodecError) in
             try rowResizer.resize(source, to: mainSize, orientation: orientation)
         }
         try Self.record(main, stored: stored, format: format, limits: limits, &log)
@@ -142,7 +144,7 @@ public final class ImageProcessor {
         // frame: the same pixels the first resize saw.
         let fitter = ByteCapFitter(upright: upright, icc: icc, limits: limits, sourceFormat: format) {
             size throws(ProcessingError) in
-            try Self.stream(input, options: options) { source throws(CodecError) in
+            try Self.stream(input, options: options, decodeAhead: limits.decodeAhead) { source throws(CodecError) in
                 try self.rowResizer.resize(source, to: size, orientation: orientation).pixels
             }.value
         }
@@ -157,7 +159,7 @@ public final class ImageProcessor {
             } else {
                 // The main output is smaller than the thumbnail, so the decode covered the
                 // thumbnail: decode again (same scale, same pixels) and stream it to the thumbnail.
-                thumb = try Self.stream(input, options: options) { source throws(CodecError) in
+                thumb = try Self.stream(input, options: options, decodeAhead: limits.decodeAhead) { source throws(CodecError) in
                     try rowResizer.resize(source, to: thumbSize, orientation: orientation).pixels
                 }.value
             }
