@@ -26,12 +26,14 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Every suite (debug) in one process, then the release build's smoke test. Reads nothing outside
+# Every suite (debug) in one process, the count of undocumented public symbols (zero, from the
+# symbol graphs), then the release build's smoke test and the Examples/ programs. Reads nothing outside
 # the repository: the corpus-driven suites run over TestImages/conformance (PUSHATTACH_CORPUS unset).
 test:
 	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(TEST_DEBS)"
 	$(SWIFT) build --build-tests
 	env -u PUSHATTACH_CORPUS $(SWIFT) test --skip-build
+	./Scripts/doc-coverage --quiet
 	$(SWIFT) build -c release --product pushattach
 	./Scripts/release-smoke.sh
 	SWIFT=$(SWIFT) ./Examples/run-examples.sh

@@ -11,8 +11,17 @@ import MediaTypes
 ///
 /// JPEG, PNG and WebP are decoded here; other formats throw `.unsupported`.
 public enum ImageCodecs {
+    /// The formats ``readInfo(_:format:)`` and ``decode(_:format:options:)`` accept: JPEG,
+    /// PNG and WebP. Every other format, including GIF and HEIC, throws `.unsupported`.
     public static let decodableFormats: Set<MediaFormat> = [.jpeg, .png, .webp]
 
+    /// What the header of `data` says (size, alpha, frames, colour facts, ICC, Exif, XMP),
+    /// read without decoding pixels, by the codec for `format`.
+    ///
+    ///     let info = try ImageCodecs.readInfo(data, format: .png)   // info.width, info.hasAlpha
+    ///
+    /// - Throws: `CodecError.unsupported` when `format` is not in ``decodableFormats``; the
+    ///   codec's error when the header is missing, truncated or invalid.
     public static func readInfo(_ data: Data, format: MediaFormat) throws(CodecError) -> ImageInfo {
         switch format {
         case .jpeg: try JPEGCodec.readInfo(data)
@@ -22,6 +31,18 @@ public enum ImageCodecs {
         }
     }
 
+    /// Decodes `data` as `format` into 8-bit pixels in one buffer, at full size or at the
+    /// shrink-on-load scale `options.minimumSize` asks for.
+    ///
+    ///     let image = try ImageCodecs.decode(data, format: .jpeg, options: DecodeOptions(minimumSize: (256, 256)))
+    ///     image.pixels.width   // 500 for a 4000x3000 JPEG (1/8 scale); image.sourceWidth is 4000
+    ///
+    /// The header size is checked against `options.pixelBudget` before any pixel memory is
+    /// taken. In lenient mode (`options.strict == false`) recoverable problems are returned in
+    /// `DecodedImage.warnings` and `damage` instead of thrown.
+    ///
+    /// - Throws: `CodecError`: `.unsupported` for formats outside ``decodableFormats``,
+    ///   `.pixelBudgetExceeded` for an image over the budget, or the codec's failure.
     public static func decode(_ data: Data, format: MediaFormat, options: DecodeOptions = DecodeOptions())
         throws(CodecError) -> DecodedImage
     {
@@ -40,7 +61,7 @@ public enum ImageCodecs {
     ///
     /// Errors from opening the decoder and from `readRows` are `CodecError`; `body`'s own
     /// errors pass through unchanged.
-    public static func withRows<R>(
+    package static func withRows<R>(
         _ data: Data, format: MediaFormat, options: DecodeOptions = DecodeOptions(),
         _ body: (any ImageRowSource) throws -> R
     ) throws -> R {
@@ -80,6 +101,9 @@ public enum ImageCodecs {
 
 /// Versions of the C codecs linked in, for `--version` and bug reports.
 public enum CodecVersions {
+    /// libwebp's decoder version packed as `(major << 16) | (minor << 8) | revision`, as
+    /// `WebPGetDecoderVersion()` returns it: `0x010205` is 1.2.5.
     public static var webpDecoder: Int { Int(WebPGetDecoderVersion()) }
+    /// The version string of the libpng linked at run time, e.g. `"1.6.39"`.
     public static var png: String { String(cString: png_get_libpng_ver(nil)) }
 }

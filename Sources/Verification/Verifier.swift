@@ -10,10 +10,13 @@ public struct VerifyOptions: Sendable {
     public var strict = false
     /// Largest width x height we will decode (checked on the header before allocating pixels).
     public var pixelBudget = 50_000_000
+    /// Apple's types, caps and memory budget to judge against; `.standard` unless tightened.
     public var rules = AppleRules.standard
     /// Damaged image data is accepted with a warning instead of rejected as corrupt (105).
     public var acceptDamaged = false
 
+    /// Options with every field given or defaulted: full decode, lenient, a 50-megapixel
+    /// budget, Apple's standard rules, damaged images rejected.
     public init(
         decode: Bool = true, strict: Bool = false, pixelBudget: Int = 50_000_000, rules: AppleRules = .standard,
         acceptDamaged: Bool = false
@@ -40,8 +43,11 @@ public struct VerifyOptions: Sendable {
 /// The bytes decide the type; then Apple's rules (`AppleRules`) decide the verdict; then, for
 /// the image formats we can decode, a real decode proves the file is not corrupt.
 public struct Verifier: Sendable {
+    /// How strictly files are judged; see ``VerifyOptions``.
     public var options: VerifyOptions
 
+    /// A verifier judging with `options`. It holds no state between files, so one value can
+    /// verify many files, from any thread.
     public init(options: VerifyOptions = VerifyOptions()) { self.options = options }
 
     /// Reads the file and verifies it. Files far over every cap are judged from their first

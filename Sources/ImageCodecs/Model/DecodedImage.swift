@@ -3,10 +3,16 @@
 ///     let decoded = try PNGCodec.decode(data, options: .init())
 ///     print(decoded.pixels.width, decoded.sourceWidth, decoded.warnings)
 public struct DecodedImage: Sendable {
+    /// The decoded pixels: the header size, or smaller after a shrink-on-load decode
+    /// (`DecodeOptions.minimumSize`). Stored as in the file, before any Exif rotation.
     public var pixels: PixelBuffer
     /// The size in the header; larger than `pixels` when decoded at a reduced scale.
     public var sourceWidth: Int
+    /// The height in the header, in pixels; larger than `pixels.height` when decoded at a
+    /// reduced scale.
     public var sourceHeight: Int
+    /// The embedded ICC colour profile, uncompressed; `nil` when the file has none or the
+    /// codec could not hand it over (a malformed profile is set aside with a warning).
     public var iccProfile: [UInt8]?
     /// Problems the codec recovered from (lenient mode), in its own words.
     public var warnings: [String]
@@ -16,8 +22,10 @@ public struct DecodedImage: Sendable {
     /// (grey rows, smeared blocks): callers reject it unless told to accept damaged images.
     public var damage: [String]
 
+    /// Whether any of the warnings say the image data is damaged (`damage` is not empty).
     public var isDamaged: Bool { !damage.isEmpty }
 
+    /// A decoded image with every field given; normally made by the codecs.
     public init(
         pixels: PixelBuffer, sourceWidth: Int, sourceHeight: Int, iccProfile: [UInt8]? = nil, warnings: [String] = [],
         damage: [String] = []

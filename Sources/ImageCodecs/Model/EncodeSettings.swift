@@ -2,7 +2,12 @@
 ///
 ///     let jpeg = try JPEGCodec.encode(pixels, quality: 90, subsampling: .s444)
 public enum ChromaSubsampling: String, Sendable, Hashable, CaseIterable {
-    case s444, s422, s420
+    /// 4:4:4: chroma at full resolution; largest files, sharpest colour edges.
+    case s444
+    /// 4:2:2: chroma halved horizontally.
+    case s422
+    /// 4:2:0: chroma halved both ways; the usual choice for photos, smallest files.
+    case s420
     /// Luma only; colour pixels are converted to grey.
     case gray
 }
@@ -12,6 +17,8 @@ public enum ChromaSubsampling: String, Sendable, Hashable, CaseIterable {
 ///
 ///     let png = try PNGCodec.encode(pixels, compression: .fast)
 public enum PNGCompression: Sendable, Hashable, CaseIterable {
+    /// zlib's default compression level: smaller files, slower.
     case `default`
+    /// `PNG_IMAGE_FLAG_FAST`: faster encoding, larger files.
     case fast
 }

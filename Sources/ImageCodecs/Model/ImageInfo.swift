@@ -3,8 +3,13 @@
 ///     let info = try JPEGCodec.readInfo(data)
 ///     print(info.width, info.height, info.subsampling ?? "-")
 public struct ImageInfo: Sendable, Hashable {
+    /// Width in pixels as stored in the header (the canvas width for animated WebP), before
+    /// any Exif rotation.
     public var width: Int
+    /// Height in pixels as stored in the header, before any Exif rotation.
     public var height: Int
+    /// Whether the image can carry transparency: PNG with an alpha colour type or `tRNS`, WebP
+    /// with the alpha flag; always `false` for JPEG.
     public var hasAlpha: Bool
     /// Frames in an animation; 1 for still images.
     public var frames: Int
@@ -25,6 +30,8 @@ public struct ImageInfo: Sendable, Hashable {
     /// `tiff:Orientation` when there is no Exif.
     public var xmp: [UInt8]?
 
+    /// Header facts with the ones a format lacks left `nil`; `exif` and `xmp` start `nil` and
+    /// are set by the codecs that read them.
     public init(
         width: Int, height: Int, hasAlpha: Bool, frames: Int = 1, colorSpace: String? = nil,
         subsampling: String? = nil, isProgressive: Bool? = nil, iccProfile: [UInt8]? = nil

@@ -10,7 +10,7 @@
 ///
 /// A source lives only inside the `ImageCodecs.withRows` closure that opened it (it reads the
 /// encoded bytes in place), and is used from one thread.
-public protocol ImageRowSource: AnyObject {
+package protocol ImageRowSource: AnyObject {
     /// Size of the rows handed out: the header size, or less after a shrink-on-load decode.
     var width: Int { get }
     var height: Int { get }
@@ -38,7 +38,7 @@ public protocol ImageRowSource: AnyObject {
 
 extension ImageRowSource {
     /// Every remaining row in one buffer: the full-frame decode, for callers that need it.
-    public func readAll() throws(CodecError) -> PixelBuffer {
+    package func readAll() throws(CodecError) -> PixelBuffer {
         var pixels = PixelBuffer(width: width, height: height, layout: layout)
         let stride = pixels.stride, start = rowsRead, remaining = height - rowsRead
         var failure: CodecError?

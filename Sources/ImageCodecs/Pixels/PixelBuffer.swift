@@ -6,17 +6,25 @@
 /// A value type over one contiguous array: copies are cheap until written (copy on write).
 /// Unsafe pointer access is `package` so only the codec and engine layers use it.
 public struct PixelBuffer: Sendable, Hashable {
+    /// The channels of each pixel, one byte each; the raw value is the byte count.
     public enum Layout: Int, Sendable, Hashable {
+        /// One channel: luma (grey).
         case gray = 1
+        /// Red, green, blue.
         case rgb = 3
+        /// Red, green, blue, then straight (not premultiplied) alpha, 255 opaque.
         case rgba = 4
         /// Bytes per pixel.
         public var channels: Int { rawValue }
+        /// Whether the layout has an alpha channel (only `.rgba`).
         public var hasAlpha: Bool { self == .rgba }
     }
 
+    /// Width in pixels (columns).
     public let width: Int
+    /// Height in pixels (rows).
     public let height: Int
+    /// The channels of each pixel.
     public let layout: Layout
     /// Bytes from one row to the next; at least `width * layout.channels`.
     public let stride: Int
@@ -51,6 +59,7 @@ public struct PixelBuffer: Sendable, Hashable {
         self.bytes = bytes
     }
 
+    /// `width * height`: the number of pixels, not bytes.
     public var pixelCount: Int { width * height }
 
     /// Channel `c` of the pixel at column `x`, row `y`. Bounds-checked; for tests and slow paths.

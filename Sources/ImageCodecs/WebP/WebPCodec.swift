@@ -27,6 +27,11 @@ public enum WebPCodec {
         return info
     }
 
+    /// Decodes a WebP (its first frame when animated) to `.rgb` or `.rgba` pixels, scaled down
+    /// to cover `options.minimumSize` when the frame fills the canvas.
+    ///
+    /// - Throws: `CodecError` when the bitstream is invalid or truncated, or the canvas is over
+    ///   `options.pixelBudget` (checked before decoding).
     public static func decode(_ data: Data, options: DecodeOptions) throws(CodecError) -> DecodedImage {
         let bytes = [UInt8](data)
         let features = try features(bytes)

@@ -7,7 +7,7 @@ import MediaTypes
 ///
 /// Both TIFF byte orders are handled. Every offset and count is checked against the block,
 /// so a lying file throws an `ExifError` and never traps.
-public enum ExifOrientation {
+package enum ExifOrientation {
     static let exifHeader: [UInt8] = Array("Exif\0\0".utf8)
     static let orientationTag: UInt16 = 0x0112
     static let typeShort: UInt16 = 3
@@ -16,7 +16,7 @@ public enum ExifOrientation {
     /// tag value outside 1...8 (some cameras write 0 for "unknown").
     /// - Throws: `ExifError` when the markers or the Exif block are malformed.
     /// - Complexity: O(header markers); stops at the Exif block or the first scan.
-    public static func read(jpeg bytes: [UInt8]) throws(ExifError) -> Orientation {
+    package static func read(jpeg bytes: [UInt8]) throws(ExifError) -> Orientation {
         let segments: [JPEGSegment]
         do {
             segments = try JPEGSegments.read(bytes) { isExif($0, in: bytes) }
@@ -31,7 +31,7 @@ public enum ExifOrientation {
 
     /// The orientation in a TIFF-structured Exif block (the bytes after `Exif\0\0`).
     /// `fileOffset` only makes error messages point into the original file.
-    public static func read(tiff bytes: [UInt8], fileOffset: Int = 0) throws(ExifError) -> Orientation {
+    package static func read(tiff bytes: [UInt8], fileOffset: Int = 0) throws(ExifError) -> Orientation {
         try read(tiff: ByteReader(bytes), fileOffset: fileOffset)
     }
 

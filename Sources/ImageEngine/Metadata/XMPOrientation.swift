@@ -7,12 +7,12 @@
 /// (`<tiff:Orientation>6</tiff:Orientation>`, attributes allowed), with white space around the
 /// value. A value outside 1...8 is skipped and the next occurrence tried; none found is nil.
 /// XMP only ever adds an orientation, so a malformed packet is not an error.
-public enum XMPOrientation {
+package enum XMPOrientation {
     static let name = Array("tiff:Orientation".utf8)
     /// How far an element's attributes may run before its `>`.
     static let maxAttributes = 512
 
-    public static func read(_ packet: [UInt8]) -> Orientation? {
+    package static func read(_ packet: [UInt8]) -> Orientation? {
         var from = 0
         while let start = find(name, in: packet, from: from) {
             from = start + name.count

@@ -4,10 +4,18 @@ import MediaTypes
 
 /// What `ImageProcessor.inspect` found: the header, the orientation, and what the decode said.
 public struct ImageInspection: Sendable {
+    /// Width in pixels as stored in the header, before `orientation` is applied (a portrait
+    /// phone photo stored sideways reports its landscape width).
     public var width: Int
+    /// Height in pixels as stored in the header, before `orientation` is applied.
     public var height: Int
+    /// Frames in the file: 1 for a still image, the frame count of an animated WebP or APNG.
     public var frames: Int
+    /// JPEG colour space from the header ("ycbcr", "gray", "cmyk", "ycck", "rgb"); `nil` for
+    /// PNG and WebP.
     public var colorSpace: String?
+    /// How the stored pixels must be turned to stand upright, from Exif (or XMP for PNG and
+    /// WebP); `.up` when there is no such metadata, or when it is malformed in lenient mode.
     public var orientation: Orientation
     /// Codec warnings and notes (a damaged image accepted under `acceptDamaged` says so here).
     public var warnings: [String]

@@ -46,9 +46,10 @@ public struct ProcessingLimits: Sendable, Hashable {
     /// (as many workers as cores) turns it off.
     public var decodeAhead: Bool = true
 
-    /// Limits with every field given or defaulted as documented on the properties: 10 MB,
-    /// 2048 px long side, 24 MB decoded memory, 50 MP pixel budget, quality 85 down to 60,
-    /// no thumbnail, lenient, no upscaling, damaged images refused, every scan validated.
+    /// Limits with the defaults documented on the properties unless given: 10 MB, 2048 px
+    /// long side, 24 MB decoded memory, 50 MP pixel budget, quality 85 down to 60, no
+    /// thumbnail, lenient, no upscaling, damaged images refused, every scan validated.
+    /// `decodeAhead` is not a parameter: it starts on; set the property to turn it off.
     public init(
         byteCap: Int = 10_000_000, maxLongSide: Int = 2048, memoryBudget: Int = 24_000_000,
         pixelBudget: Int = 50_000_000, quality: Int = 85, qualityFloor: Int = 60, thumbnailSize: Int? = nil,

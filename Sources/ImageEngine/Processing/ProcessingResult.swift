@@ -5,15 +5,19 @@ import MediaTypes
 ///
 ///     try result.output.data.write(to: folder.appendingPathComponent("a.\(result.output.format.fileExtension)"))
 public struct ProcessedImage: Sendable, Hashable {
+    /// The encoded file, ready to write: JPEG or PNG bytes (or the input itself on a
+    /// passthrough).
     public var data: Data
     /// `.jpeg` or `.png` (or the input's format on a passthrough).
     public var format: MediaFormat
-    /// Upright pixel size.
+    /// Upright width in pixels: orientation already applied, as a viewer shows it.
     public var width: Int
+    /// Upright height in pixels.
     public var height: Int
     /// The JPEG quality it was encoded at; nil for PNG and for passthrough.
     public var quality: Int?
 
+    /// An encoded image with its facts; normally made by `ImageProcessor`.
     public init(data: Data, format: MediaFormat, width: Int, height: Int, quality: Int? = nil) {
         self.data = data
         self.format = format
@@ -29,18 +33,24 @@ public struct ProcessedImage: Sendable, Hashable {
 ///     result.passthrough   // false
 ///     result.steps         // ["decoded at 1/2: 5760x3840 -> 2880x1920", "resized 5760x3840 -> 2048x1365", "encoded jpeg q85"]
 public struct ProcessingResult: Sendable {
+    /// The image to send: within every limit, upright, JPEG or PNG (or the input unchanged
+    /// when `passthrough`).
     public var output: ProcessedImage
     /// True when `output.data` is the input, byte for byte.
     public var passthrough: Bool
+    /// A small JPEG (PNG when the image has alpha) fitted in `limits.thumbnailSize`; `nil`
+    /// when no thumbnail size was set.
     public var thumbnail: ProcessedImage?
     /// What was done, in order, human readable.
     public var steps: [String]
     /// What the codecs recovered from (lenient mode) and other things worth a look.
     public var warnings: [String]
-    /// The stored size in the header (before orientation).
+    /// The stored width in the header, in pixels, before orientation.
     public var sourceWidth: Int
+    /// The stored height in the header, in pixels, before orientation.
     public var sourceHeight: Int
 
+    /// A result with every field given; normally made by `ImageProcessor.process`.
     public init(
         output: ProcessedImage, passthrough: Bool, thumbnail: ProcessedImage? = nil, steps: [String] = [],
         warnings: [String] = [], sourceWidth: Int, sourceHeight: Int

@@ -37,7 +37,7 @@ extension ImageProcessor {
     /// - Parameter holdsFrame: `ImageInfo.isProgressive` for a JPEG, the IHDR interlace
     ///   flag for a PNG, when the caller has read them.
     /// - Complexity: O(1).
-    public static func workingMemory(
+    package static func workingMemory(
         width: Int, height: Int, format: MediaFormat, limits: ProcessingLimits, holdsFrame: Bool? = nil
     ) -> Int {
         guard width > 0, height > 0 else { return 0 }

@@ -12,7 +12,7 @@ extension Resizer {
     ///     smaller (shrink-on-load). Output dimensions then follow the original aspect ratio,
     ///     so they match what a full-resolution resize would give.
     /// - Returns: `image` itself when it already fits, is upright, and upscaling is off.
-    public func fit(
+    package func fit(
         _ image: PixelBuffer, in box: Size, orientation: Orientation = .up, originalSize: Size? = nil,
         allowUpscale: Bool = false
     ) -> PixelBuffer {

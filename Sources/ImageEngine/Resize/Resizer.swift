@@ -18,7 +18,7 @@ import ImageCodecs
 ///
 /// An instance owns its weight tables and scratch buffers and reuses them across calls, so it
 /// is **not thread-safe**: the pipeline keeps one per worker thread.
-public final class Resizer {
+package final class Resizer {
     private let weightCache = ResampleWeightCache()
     private let premultiplied = ScratchBuffer<UInt8>()
     private let intermediate = ScratchBuffer<Int16>()
@@ -27,7 +27,8 @@ public final class Resizer {
     private let rowSums = ScratchBuffer<UInt32>()
     private let floatRow = ScratchBuffer<Float>()
 
-    public init() {}
+    /// A resizer with empty weight tables and scratch buffers, which grow on first use.
+    package init() {}
 
     /// `image` resampled and turned upright.
     ///
@@ -41,7 +42,7 @@ public final class Resizer {
     ///   width × rows × 13–25 taps) for Lanczos3 (taps are about 6 × the factor left after the box).
     ///
     /// `size` must be positive and `image` non-empty (programmer errors otherwise).
-    public func resize(_ image: PixelBuffer, to size: Size, orientation: Orientation = .up) -> PixelBuffer {
+    package func resize(_ image: PixelBuffer, to size: Size, orientation: Orientation = .up) -> PixelBuffer {
         precondition(size.width > 0 && size.height > 0, "resize target must be positive, got \(size)")
         precondition(image.width > 0 && image.height > 0, "cannot resize an empty image")
         let stored = orientation.swapsDimensions ? Size(width: size.height, height: size.width) : size

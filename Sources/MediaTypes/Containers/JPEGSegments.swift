@@ -3,29 +3,42 @@
 /// engine (APP1 Exif orientation), so there is one bounds-checked walker.
 ///
 ///     for segment in try JPEGSegments.read(bytes) where segment.marker == 0xE1 { ... }
-public struct JPEGSegment: Sendable, Hashable {
+package struct JPEGSegment: Sendable, Hashable {
     /// The marker byte after 0xFF, e.g. 0xE1 for APP1, 0xC0 for SOF0.
-    public let marker: UInt8
+    package let marker: UInt8
     /// Offset of the first payload byte (after the two length bytes) in the file.
-    public let payloadOffset: Int
+    package let payloadOffset: Int
     /// Payload length, excluding the two length bytes.
-    public let payloadLength: Int
+    package let payloadLength: Int
 
-    public var payloadRange: Range<Int> { payloadOffset..<(payloadOffset + payloadLength) }
+    /// The payload's byte range in the file: `payloadOffset ..< payloadOffset + payloadLength`.
+    package var payloadRange: Range<Int> { payloadOffset..<(payloadOffset + payloadLength) }
 
     /// Start-of-frame markers: SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).
-    public var isStartOfFrame: Bool {
+    package var isStartOfFrame: Bool {
         (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
     }
 }
 
+/// The bounds-checked walker over a JPEG's marker segments. Users of the library meet it only
+/// through ``Failure``, carried by the image engine's Exif error when the marker structure of
+/// a JPEG is broken; the walk itself is a package-internal helper.
 public enum JPEGSegments {
+    /// Why the marker segments of a JPEG could not be walked. Offsets are byte positions from
+    /// the start of the file.
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The bytes do not start with the start-of-image marker `FF D8`.
         case notJPEG
+        /// The file ends inside the marker segments, before the first scan; `at` is the byte
+        /// offset where more data was needed.
         case truncated(at: Int)
+        /// A marker (`FF` followed by a marker byte) was expected at `offset`, but `byte` was found.
         case badMarker(offset: Int, byte: UInt8)
+        /// The segment whose marker starts at `offset` declares a `length` shorter than its own
+        /// two length bytes or longer than the file.
         case badLength(offset: Int, length: Int)
 
+        /// A one-line explanation naming the offset, e.g. "JPEG header truncated at byte 612".
         public var description: String {
             switch self {
             case .notJPEG: "no JPEG start-of-image marker (FF D8)"
@@ -43,7 +56,7 @@ public enum JPEGSegments {
     /// With `skippingExtraneousBytes`, bytes that are not a marker (and stuffed `FF 00` pairs)
     /// between segments are skipped up to the next marker, as libjpeg does with its "Corrupt
     /// JPEG data: N extraneous bytes before marker" warning.
-    public static func read(
+    package static func read(
         _ bytes: [UInt8], skippingExtraneousBytes: Bool = false, stopAfter: (JPEGSegment) -> Bool = { _ in false }
     ) throws(Failure) -> [JPEGSegment] {
         guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw .notJPEG }

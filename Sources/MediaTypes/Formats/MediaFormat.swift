@@ -6,26 +6,79 @@
 /// The raw value is the lower-case name used in JSON output and manifests.
 public enum MediaFormat: String, Sendable, Hashable, CaseIterable, Codable {
     // Images
-    case jpeg, png, gif, webp, heic, heif, avif, bmp, tiff, ico, svg, pdf
+    /// JPEG (JFIF or Exif), baseline or progressive: `public.jpeg`, `.jpg`. Accepted by iOS.
+    case jpeg
+    /// PNG, including animated APNG: `public.png`, `.png`. Accepted by iOS.
+    case png
+    /// GIF, still or animated: `com.compuserve.gif`, `.gif`. Accepted by iOS.
+    case gif
+    /// WebP, lossy, lossless or animated: `org.webmproject.webp`. Refused by iOS; transcodable here.
+    case webp
+    /// HEIC, an HEIF file with an HEVC-coded image (brands `heic`, `heix`...). Not accepted by iOS.
+    case heic
+    /// HEIF with another codec or a generic brand (`mif1`, `msf1`). Not accepted by iOS.
+    case heif
+    /// AVIF, an HEIF file with an AV1-coded image (brands `avif`, `avis`). Not accepted by iOS.
+    case avif
+    /// Windows bitmap (`BM` header). Not accepted by iOS.
+    case bmp
+    /// TIFF, either byte order (`II*` or `MM*`). Not accepted by iOS.
+    case tiff
+    /// Windows icon or cursor. Not accepted by iOS.
+    case ico
+    /// SVG, recognised from its XML text. Not accepted by iOS.
+    case svg
+    /// PDF (`%PDF-`). Not accepted by iOS as an image attachment.
+    case pdf
     // Audio
-    case mp3, wav, aiff, m4a
+    /// MPEG-1/2 Layer III audio, with or without an ID3 tag. Accepted by iOS.
+    case mp3
+    /// RIFF WAVE audio. Accepted by iOS.
+    case wav
+    /// AIFF or AIFF-C audio. Accepted by iOS.
+    case aiff
+    /// MPEG-4 audio (ISO-BMFF brand `M4A `, usually AAC). Accepted by iOS.
+    case m4a
     // Movies
-    case mp4, m4v, mov, avi, mpeg, mpegts
+    /// MPEG-4 video (ISO-BMFF brands `isom`, `mp41`, `mp42`...). Accepted by iOS.
+    case mp4
+    /// Apple's MPEG-4 video variant (brand `M4V `). Not in iOS's accepted list.
+    case m4v
+    /// QuickTime movie (brand `qt  `, or classic QuickTime atoms without an `ftyp`). Not in iOS's
+    /// accepted list.
+    case mov
+    /// AVI (RIFF `AVI `). Accepted by iOS.
+    case avi
+    /// MPEG-1/2 program stream (`00 00 01 BA`) or video elementary stream (`00 00 01 B3`).
+    /// Accepted by iOS.
+    case mpeg
+    /// MPEG-2 transport stream (`0x47` sync bytes in 188-byte packets). Not accepted by iOS.
+    case mpegts
+    /// The bytes match no signature this library knows. iOS rejects it with 101.
     case unknown
 }
 
 /// The three kinds of attachment iOS knows, each with its own size cap.
 public enum MediaCategory: String, Sendable, Hashable, CaseIterable, Codable {
-    case image, audio, movie
+    /// Still or animated pictures; capped at `AppleRules.imageByteCap` (10 MB).
+    case image
+    /// Sound files; capped at `AppleRules.audioByteCap` (5 MB).
+    case audio
+    /// Video files; capped at `AppleRules.movieByteCap` (50 MB).
+    case movie
 }
 
 extension MediaFormat {
     /// One row of the format table: everything we know about a format that does not depend on
     /// a particular file.
     public struct Info: Sendable, Hashable {
+        /// The Uniform Type Identifier iOS knows the format by, e.g. `"public.jpeg"`.
         public let uti: String
+        /// The attachment category; `nil` only for `.unknown`.
         public let category: MediaCategory?
+        /// The canonical file extension, lower-case, without a dot, e.g. `"jpg"`.
         public let fileExtension: String
+        /// The registered MIME type, e.g. `"image/jpeg"`.
         public let mimeType: String
         /// Other extensions seen in the wild for this format, lower-case, without a dot.
         public let otherExtensions: [String]
@@ -60,9 +113,15 @@ extension MediaFormat {
         }
     }
 
+    /// The Uniform Type Identifier iOS knows the format by, e.g. `"public.jpeg"`;
+    /// `"public.data"` for `.unknown`.
     public var uti: String { info.uti }
+    /// The attachment category (and so the byte cap) of the format; `nil` for `.unknown`.
     public var category: MediaCategory? { info.category }
+    /// The canonical file extension, lower-case, without a dot (`"jpg"`, `"mpg"`, `"bin"` for
+    /// `.unknown`); the name `prepare` gives its output files.
     public var fileExtension: String { info.fileExtension }
+    /// The registered MIME type, e.g. `"image/jpeg"`; `"application/octet-stream"` for `.unknown`.
     public var mimeType: String { info.mimeType }
 
     /// Every extension, canonical first, that names this format.

@@ -8,16 +8,30 @@
 /// Parsing is case-insensitive and trims whitespace; MIME parameters (`; charset=...`) are
 /// ignored. `nil` means the value names nothing we know.
 public struct TypeHint: Sendable, Hashable {
-    public enum Form: String, Sendable { case coarse, mime, uti, fileExtension }
+    /// Which of the four spellings a hint was written in.
+    public enum Form: String, Sendable {
+        /// A category word such as `"image"`, `"photo"`, `"video"`, `"movie"` or `"audio"`
+        /// (and `"gif"`, which also names the format).
+        case coarse
+        /// A MIME type such as `"image/jpeg"` or a wildcard such as `"image/*"`; parameters
+        /// after `;` are ignored.
+        case mime
+        /// A Uniform Type Identifier such as `"public.png"`.
+        case uti
+        /// A file extension, with or without its leading dot: `".jpg"`, `"jpg"`.
+        case fileExtension
+    }
 
     /// The value as it was given.
     public let raw: String
+    /// The spelling `raw` was recognised as.
     public let form: Form
     /// The category the value implies, when it implies one.
     public let category: MediaCategory?
     /// The formats the value names; empty means any format of `category`.
     public let formats: Set<MediaFormat>
 
+    /// A hint with every field given; use ``parse(_:)`` to read one from a payload value.
     public init(raw: String, form: Form, category: MediaCategory?, formats: Set<MediaFormat>) {
         self.raw = raw
         self.form = form
@@ -25,6 +39,12 @@ public struct TypeHint: Sendable, Hashable {
         self.formats = formats
     }
 
+    /// Reads a `media_type` value in any of the four forms.
+    ///
+    ///     TypeHint.parse(" Image/JPEG; q=1 ")?.formats  // [.jpeg]
+    ///     TypeHint.parse("application/x-foo")           // nil
+    ///
+    /// - Returns: the hint, or `nil` when `raw` is empty or names no category or format we know.
     public static func parse(_ raw: String) -> TypeHint? {
         let value = raw.trimmingWhitespace.lowercased()
         guard !value.isEmpty else { return nil }

@@ -4,8 +4,11 @@ public struct Reconciliation: Sendable, Hashable {
     public let format: MediaFormat
     /// One line per mismatch or unrecognised claim, for people.
     public let warnings: [String]
+    /// The claims that disagree with the bytes, in the order the claims were given; empty
+    /// when every claim agrees or carries no information.
     public let mismatches: [TypeMismatch]
 
+    /// An outcome with every field given; normally made by ``TypeReconciler``.
     public init(format: MediaFormat, warnings: [String], mismatches: [TypeMismatch]) {
         self.format = format
         self.warnings = warnings

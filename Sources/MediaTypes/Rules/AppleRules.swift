@@ -6,14 +6,19 @@
 ///
 /// Sizes are in 10^6-byte MB, the safe reading of Apple's "10 MB".
 public struct AppleRules: Sendable, Hashable {
+    /// Largest image file iOS attaches, in bytes (10^6-byte MB): 10 MB.
     public var imageByteCap = 10_000_000
+    /// Largest audio file iOS attaches, in bytes: 5 MB.
     public var audioByteCap = 5_000_000
+    /// Largest movie file iOS attaches, in bytes: 50 MB.
     public var movieByteCap = 50_000_000
     /// Decoded bytes (width x height x 4) a Notification Service Extension can comfortably hold.
     public var memoryBudget = 24_000_000
 
+    /// The rules as Apple documents them; the same as `AppleRules()`.
     public static let standard = AppleRules()
 
+    /// The documented caps and budget; change the stored properties to tighten them.
     public init() {}
 
     /// The formats UNNotificationAttachment accepts, with the UTI iOS knows each by. `mpeg`
@@ -25,6 +30,7 @@ public struct AppleRules: Sendable, Hashable {
     /// Formats iOS refuses that we can decode and re-encode: only WebP (libwebp is here).
     public static let transcodableFormats: Set<MediaFormat> = [.webp]
 
+    /// The file-size cap in bytes for `category`, e.g. `10_000_000` for `.image`.
     public func byteCap(for category: MediaCategory) -> Int {
         switch category {
         case .image: imageByteCap
@@ -33,6 +39,8 @@ public struct AppleRules: Sendable, Hashable {
         }
     }
 
+    /// Whether iOS attaches files of `format` as they are (size caps aside); see
+    /// ``acceptedFormats``.
     public func isAccepted(_ format: MediaFormat) -> Bool { Self.acceptedFormats.contains(format) }
 
     /// WebP becomes JPEG, or PNG when it has alpha; `nil` for every format we cannot convert.
@@ -115,6 +123,8 @@ public struct AppleRules: Sendable, Hashable {
         return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
     }
 
+    /// The accepted formats as one English phrase for messages, e.g. "JPEG, PNG or GIF images,
+    /// MP3, M4A, WAV or AIFF audio, or MP4, MPEG or AVI movies".
     public static let acceptedList = "JPEG, PNG or GIF images, MP3, M4A, WAV or AIFF audio, or MP4, MPEG or AVI movies"
 
     static func notAcceptedReason(_ format: MediaFormat) -> String {

@@ -18,6 +18,8 @@ public enum Verdict: Sendable, Hashable {
         }
     }
 
+    /// The code iOS would fail with when the verdict is `.rejected`; `nil` for `.accepted`
+    /// and `.transcode`.
     public var errorCode: UNErrorCode? {
         if case .rejected(let code, _) = self { return code }
         return nil
@@ -26,6 +28,8 @@ public enum Verdict: Sendable, Hashable {
 
 /// A verdict with the reason and warnings to show a person.
 public struct Assessment: Sendable, Hashable {
+    /// What iOS would do with the file: accept it, reject it with a code, or (after
+    /// `prepare` transcodes it) accept a converted copy.
     public var verdict: Verdict
     /// Notes that do not change the verdict: decoded size over the memory budget, lost animation...
     public var warnings: [String]

@@ -9,6 +9,7 @@
 /// Header facts are `nil` where the format has no such fact or where this sniffer does not read it
 /// (for example the dimensions of HEIC, AVIF, TIFF and movies).
 public struct SniffedType: Sendable, Hashable {
+    /// The format the bytes are, from their signature; `.unknown` when nothing matched.
     public var format: MediaFormat
     /// Image width in pixels, from the header.
     public var width: Int?
@@ -20,10 +21,14 @@ public struct SniffedType: Sendable, Hashable {
     /// Whether the header declares transparency (PNG colour type or `tRNS`, GIF transparency flag,
     /// WebP VP8X/VP8L alpha flag); `nil` when the format does not say.
     public var hasAlpha: Bool?
+    /// Whether the header declares more than one frame to play (animated GIF, APNG, animated
+    /// WebP); `false` for stills and for formats that are not frame-counted.
     public var isAnimated: Bool
     /// A short note about the variant: an ISO-BMFF brand, "progressive", "CMYK", "APNG", "VP8L"...
     public var detail: String?
 
+    /// A sniff result with the facts given; unknown facts stay `nil`. Normally made by
+    /// `Sniffer.sniff(_:)`.
     public init(
         format: MediaFormat, width: Int? = nil, height: Int? = nil, frames: Int? = nil,
         hasAlpha: Bool? = nil, isAnimated: Bool = false, detail: String? = nil
@@ -37,8 +42,11 @@ public struct SniffedType: Sendable, Hashable {
         self.detail = detail
     }
 
+    /// The format's Uniform Type Identifier, e.g. `"public.png"`; see ``MediaFormat/uti``.
     public var uti: String { format.uti }
+    /// The format's attachment category; `nil` when the format is `.unknown`.
     public var category: MediaCategory? { format.category }
+    /// The format's canonical extension without a dot, e.g. `"png"`.
     public var fileExtension: String { format.fileExtension }
 
     /// Decoded size in bytes at 4 bytes a pixel, when the dimensions are known.

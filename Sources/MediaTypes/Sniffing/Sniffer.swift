@@ -58,7 +58,7 @@ public enum Sniffer {
     /// memory to be judged: its `ftyp` box, RIFF or FORM header, or MPEG packets come first. An
     /// MP3's ID3 tag (cover art can be megabytes) is skipped by its declared size, so the window
     /// reaches past it to the first audio frame.
-    public static func headerWindow(prefix: [UInt8]) -> Int? {
+    package static func headerWindow(prefix: [UInt8]) -> Int? {
         let format = identify(prefix: prefix)
         guard let category = format.category, category != .image else { return nil }
         let window = 1 << 20

@@ -18,12 +18,12 @@ import Foundation
 ///
 /// Use it wherever outside text enters a message for people; JSON output goes through
 /// `escapedJSON(_:)` instead, which escapes the same characters losslessly.
-public enum DisplayText {
+package enum DisplayText {
     /// `text` with every character listed above written as a visible escape.
     ///
     /// - Returns: `text` unchanged when nothing needed escaping.
     /// - Complexity: O(n) in the length of `text`.
-    public static func escaped(_ text: some StringProtocol) -> String {
+    package static func escaped(_ text: some StringProtocol) -> String {
         guard text.unicodeScalars.contains(where: isEscaped) else { return String(text) }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)
@@ -42,7 +42,7 @@ public enum DisplayText {
     /// not known to be text.
     ///
     /// - Complexity: O(n) in the number of bytes.
-    public static func escaped(bytes: some Collection<UInt8>) -> String {
+    package static func escaped(bytes: some Collection<UInt8>) -> String {
         let bytes = Array(bytes)
         var result = ""
         var i = 0
@@ -69,7 +69,7 @@ public enum DisplayText {
     ///
     /// - Returns: `json` itself when it is all ASCII (the common case).
     /// - Complexity: O(n) in the size of `json`.
-    public static func escapedJSON(_ json: Data) -> Data {
+    package static func escapedJSON(_ json: Data) -> Data {
         guard json.contains(where: { $0 >= 0x7F }) else { return json }
         var result = Data()
         result.reserveCapacity(json.count + 16)
@@ -84,7 +84,7 @@ public enum DisplayText {
     }
 
     /// Whether `escaped(_:)` writes `scalar` as an escape.
-    public static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true  // C0, DEL, C1
         case 0x2028, 0x2029: true  // line and paragraph separators

@@ -19,6 +19,8 @@ public struct CheckPolicy: Sendable, Hashable {
     /// decodes, with a warning, instead of being rejected as corrupt (105).
     public var acceptDamaged: Bool
 
+    /// The default policy is Apple's documented rules, a 50-megapixel budget, lenient claims
+    /// and codecs, and damaged images rejected.
     public init(
         rules: AppleRules = .standard, pixelBudget: Int = 50_000_000, strict: Bool = false, acceptDamaged: Bool = false
     ) {
@@ -46,10 +48,15 @@ public struct CheckPolicy: Sendable, Hashable {
 /// A reason names a setting as the library spells it (`CheckPolicy.pixelBudget`); the command
 /// line shows the flag that sets it instead.
 public struct CheckRejection: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The code iOS would refuse the file with; `nil` for refusals of this library's own (no
+    /// size fits the byte cap), which iOS would never see.
     public var code: UNErrorCode?
+    /// What is wrong and what to do about it, one line, in the library's terms.
     public var reason: String
     /// What the bytes are, as far as they could be read.
     public var format: MediaFormat
+    /// Notes gathered before the refusal (claims that disagreed, memory-budget notes), so a
+    /// report of the refused file still shows them.
     public var warnings: [String] = []
 
     public var description: String { reason }
@@ -57,7 +64,10 @@ public struct CheckRejection: Error, Sendable, Hashable, CustomStringConvertible
 
 /// What the bytes are, and what Apple's rules say of them, before any decode.
 public struct Identification: Sendable {
+    /// What the bytes are and what their header states (size, frames, alpha).
     public var sniffed: SniffedType
+    /// Apple's rules applied to `sniffed` and the file size: the verdict, its reason and the
+    /// rules' warnings.
     public var assessment: Assessment
     /// Claims that disagreed with the bytes (lenient mode) or were not understood.
     public var claimWarnings: [String]
