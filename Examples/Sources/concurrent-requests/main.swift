@@ -22,19 +22,19 @@ if let megabytes = arguments.options["--memory-budget"].flatMap(Int.init) {
 }
 let preparer = AttachmentPreparer(configuration: configuration)
 
-let outcomes = await withTaskGroup(of: (URL, Result<PreparedAttachment, AttachmentError>).self) { group in
-    for url in urls {
-        group.addTask {
-            do throws(AttachmentError) {
-                return (url, .success(try await preparer.prepare(url, into: folder)))
-            } catch {
-                return (url, .failure(error))
-            }
-        }
+/// One call's outcome: the attachment, or why not.
+func prepareOne(_ url: URL) async -> (URL, Result<PreparedAttachment, AttachmentError>) {
+    do throws(AttachmentError) {
+        return (url, .success(try await preparer.prepare(url, into: folder)))
+    } catch {
+        return (url, .failure(error))
     }
-    var all: [(URL, Result<PreparedAttachment, AttachmentError>)] = []
-    for await outcome in group { all.append(outcome) }
-    return all
+}
+
+var outcomes: [(URL, Result<PreparedAttachment, AttachmentError>)] = []
+await withTaskGroup(of: (URL, Result<PreparedAttachment, AttachmentError>).self) { group in
+    for url in urls { group.addTask { await prepareOne(url) } }
+    for await outcome in group { outcomes.append(outcome) }
 }
 
 var prepared = 0
