@@ -18,6 +18,12 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        // HEIC and AVIF (libheif, with libde265 and dav1d/aom), GIF reading and writing (giflib),
+        // palette quantisation (libimagequant), colour management (lcms2).
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         // setjmp/longjmp error handling of libjpeg's scanline API and libpng's row API, kept in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
@@ -26,7 +32,11 @@ let package = Package(
         // Stages, in the direction data flows.
         .target(name: "MediaTypes"),
         .target(
-            name: "ImageCodecs", dependencies: ["MediaTypes", "CTurboJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CWebP"]),
+            name: "ImageCodecs",
+            dependencies: [
+                "MediaTypes", "CTurboJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CWebP", "CHeif", "CGIF", "CImageQuant",
+                "CLCMS2",
+            ]),
         .target(name: "ImageEngine", dependencies: ["MediaTypes", "ImageCodecs"]),
         .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"]),
         .target(name: "Fetch", dependencies: ["MediaTypes", "CCurlShim"]),
