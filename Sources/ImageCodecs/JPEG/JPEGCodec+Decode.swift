@@ -3,7 +3,8 @@ import MediaTypes
 
 extension JPEGCodec {
     /// Decodes to `.gray` (greyscale JPEGs) or `.rgb` (everything else; CMYK and YCCK are
-    /// converted, see `CMYKConversion`): every row of `JPEGRowDecoder` in one buffer.
+    /// converted to sRGB through their ICC profile, or without colour management when they have
+    /// none, see `JPEGRowDecoder`): every row of `JPEGRowDecoder` in one buffer.
     ///
     ///     let image = try JPEGCodec.decode(data, options: DecodeOptions(strict: true))
     ///
@@ -27,7 +28,7 @@ extension JPEGCodec {
         let pixels = try rows.readAll()
         return DecodedImage(
             pixels: pixels, sourceWidth: rows.sourceWidth, sourceHeight: rows.sourceHeight,
-            iccProfile: rows.iccProfile, warnings: rows.warnings, damage: rows.damage)
+            iccProfile: rows.iccProfile, warnings: rows.warnings, damage: rows.damage, notes: rows.notes)
     }
 
     /// libjpeg warnings that leave the pixels as encoded: an unknown JFIF revision, an unknown

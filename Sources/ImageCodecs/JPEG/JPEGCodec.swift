@@ -34,7 +34,7 @@ public enum JPEGCodec {
         return ImageInfo(
             width: header.width, height: header.height, hasAlpha: false, frames: 1,
             colorSpace: colorSpaceName(header.colorSpace), subsampling: subsamplingName(header.subsampling),
-            isProgressive: header.isProgressive, iccProfile: decoder.iccProfile)
+            isProgressive: header.isProgressive, iccProfile: decoder.embeddedProfile)
     }
 
     /// Runs `body` over `data`'s bytes in place, with `CodecError` kept typed through

@@ -15,8 +15,11 @@ import Foundation
 /// inside its closure). One thread at a time.
 ///
 /// Output: `.gray` for greyscale JPEGs, `.rgb` for everything else; CMYK and YCCK come out of
-/// libjpeg as CMYK and are converted a few rows at a time (`CMYKConversion`). Always the
-/// accurate integer IDCT; progressive files with more than 500 scans are refused.
+/// libjpeg as CMYK and are converted a few rows at a time: to sRGB through lcms2 when the file
+/// embeds a CMYK ICC profile (`CMYKColorTransform`; the pixels then carry no profile), else
+/// without colour management (`CMYKConversion`, with a warning when a profile was there but
+/// unusable). `notes` says which; `iccProfile` is nil for them. Always the accurate integer IDCT; progressive files with
+/// more than 500 scans are refused.
 ///
 /// Warnings: libjpeg's own handler prints only the first warning of a decode, and TurboJPEG
 /// kept only that text, so harmless junk early on (`extraneous bytes before marker`) hid a scan
@@ -41,7 +44,8 @@ final class JPEGRowDecoder: ImageRowSource {
     private let raw: OpaquePointer
     private let bytes: UnsafeRawBufferPointer
     let header: Header
-    let iccProfile: [UInt8]?
+    /// The profile in the file's APP2 segments, whatever it describes.
+    let embeddedProfile: [UInt8]?
 
     private(set) var width = 0
     private(set) var height = 0
@@ -53,6 +57,12 @@ final class JPEGRowDecoder: ImageRowSource {
     /// CMYK output to convert: nil for grey and RGB output, else whether it is stored inverted.
     private var cmykInverted: Bool?
     private var cmykScratch: [UInt8] = []
+    /// The lcms2 transform for a CMYK file with a usable CMYK profile; nil converts naively.
+    private var cmykTransform: CMYKColorTransform?
+    /// How the colours were handled (a CMYK conversion), for the caller's log.
+    private(set) var notes: [String] = []
+    /// Warnings of our own (an unusable CMYK profile), after libjpeg's; never damage.
+    private var colorWarnings: [String] = []
     private var started = false
     private var finished = false
     /// Damage found outside libjpeg's warnings (a missing end marker after an early stop).
@@ -64,11 +74,18 @@ final class JPEGRowDecoder: ImageRowSource {
 
     /// libjpeg's warnings so far, the first text of each kind, in order (a Motion-JPEG frame's
     /// "extraneous bytes before marker" at every restart marker is listed once).
-    var warnings: [String] {
+    var warnings: [String] { libjpegWarnings + colorWarnings }
+
+    private var libjpegWarnings: [String] {
         (0..<pa_jpeg_warning_messages(raw)).map { String(cString: pa_jpeg_warning_message(raw, $0)) }
     }
 
-    var damage: [String] { warnings.filter { !JPEGCodec.isMetadataWarning($0) } + extraDamage }
+    var damage: [String] { libjpegWarnings.filter { !JPEGCodec.isMetadataWarning($0) } + extraDamage }
+
+    /// The profile that describes the rows handed out: the embedded one, except for CMYK and
+    /// YCCK, whose rows are RGB made here (sRGB through lcms2, untagged; or the naive
+    /// conversion, which no embedded profile describes, whatever colour space it claims).
+    var iccProfile: [UInt8]? { cmykInverted == nil ? embeddedProfile : nil }
 
     /// Every warning libjpeg emitted, repeats included; `warnings` keeps one text per kind.
     var warningCount: Int { Int(pa_jpeg_warning_count(raw)) }
@@ -99,9 +116,9 @@ final class JPEGRowDecoder: ImageRowSource {
             isMultiScan: info.multi_scan != 0, sawAdobeMarker: info.saw_adobe_marker != 0)
         var length = 0
         if let profile = pa_jpeg_icc_profile(made, &length), length > 0 {
-            iccProfile = Array(UnsafeBufferPointer(start: profile, count: length))
+            embeddedProfile = Array(UnsafeBufferPointer(start: profile, count: length))
         } else {
-            iccProfile = nil
+            embeddedProfile = nil
         }
         // From here on every stored property is set, so a throw runs `deinit` (which destroys).
         guard header.width > 0, header.height > 0 else {
@@ -133,6 +150,7 @@ final class JPEGRowDecoder: ImageRowSource {
         isDCOnly = output.dc_only != 0
         // Adobe (APP14) files store inverted CMYK; the APP14 marker decides.
         cmykInverted = isCMYK ? header.sawAdobeMarker : nil
+        if let inverted = cmykInverted { chooseCMYKConversion(inverted: inverted) }
         let scratchBytes = isCMYK ? width * 4 * Self.cmykRowsPerChunk : 0
         workingMemory = Int(output.working_memory) + scratchBytes
     }
@@ -165,6 +183,12 @@ final class JPEGRowDecoder: ImageRowSource {
                 }
                 guard status == PA_JPEG_OK else { throw failure() }
                 cmykScratch.withUnsafeBufferPointer { scratch in
+                    if let cmykTransform {
+                        cmykTransform.convert(
+                            scratch.baseAddress!, stride: rowBytes, into: buffer + done * stride, stride: stride,
+                            width: width, rows: Int(got))
+                        return
+                    }
                     for i in 0..<Int(got) {
                         CMYKConversion.convertRow(
                             scratch.baseAddress! + i * rowBytes, into: buffer + (done + i) * stride, width: width,
@@ -181,6 +205,29 @@ final class JPEGRowDecoder: ImageRowSource {
         }
         if rowsRead == height { try finish() }
         return done
+    }
+
+    /// Picks the CMYK conversion: lcms2 when the file embeds a profile it can use, else the
+    /// naive one; sets `notes`, and a warning when a profile was there but is unusable.
+    private func chooseCMYKConversion(inverted: Bool) {
+        let space = header.colorSpace == PA_JPEG_CS_YCCK ? "ycck" : "cmyk"
+        guard let profile = embeddedProfile else {
+            notes.append("converted \(space) to rgb without colour management (no ICC profile)")
+            return
+        }
+        switch CMYKTransformCache.shared.transform(for: profile, inverted: inverted) {
+        case .success(let transform):
+            cmykTransform = transform
+            let name = transform.profileDescription.map { " '\($0)'" } ?? ""
+            notes.append(
+                "converted \(space) to sRGB through the embedded ICC profile\(name) (lcms2, \(CMYKColorTransform.intentName) intent)"
+            )
+        case .failure(let failure):
+            notes.append("converted \(space) to rgb without colour management (ICC profile unusable)")
+            colorWarnings.append(
+                "CMYK ICC profile (\(profile.count) bytes) not used: \(failure.message); colours converted without colour management"
+            )
+        }
     }
 
     /// After the last row: `jpeg_finish_decompress` reads on to the end-of-image marker, so a

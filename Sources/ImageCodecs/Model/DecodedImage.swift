@@ -11,9 +11,15 @@ public struct DecodedImage: Sendable {
     /// The height in the header, in pixels; larger than `pixels.height` when decoded at a
     /// reduced scale.
     public var sourceHeight: Int
-    /// The embedded ICC colour profile, uncompressed; `nil` when the file has none or the
-    /// codec could not hand it over (a malformed profile is set aside with a warning).
+    /// The embedded ICC colour profile, uncompressed, when it describes `pixels`; `nil` when
+    /// the file has none, the codec could not hand it over (a malformed profile is set aside
+    /// with a warning), or the pixels were converted from CMYK (through the profile to sRGB, or
+    /// without colour management: see `notes`). `ImageInfo.iccProfile` always has the file's.
     public var iccProfile: [UInt8]?
+    /// What the codec did to the colours, in its own words: how a CMYK or YCCK JPEG became RGB
+    /// (through its ICC profile with lcms2, or without colour management). Not a problem;
+    /// an unusable profile is in `warnings` too.
+    public var notes: [String]
     /// Problems the codec recovered from (lenient mode), in its own words.
     public var warnings: [String]
     /// The warnings that say the image data itself is damaged (a scan cut short, corrupt
@@ -28,7 +34,7 @@ public struct DecodedImage: Sendable {
     /// A decoded image with every field given; normally made by the codecs.
     public init(
         pixels: PixelBuffer, sourceWidth: Int, sourceHeight: Int, iccProfile: [UInt8]? = nil, warnings: [String] = [],
-        damage: [String] = []
+        damage: [String] = [], notes: [String] = []
     ) {
         self.pixels = pixels
         self.sourceWidth = sourceWidth
@@ -36,5 +42,6 @@ public struct DecodedImage: Sendable {
         self.iccProfile = iccProfile
         self.warnings = warnings
         self.damage = damage
+        self.notes = notes
     }
 }

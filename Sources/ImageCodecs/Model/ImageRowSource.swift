@@ -19,8 +19,13 @@ package protocol ImageRowSource: AnyObject {
     /// The size in the header.
     var sourceWidth: Int { get }
     var sourceHeight: Int { get }
-    /// The embedded ICC profile, when the image has one.
+    /// The ICC profile that describes the rows: the embedded one, or nil when the image has
+    /// none or the codec converted the pixels (a CMYK JPEG becomes sRGB through its profile,
+    /// or RGB without colour management).
     var iccProfile: [UInt8]? { get }
+    /// What the codec did to the colours, for the caller's log ("converted ycck to sRGB through
+    /// the embedded ICC profile ..."); known once the source is open.
+    var notes: [String] { get }
     /// Problems the codec recovered from so far (lenient mode), in its own words; complete once
     /// the last row is read.
     var warnings: [String] { get }
@@ -37,6 +42,9 @@ package protocol ImageRowSource: AnyObject {
 }
 
 extension ImageRowSource {
+    /// Most codecs leave the colours as stored.
+    package var notes: [String] { [] }
+
     /// Every remaining row in one buffer: the full-frame decode, for callers that need it.
     package func readAll() throws(CodecError) -> PixelBuffer {
         var pixels = PixelBuffer(width: width, height: height, layout: layout)
@@ -66,6 +74,7 @@ final class FrameRowSource: ImageRowSource {
     var sourceWidth: Int { image.sourceWidth }
     var sourceHeight: Int { image.sourceHeight }
     var iccProfile: [UInt8]? { image.iccProfile }
+    var notes: [String] { image.notes }
     var warnings: [String] { image.warnings }
     var damage: [String] { image.damage }
     var workingMemory: Int { image.pixels.bytes.count }

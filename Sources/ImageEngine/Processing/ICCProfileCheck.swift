@@ -4,9 +4,12 @@ import ImageCodecs
 ///
 ///     let icc = ICCProfileCheck.usable(decoded.iccProfile, for: pixels.layout)  // nil for a CMYK profile on RGB
 ///
-/// A CMYK JPEG decodes to RGB; its CMYK profile would make viewers misread the RGB output, so
-/// it is dropped (the conversion already approximates the colours). The data colour space is
-/// the 4-byte signature at offset 16 of the 128-byte ICC header.
+/// A profile that does not match the layout (a CMYK profile on RGB pixels) would make viewers
+/// misread the output, so it is dropped. CMYK JPEGs do not reach here with theirs: the codec
+/// converts them (to sRGB through the profile with lcms2, or without colour management) and
+/// reports no profile. RGB profiles (Display P3 and others) are kept as they are: iOS is
+/// colour managed. The data colour space is the 4-byte signature at offset 16 of the 128-byte
+/// ICC header.
 enum ICCProfileCheck {
     static func colorSpace(_ profile: [UInt8]) -> String? {
         guard profile.count >= 128 else { return nil }

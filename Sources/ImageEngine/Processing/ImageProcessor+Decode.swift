@@ -14,6 +14,8 @@ struct StreamedDecode<Value> {
     /// The codec's warnings and damage, read once every row was (so complete).
     var warnings: [String]
     var damage: [String]
+    /// How the codec handled the colours (a CMYK conversion), logged as steps.
+    var notes: [String] = []
 }
 
 extension ImageProcessor {
@@ -63,7 +65,8 @@ extension ImageProcessor {
                 prefetcher?.finish()
                 return StreamedDecode(
                     value: value, width: source.width, height: source.height, layout: source.layout,
-                    iccProfile: source.iccProfile, warnings: source.warnings, damage: source.damage)
+                    iccProfile: source.iccProfile, warnings: source.warnings, damage: source.damage,
+                    notes: source.notes)
             }
         } catch let error as CodecError {
             throw .codec(error)
@@ -76,7 +79,8 @@ extension ImageProcessor {
     }
 
     /// Logs a decode as the engine always has: the scale, then the damage policy (a damaged
-    /// image throws `.damaged` unless `limits.acceptDamaged`), then the codec's warnings.
+    /// image throws `.damaged` unless `limits.acceptDamaged`), then the codec's colour notes (as
+    /// steps, once each) and warnings.
     static func record<Value>(
         _ decode: StreamedDecode<Value>, stored: Size, format: MediaFormat, limits: ProcessingLimits,
         _ log: inout ProcessingLog
@@ -92,6 +96,7 @@ extension ImageProcessor {
             guard limits.acceptDamaged else { throw .damaged(format, detail: damage) }
             log.warnings.append("damaged \(format.displayName) used as decoded (damaged images accepted)")
         }
+        for note in decode.notes where !log.steps.contains(note) { log.steps.append(note) }
         for warning in decode.warnings { log.warnings.append("\(format.rawValue) decode: \(warning)") }
     }
 

@@ -19,7 +19,9 @@ import MediaTypes
 ///   It is still decoded once, at the thumbnail's scale or the smallest, to prove the data whole
 ///   (the rows stream into the thumbnail, or are dropped).
 ///   CMYK/YCCK JPEGs are always re-encoded as RGB (colour handling of Adobe CMYK differs between
-///   decoders, and RGB is what every iOS path expects).
+///   decoders, and RGB is what every iOS path expects): to sRGB through their ICC profile
+///   (lcms2) when they embed one, without colour management otherwise; the step says which.
+///   RGB profiles (Display P3 and others) are kept, not converted: iOS is colour managed.
 /// - **Damage**: a decode whose codec reports damaged data (`ImageRowSource.damage`, complete
 ///   once every row is read) throws `.damaged`, passthrough or not, unless `limits.acceptDamaged`;
 ///   then it is a warning.
@@ -125,7 +127,6 @@ public final class ImageProcessor {
                 "animated \(format.displayName) (\(max(info.frames, sniffed.frames ?? 0)) frames): only the first frame is kept"
             )
         }
-        if isCMYK { log.steps.append("converted \(info.colorSpace ?? "cmyk") to rgb") }
         let opaque = main.value.opaque
         if main.layout == .rgba, opaque {
             log.steps.append("alpha channel is fully opaque: treated as opaque")

@@ -12,7 +12,7 @@ import ImageCodecs
 ///     }
 ///
 /// - The wrapped source is touched only by the producer thread once it has started: its size,
-///   layout, ICC profile and working memory are read here, before the start; its warnings,
+///   layout, ICC profile, notes and working memory are read here, before the start; its warnings,
 ///   damage (and profile again) on the producer thread after its last row, and handed over.
 /// - Rows come out exactly as the wrapped source hands them out, in order. The producer reads
 ///   them one at a time, as `RowFeed` does, so an error of the wrapped source reaches the
@@ -35,6 +35,8 @@ final class PrefetchingRowSource: ImageRowSource, @unchecked Sendable {
     let blockRows: Int
     let blockCount: Int
     let workingMemory: Int
+    /// The wrapped source's colour notes, fixed once it is open.
+    let notes: [String]
     private(set) var rowsRead = 0
 
     private let inner: any ImageRowSource
@@ -78,6 +80,7 @@ final class PrefetchingRowSource: ImageRowSource, @unchecked Sendable {
         finalICC = inner.iccProfile
         finalWarnings = inner.warnings
         finalDamage = inner.damage
+        notes = inner.notes
         self.blockRows = blockRows
         self.blockCount = blockCount
         rowBytes = max(1, width * layout.channels)

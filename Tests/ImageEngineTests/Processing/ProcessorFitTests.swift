@@ -191,14 +191,30 @@ import Testing
         #expect(try JPEGCodec.readInfo(try #require(result.thumbnail).data).iccProfile == profile)
     }
 
-    /// A CMYK profile is not carried over to the RGB output.
-    @Test func cmykProfileIsDropped() throws {
+    /// A CMYK profile is not carried over to the RGB output: lcms2 applied it (the output is
+    /// untagged sRGB), so nothing is dropped.
+    @Test func cmykProfileIsAppliedNotCarried() throws {
         let data = try Corpus.data("photos/cmyk_canon_eos300d_wikimedia.jpg")
         #expect(try JPEGCodec.readInfo(data).iccProfile != nil)
         let result = try Processing.run(data)
         #expect(try JPEGCodec.readInfo(result.output.data).iccProfile == nil)
-        #expect(result.steps.contains { $0.hasPrefix("dropped the CMYK ICC profile") }, "\(result.steps)")
+        #expect(result.steps.contains { $0.hasPrefix("converted ycck to sRGB through the embedded ICC profile") })
+        #expect(!result.steps.contains { $0.hasPrefix("dropped the") }, "\(result.steps)")
         #expect(result.output.data.count < 100_000)
+    }
+
+    /// A CMYK file's profile that lcms2 cannot use (relabelled RGB) is not carried over either,
+    /// though it claims RGB: it does not describe the naively converted pixels.
+    @Test func unusableCMYKProfileIsDropped() throws {
+        var bytes = [UInt8](try Corpus.data("photos/cmyk_canon_eos300d_wikimedia.jpg"))
+        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("ICC_PROFILE".utf8)) })
+        bytes.replaceSubrange((at + 14 + 16)..<(at + 14 + 20), with: Array("RGB ".utf8))
+        let result = try Processing.run(Data(bytes))
+        #expect(try JPEGCodec.readInfo(result.output.data).iccProfile == nil)
+        #expect(
+            result.steps.contains { $0 == "converted ycck to rgb without colour management (ICC profile unusable)" },
+            "\(result.steps)")
+        #expect(result.warnings.contains { $0.contains("CMYK ICC profile (557168 bytes) not used") }, "\(result.warnings)")
     }
 
     /// One processor reused across images gives the same bytes as fresh ones.
