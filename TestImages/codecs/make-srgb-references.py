@@ -18,6 +18,8 @@ from PIL import Image, ImageCms
 CASES = [
     ("TestImages/conformance/photos/cmyk_canon_eos300d_wikimedia.jpg", "cmyk_canon_eos300d_srgb.png"),
     ("TestImages/conformance/jpeg/misc/mei_multiple_icc_segments_cmyk.jpg", "mei_multiple_icc_segments_srgb.png"),
+    # Plain CMYK (Adobe transform 0) with a 952-byte profile, from make-cmyk-small-profile.sh.
+    ("TestImages/codecs/cmyk_small_profile.jpg", "cmyk_small_profile_srgb.png"),
 ]
 
 srgb = ImageCms.createProfile("sRGB")
@@ -28,5 +30,6 @@ for source, name in CASES:
     out = ImageCms.profileToProfile(
         image, profile, srgb, renderingIntent=ImageCms.Intent.PERCEPTUAL, outputMode="RGB"
     )
+    out.info.pop("icc_profile", None)  # untagged sRGB, as ImageCodecs hands it out (and reproducible)
     out.save("TestImages/codecs/" + name, optimize=True)
     print(name, out.size, file=sys.stderr)

@@ -40,6 +40,21 @@ import Testing
         #expect(try JPEGCodec.readInfo(data).iccProfile?.count == 557_168)
     }
 
+    /// Plain CMYK (Adobe transform 0, not YCCK) with a 952-byte profile of our own
+    /// (TestImages/codecs/make-cmyk-small-profile.sh): through lcms2, as Pillow ImageCms.
+    @Test func plainCMYKWithSmallProfile() throws {
+        let data = try Data(contentsOf: Corpus.testImages.appendingPathComponent("codecs/cmyk_small_profile.jpg"))
+        #expect(try JPEGCodec.readInfo(data).colorSpace == "cmyk")
+        let image = try JPEGCodec.decode(data, options: DecodeOptions(strict: true))
+        #expect(
+            image.notes == [
+                "converted cmyk to sRGB through the embedded ICC profile 'PushAttach test CMYK (naive, 3-point CLUT)' (lcms2, perceptual intent)"
+            ])
+        let error = try #require(
+            Pixels.meanAbsoluteError(image.pixels, try Self.reference("cmyk_small_profile_srgb.png")))
+        #expect(error < 2, "mean absolute error \(error)")
+    }
+
     /// Pillow ImageCms (perceptual) is the reference: the lcms2 decode is within rounding of it,
     /// the naive one (same scan data, no profile) is far off.
     @Test func managedIsCloserToTheReferenceThanNaive() throws {
