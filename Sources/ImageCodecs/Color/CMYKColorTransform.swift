@@ -146,5 +146,8 @@ extension CMYKColorTransform {
 private func recordError(_ context: cmsContext?, _ code: cmsUInt32Number, _ text: UnsafePointer<CChar>?) {
     guard let context, let user = cmsGetContextUserData(context) else { return }
     let log = Unmanaged<CMYKColorTransform.ErrorLog>.fromOpaque(user).takeUnretainedValue()
-    log.record(text.map { String(cString: $0) } ?? "lcms2 error \(code)")
+    // lcms2 quotes tag and type signatures from the file as they are: keep printable ASCII only.
+    let message = text.map { String(cString: $0) } ?? "lcms2 error \(code)"
+    let printable = message.unicodeScalars.map { $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" }
+    log.record(String(printable))
 }

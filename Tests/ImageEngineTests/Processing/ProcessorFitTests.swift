@@ -214,7 +214,8 @@ import Testing
         #expect(
             result.steps.contains { $0 == "converted ycck to rgb without colour management (ICC profile unusable)" },
             "\(result.steps)")
-        #expect(result.warnings.contains { $0.contains("CMYK ICC profile (557168 bytes) not used") }, "\(result.warnings)")
+        #expect(
+            result.warnings.contains { $0.contains("CMYK ICC profile (557168 bytes) not used") }, "\(result.warnings)")
     }
 
     /// One processor reused across images gives the same bytes as fresh ones.

@@ -124,7 +124,8 @@ import Verification
         #expect(
             result.steps.contains {
                 $0.hasPrefix("converted ycck to ")
-                    && ($0.hasSuffix("(lcms2, perceptual intent)") || $0.hasSuffix("without colour management (no ICC profile)"))
+                    && ($0.hasSuffix("(lcms2, perceptual intent)")
+                        || $0.hasSuffix("without colour management (no ICC profile)"))
             }, "\(result.steps)")
         #expect(result.output.format == .jpeg)
         #expect(try JPEGCodec.readInfo(result.output.data).colorSpace == "ycbcr")
