@@ -18,8 +18,8 @@ import Foundation
 /// libjpeg as CMYK and are converted a few rows at a time: to sRGB through lcms2 when the file
 /// embeds a CMYK ICC profile (`CMYKColorTransform`; the pixels then carry no profile), else
 /// without colour management (`CMYKConversion`, with a warning when a profile was there but
-/// unusable). `notes` says which; `iccProfile` is nil for them. Always the accurate integer IDCT; progressive files with
-/// more than 500 scans are refused.
+/// unusable). `notes` says which; `iccProfile` is nil for them. Always the accurate integer
+/// IDCT; progressive files with more than 500 scans are refused.
 ///
 /// Warnings: libjpeg's own handler prints only the first warning of a decode, and TurboJPEG
 /// kept only that text, so harmless junk early on (`extraneous bytes before marker`) hid a scan

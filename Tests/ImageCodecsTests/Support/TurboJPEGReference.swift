@@ -6,8 +6,10 @@ import MediaTypes
 
 /// The decode the JPEG row decoder replaced: TurboJPEG's whole-frame `tjDecompress2` with
 /// `TJFLAG_ACCURATEDCT | TJFLAG_LIMITSCANS`, in the same pixel format (`TJPF_GRAY` for grey,
-/// `TJPF_CMYK` then `CMYKConversion` for CMYK/YCCK, `TJPF_RGB` otherwise), so the row
-/// decoder's output can be compared with it byte for byte.
+/// `TJPF_CMYK` for CMYK/YCCK, `TJPF_RGB` otherwise), so the row decoder's output can be
+/// compared with it byte for byte. CMYK goes to RGB as the row decoder takes it: through the
+/// embedded CMYK profile (`CMYKColorTransform`, the whole frame in one call) when lcms2 can use
+/// it, else `CMYKConversion`.
 ///
 ///     let reference = TurboJPEGReference.decode([UInt8](data), width: w, height: h)
 enum TurboJPEGReference {
@@ -56,9 +58,21 @@ enum TurboJPEGReference {
         guard status == 0 || isWarning else { return Result(pixels: nil, message: message, isWarning: false) }
         let pixels =
             isCMYK
-            ? CMYKConversion.toRGB(output, width: width, height: height, inverted: hasAdobeSegment(jpeg))
+            ? cmykToRGB(output, jpeg: jpeg, width: width, height: height)
             : PixelBuffer(width: width, height: height, layout: isGray ? .gray : .rgb, bytes: output)
         return Result(pixels: pixels, message: message, isWarning: isWarning)
+    }
+
+    /// TurboJPEG's CMYK output as RGB: through the file's CMYK profile when lcms2 can use it,
+    /// naively otherwise.
+    static func cmykToRGB(_ cmyk: [UInt8], jpeg: [UInt8], width: Int, height: Int) -> PixelBuffer {
+        let inverted = hasAdobeSegment(jpeg)
+        guard let profile = try? JPEGCodec.readInfo(Data(jpeg)).iccProfile,
+            case .success(let transform) = CMYKColorTransform.make(profile: profile, inverted: inverted)
+        else { return CMYKConversion.toRGB(cmyk, width: width, height: height, inverted: inverted) }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        transform.convert(cmyk, stride: width * 4, into: &rgb, stride: width * 3, width: width, rows: height)
+        return PixelBuffer(width: width, height: height, layout: .rgb, bytes: rgb)
     }
 
     /// An APP14 "Adobe" segment before the first scan, found the way libjpeg finds it: past
