@@ -122,9 +122,10 @@ public final class ImageProcessor {
         }
         try Self.record(main, stored: stored, format: format, limits: limits, &log)
         if sniffed.isAnimated || info.frames > 1 {
-            log.warnings.append(
-                "animated \(format.displayName) (\(max(info.frames, sniffed.frames ?? 0)) frames): only the first frame is kept"
-            )
+            // An AVIF/HEIF image sequence does not say its frame count in the header read here.
+            let frames = max(info.frames, sniffed.frames ?? 0)
+            let count = frames > 1 ? "\(frames) frames" : "an image sequence"
+            log.warnings.append("animated \(format.displayName) (\(count)): only the first frame is kept")
         }
         if isCMYK { log.steps.append("converted \(info.colorSpace ?? "cmyk") to rgb") }
         let opaque = main.value.opaque

@@ -71,7 +71,7 @@ public struct AppleRules: Sendable, Hashable {
             if let target = transcodeTarget(for: format, hasAlpha: sniffed.hasAlpha ?? false) {
                 if sniffed.isAnimated {
                     warnings.append(
-                        "animated \(format.displayName) (\(sniffed.frames ?? 0) frames): only the first frame survives transcoding to \(target.displayName)"
+                        "animated \(format.displayName) (\(sniffed.frames.map { "\($0) frames" } ?? "an image sequence")): only the first frame survives transcoding to \(target.displayName)"
                     )
                 }
                 let reason =
