@@ -21,8 +21,8 @@ public enum HEIFCodec {
     /// besides, on the primary image's size, before any pixels are decoded.
     static let maximumSide = 32_768
 
-    /// Size after transforms, alpha, bit depth (`colorSpace` is "8-bit", "10-bit", ...) and ICC
-    /// profile of the primary image, without decoding it.
+    /// Size after transforms, alpha, coded bit depth (`bitDepth`) and ICC profile of the primary
+    /// image, without decoding it.
     ///
     ///     let info = try HEIFCodec.readInfo(data)   // info.width, info.hasAlpha
     public static func readInfo(_ data: Data) throws(CodecError) -> ImageInfo {
@@ -60,9 +60,11 @@ public enum HEIFCodec {
     }
 
     static func info(_ handle: HEIFHandle) -> ImageInfo {
-        ImageInfo(
+        var info = ImageInfo(
             width: handle.width, height: handle.height, hasAlpha: handle.hasAlpha, frames: 1,
-            colorSpace: handle.bitDepth.map { "\($0)-bit" }, iccProfile: handle.iccProfile)
+            iccProfile: handle.iccProfile)
+        info.bitDepth = handle.bitDepth
+        return info
     }
 
     /// libheif's error as a `CodecError`, its message copied and `step` saying where it failed.
