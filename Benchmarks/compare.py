@@ -225,9 +225,12 @@ def w5(bench, rounds, folder, debian_python):
                 python, vips_note = debian_python, "Debian libvips42"
 
             def vips_run(n, output):
+                # env: Python's view of the environment; the C one, which a child would inherit,
+                # carries what pyvips-binary's libvips set in this process, and Debian's libvips
+                # then finds no HEIF loader.
                 return peak_line(subprocess.run(
                     [python, vips_ref, os.path.join(folder, name), "--save", "jpeg", "--rounds", str(n),
-                     "--output", output], stdout=subprocess.PIPE, text=True, check=True).stdout)
+                     "--output", output], stdout=subprocess.PIPE, text=True, check=True, env=dict(os.environ)).stdout)
 
             ours_mem = ours_run(1)
             ours_time = ours_run(rounds)
