@@ -146,7 +146,9 @@ struct ProcessorHEIFTests {
             width: 4032, height: 3024, format: .jpeg, limits: limits, holdsFrame: false)
         #expect(heic >= 4032 * 3024 * 8, "heic \(heic)")
         #expect(heic > jpeg + 4032 * 3024 * 4, "heic \(heic), jpeg \(jpeg)")
-        #expect(ImageProcessor.workingMemory(width: 4032, height: 3024, format: .avif, limits: limits) == heic)
+        // dav1d keeps picture buffers of its own: AVIF counts 2 bytes a pixel more.
+        let avif = ImageProcessor.workingMemory(width: 4032, height: 3024, format: .avif, limits: limits)
+        #expect(avif == heic + 4032 * 3024 * 2)
     }
 }
 
