@@ -1,7 +1,7 @@
 """The Python half of Benchmarks/compare: see that script. Prints a side-by-side table of
 images/s, our ratio to each tool and W1 luma SSIM against a Pillow LANCZOS reference; W4 (large
 PNGs, issue 11) is its own table: ours and libvips per image, with time, peak RSS and SSIM."""
-import argparse, io, json, os, platform, statistics, subprocess, sys, tempfile, time
+import argparse, io, json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
 os.environ["VIPS_CONCURRENCY"] = "1"  # before pyvips loads: the single-thread figure
 os.environ["MAGICK_THREAD_LIMIT"] = "1"
@@ -182,6 +182,95 @@ def w4(bench, rounds):
     return results
 
 
+# ---- W5: HEIC and AVIF, ours and libvips per image (each in its own process, for its peak RSS)
+
+def bundled_vips_decodes(path):
+    """Whether pyvips-binary's libvips decodes this file (its libheif has AV1 but no HEVC)."""
+    try:
+        pyvips.Image.new_from_file(path, access="sequential").avg()
+        return True
+    except pyvips.Error:
+        return False
+
+
+def w5(bench, rounds, folder, debian_python):
+    """W5 figures: {image: {tool: {ms, peak_rss_mb, output, bytes, ssim}}}; ssim is luma SSIM of the
+    output against the other tool's (two independent libheif decodes, each fitted by its own resizer)."""
+    vips_ref = os.path.join(MEMCHECK, "vips_ref.py")
+    files = sorted(f for f in os.listdir(folder) if f.lower().endswith((".heic", ".heif", ".avif")))
+    if not files:
+        sys.exit(f"compare: W5: no HEIC or AVIF in {folder}; run Benchmarks/make-heif-set")
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in files:
+            one = os.path.join(tmp, name + ".d")
+            os.mkdir(one)
+            shutil.copy(os.path.join(folder, name), os.path.join(one, name))  # the bench skips symlinks
+            out = os.path.join(tmp, "out")
+
+            def ours_run(n):
+                doc = json.loads(subprocess.run(
+                    [bench, "--json", "--workload", "w5", "--threads", "1", "--rounds", str(n), "--folder", one,
+                     "--output", out], stdout=subprocess.PIPE, check=True).stdout)
+                line = doc["results"][0] if doc["results"] else {"failures": ["no result"]}
+                if line["failures"]:
+                    sys.exit(f"compare: W5: pushattach-bench refused {name}: {line['failures'][0]}")
+                return line
+
+            python = sys.executable
+            vips_note = "pyvips-binary"
+            if not bundled_vips_decodes(os.path.join(folder, name)):
+                if not debian_python:
+                    sys.exit("compare: W5: pyvips-binary's libvips cannot decode HEVC; set COMPARE_DEBIAN_VIPS_PYTHON")
+                python, vips_note = debian_python, "Debian libvips42"
+
+            def vips_run(n, output):
+                # env: Python's view of the environment; the C one, which a child would inherit,
+                # carries what pyvips-binary's libvips set in this process, and Debian's libvips
+                # then finds no HEIF loader.
+                return peak_line(subprocess.run(
+                    [python, vips_ref, os.path.join(folder, name), "--save", "jpeg", "--rounds", str(n),
+                     "--output", output], stdout=subprocess.PIPE, text=True, check=True, env=dict(os.environ)).stdout)
+
+            ours_mem = ours_run(1)
+            ours_time = ours_run(rounds)
+            ours_path = next(os.path.join(out, f) for f in os.listdir(out) if f.startswith(name + ".w5."))
+            vips_path = os.path.join(tmp, name + ".vips.jpg")
+            vips_mem = vips_run(1, vips_path)
+            vips_time = vips_run(rounds, vips_path)
+            ours_img = Image.open(ours_path)
+            vips_img = Image.open(vips_path)
+            ssim = None
+            if ours_img.size == vips_img.size:
+                ssim = float(structural_similarity(luma(ours_img), luma(vips_img), data_range=255))
+            results[name] = {
+                "ours": {"ms": ours_time["p50_ms"], "peak_rss_mb": ours_mem["peak_rss_mb"],
+                         "output": f"{ours_img.width}x{ours_img.height} {ours_img.format}",
+                         "bytes": os.path.getsize(ours_path), "ssim": ssim},
+                "libvips": {"ms": float(vips_time["seconds"]) * 1000,
+                            "peak_rss_mb": int(vips_mem["peak_rss_bytes"]) / 1e6,
+                            "output": f"{vips_img.width}x{vips_img.height} {vips_img.format}",
+                            "bytes": os.path.getsize(vips_path), "ssim": ssim,
+                            "libvips": f"{vips_time.get('libvips', '?')} ({vips_note})"},
+            }
+            print(f"  w5 {name} done, load {os.getloadavg()[0]:.2f}", file=sys.stderr)
+    return results
+
+
+def print_w5(results):
+    print("\nW5: HEIC and AVIF (~12 MP, Benchmarks/make-heif-set) decoded and fitted to 2048, JPEG q85, one thread "
+          "each (libvips: VIPS_CONCURRENCY=1), time the median of the rounds, peak RSS from a one-image run of its "
+          "own; SSIM: luma SSIM of ours against libvips' output")
+    print(f"{'image':28} {'tool':8} {'output':16} {'bytes':>9} {'ms/image':>9} {'ours/tool':>10} "
+          f"{'peak RSS MB':>12} {'SSIM':>7}  libvips")
+    for name, row in results.items():
+        for tool, r in row.items():
+            ratio = "" if tool == "ours" else f"{r['ms'] / row['ours']['ms']:.2f}x"
+            ssim = f"{r['ssim']:.4f}" if r["ssim"] is not None else "-"
+            print(f"{name:28} {tool:8} {r['output']:16} {r['bytes']:9} {r['ms']:9.0f} {ratio:>10} "
+                  f"{r['peak_rss_mb']:12.0f} {ssim:>7}  {r.get('libvips', '')}")
+
+
 def print_w4(results):
     print(f"\nW4: large PNGs fitted to 2048 (JPEG q85, or PNG), one thread each, time the median of the rounds; "
           f"peak RSS from a one-image run of its own, also above each tool's own baseline (ours: the bench after "
@@ -234,14 +323,17 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--svg", help="also draw the throughput chart (Benchmarks/chart.py) to this file")
-    ap.add_argument("--workload", default="w1,w2", help="w1, w2 (the photos), w4 (large PNGs, written at run time)")
+    ap.add_argument("--workload", default="w1,w2",
+                    help="w1, w2 (the photos), w4 (large PNGs, written at run time), w5 (HEIC/AVIF of --heif-folder)")
+    ap.add_argument("--heif-folder", default=".build/bench-heif",
+                    help="W5's HEIC and AVIF files (Benchmarks/make-heif-set writes them)")
     args = ap.parse_args()
     folder = os.path.abspath(args.folder)
     photos = [Photo(os.path.join(folder, n)) for n in sorted(os.listdir(folder))
               if n.lower().endswith((".jpg", ".jpeg"))]
     cores = os.cpu_count() or 1
     workloads = args.workload.split(",")
-    photo_workloads = [w for w in workloads if w != "w4"]
+    photo_workloads = [w for w in workloads if w not in ("w4", "w5")]
     magick = subprocess.run(["convert", "-version"], stdout=subprocess.PIPE, text=True).stdout.splitlines()[0]
     print(f"compare: {len(photos)} JPEGs from {folder}; {args.rounds} rounds, tools alternated round by round")
     print(f"  libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)} (pyvips {pyvips.__version__}), "
@@ -287,6 +379,8 @@ def main():
         figures[w] = {t: statistics.median(v) for t, v in runs.items()}
 
     w4_results = w4(args.bench, args.rounds) if "w4" in workloads else {}
+    w5_results = (w5(args.bench, args.rounds, os.path.abspath(args.heif_folder),
+                     os.environ.get("COMPARE_DEBIAN_VIPS_PYTHON")) if "w5" in workloads else {})
 
     load_after = os.getloadavg()[0]
     print()
@@ -303,6 +397,8 @@ def main():
             print(f"{w:9} {t:13} {v:9.1f} {ratio:>12} {ssim}")
     if w4_results:
         print_w4(w4_results)
+    if w5_results:
+        print_w5(w5_results)
     print(f"\nload after: {load_after:.2f}; ImageMagick figures include one process start per image")
     for t, (_, _, problems) in qual.items():
         for line in problems:
@@ -339,7 +435,7 @@ def main():
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"figures": figures, "quality": {k: [float(v[0]), float(v[1])] for k, v in qual.items()},
-                       "w4": w4_results,
+                       "w4": w4_results, "w5": w5_results,
                        "targets": [{"name": n, "met": bool(ok), "value": v} for n, ok, v in checks],
                        "load_after": load_after, "cpu": platform.processor(), "cores": cores}, fh, indent=2)
     if args.svg and figures:

@@ -17,4 +17,7 @@
     let jpegHarness = Harness(name: "jpeg") { probeAndDecode($0, format: .jpeg) }
     let pngHarness = Harness(name: "png") { probeAndDecode($0, format: .png) }
     let webpHarness = Harness(name: "webp") { probeAndDecode($0, format: .webp) }
+    /// HEIC, HEIF and AVIF share one codec (libheif picks the decoder by brand): the box walk
+    /// of `HEIFTransforms`, libheif's parser, then libde265 or dav1d/aom.
+    let heifHarness = Harness(name: "heif") { probeAndDecode($0, format: .heic) }
 #endif

@@ -15,7 +15,7 @@
         let run: @Sendable ([UInt8]) -> Void
 
         static let all: [Harness] = [
-            snifferHarness, gifHarness, exifHarness, jpegHarness, pngHarness, webpHarness, hintHarness,
+            snifferHarness, gifHarness, exifHarness, jpegHarness, pngHarness, webpHarness, heifHarness, hintHarness,
             inputHarness, dispositionHarness, filenameHarness, httpHarness,
         ]
 

@@ -32,7 +32,7 @@ public struct BenchConfiguration: Sendable {
             BenchOption("--threads", "N", "Only this many threads.", default: "1, then all cores"),
             BenchOption(
                 "--folder", "DIR",
-                "Images to read (default \(corpusPhotos) when present, else the photos the repository carries, \(repositoryPhotos), when run from its root; with neither, pass --folder). W3 adds PNG and WebP from TestImages/ and the corpus' webp/ and pngsuite/ when the folder has none. W4 reads the folder's PNGs only (Scripts/memcheck/images.py writes large ones).",
+                "Images to read (default \(corpusPhotos) when present, else the photos the repository carries, \(repositoryPhotos), when run from its root; with neither, pass --folder). W3 adds PNG and WebP from TestImages/ and the corpus' webp/ and pngsuite/ when the folder has none. W4 reads the folder's PNGs only (Scripts/memcheck/images.py writes large ones); W5 its HEIC and AVIF files (Benchmarks/make-heif-set writes some).",
                 isDirectory: true),
             BenchOption("--json", nil, "One JSON document instead of the table."),
             BenchOption(
@@ -63,7 +63,7 @@ public struct BenchConfiguration: Sendable {
             for name in raw.lowercased().split(separator: ",") {
                 guard let workload = Workload(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
                     throw BenchUsageError(
-                        "--workload: unknown workload '\(name)' (expected w1, w2, w3, w4, d1, d2, comma-separated)")
+                        "--workload: unknown workload '\(name)' (expected w1, w2, w3, w4, w5, d1, d2, comma-separated)")
                 }
                 if !list.contains(workload) { list.append(workload) }
             }
@@ -245,6 +245,9 @@ public enum Workload: String, Sendable, CaseIterable {
     case w1, w2, w3
     /// Large PNGs fitted like W2 (issue 11): not in the default, it needs a folder of them.
     case w4
+    /// HEIC and AVIF fitted like W2 (issue 14): not in the default, it needs a folder of them
+    /// (`Benchmarks/make-heif-set` writes ~12 MP ones from the corpus photos).
+    case w5
     /// Diagnostics: only the scaled decode W1 / W2 make (our codec's own floor).
     case d1, d2
 
@@ -256,6 +259,8 @@ public enum Workload: String, Sendable, CaseIterable {
         case .w3: "full-size decode per format (JPEG, PNG, WebP), in megapixels/s"
         case .w4:
             "large PNGs (the folder's PNGs): fit in 2048x2048, JPEG q85, or PNG when the alpha is real; not in the default"
+        case .w5:
+            "HEIC and AVIF (the folder's, e.g. from Benchmarks/make-heif-set): libheif decode + fit in 2048x2048, JPEG q85 (PNG with alpha); not in the default"
         case .d1: "diagnostic: only the scaled decode W1 makes (our codec floor); not in the default"
         case .d2: "diagnostic: only the scaled decode W2 makes (our codec floor); not in the default"
         }
@@ -267,6 +272,7 @@ public enum Workload: String, Sendable, CaseIterable {
         case .w2: "W2 fit 2048 q85"
         case .w3: "W3 full decode"
         case .w4: "W4 large PNG fit 2048"
+        case .w5: "W5 HEIC/AVIF fit 2048"
         case .d1: "D1 W1's scaled decode alone"
         case .d2: "D2 W2's scaled decode alone"
         }

@@ -16,9 +16,9 @@ public struct ImageSet: Sendable {
     public var folder: URL
     public var images: [Image]
 
-    static let benchFormats: Set<MediaFormat> = [.jpeg, .png, .webp]
+    static let benchFormats: Set<MediaFormat> = [.jpeg, .png, .webp, .heic, .heif, .avif]
 
-    /// Every JPEG, PNG and WebP file under `folder` (recursive, sorted, hidden files skipped),
+    /// Every JPEG, PNG, WebP, HEIC/HEIF and AVIF file under `folder` (recursive, sorted, hidden files skipped),
     /// sniffed from its bytes. Other files are ignored.
     public static func load(folder: URL) -> ImageSet {
         var images: [Image] = []

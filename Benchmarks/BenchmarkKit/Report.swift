@@ -109,7 +109,7 @@ public enum BenchMain {
         guard !report.results.isEmpty else {
             usageError(
                 BenchUsageError(
-                    "no JPEG, PNG or WebP images under \(report.folder)\(configuration.workloads == [.w4] ? " (W4 reads PNGs only)" : ""); pass --folder DIR with some"
+                    "no JPEG, PNG, WebP, HEIC or AVIF images under \(report.folder)\(configuration.workloads == [.w4] ? " (W4 reads PNGs only)" : configuration.workloads == [.w5] ? " (W5 reads HEIC and AVIF only: Benchmarks/make-heif-set writes some)" : ""); pass --folder DIR with some"
                 ),
                 command: command)
             return 64

@@ -38,6 +38,7 @@ public struct BenchRunner {
         switch workload {
         case .w1, .w2, .d1, .d2: return [("all", set.images)]
         case .w4: return [(MediaFormat.png.rawValue, set.only(.png))]
+        case .w5: return [(MediaFormat.heic.rawValue, set.only(.heic)), (MediaFormat.avif.rawValue, set.only(.avif))]
         case .w3:
             var extra: ImageSet?
             return [MediaFormat.jpeg, .png, .webp].map { format in
@@ -67,7 +68,7 @@ public struct BenchRunner {
     private func makeWorker(_ workload: Workload) -> any BenchWorker {
         switch workload {
         case .w1: FitWorker(box: 256, quality: 80, validateAllScans: configuration.validateAllScans)
-        case .w2, .w4: FitWorker(box: 2048, quality: 85, validateAllScans: configuration.validateAllScans)
+        case .w2, .w4, .w5: FitWorker(box: 2048, quality: 85, validateAllScans: configuration.validateAllScans)
         case .w3: DecodeWorker(box: nil, validateAllScans: true)
         case .d1: DecodeWorker(box: 256, validateAllScans: configuration.validateAllScans)
         case .d2: DecodeWorker(box: 2048, validateAllScans: configuration.validateAllScans)
@@ -85,8 +86,8 @@ public struct BenchRunner {
                 let output = try workers[0].worker.run(image)
                 images.append(image)
                 if let folder = configuration.outputFolder, let output, threads == 1 {
-                    // W4 names a PNG output .png; W1/W2 names stay NAME.w1.jpg whatever the output.
-                    let png = workload == .w4 && output.starts(with: [0x89, 0x50, 0x4E, 0x47])
+                    // W4/W5 name a PNG output .png; W1/W2 names stay NAME.w1.jpg whatever the output.
+                    let png = [.w4, .w5].contains(workload) && output.starts(with: [0x89, 0x50, 0x4E, 0x47])
                     let name =
                         image.name.replacingOccurrences(of: "/", with: "_")
                         + ".\(workload.rawValue).\(png ? "png" : "jpg")"

@@ -1,3 +1,4 @@
+internal import CHeif
 internal import CPNG
 internal import CTurboJPEG
 internal import CWebP
@@ -9,11 +10,12 @@ import MediaTypes
 ///     let info = try ImageCodecs.readInfo(data, format: .jpeg)
 ///     let image = try ImageCodecs.decode(data, format: .png, options: DecodeOptions())
 ///
-/// JPEG, PNG and WebP are decoded here; other formats throw `.unsupported`.
+/// JPEG, PNG, WebP, HEIC/HEIF and AVIF are decoded here; other formats throw `.unsupported`.
 public enum ImageCodecs {
     /// The formats ``readInfo(_:format:)`` and ``decode(_:format:options:)`` accept: JPEG,
-    /// PNG and WebP. Every other format, including GIF and HEIC, throws `.unsupported`.
-    public static let decodableFormats: Set<MediaFormat> = [.jpeg, .png, .webp]
+    /// PNG, WebP, and HEIC, HEIF and AVIF (libheif). Every other format, including GIF,
+    /// throws `.unsupported`.
+    public static let decodableFormats: Set<MediaFormat> = [.jpeg, .png, .webp, .heic, .heif, .avif]
 
     /// What the header of `data` says (size, alpha, frames, colour facts, ICC, Exif, XMP),
     /// read without decoding pixels, by the codec for `format`.
@@ -27,6 +29,7 @@ public enum ImageCodecs {
         case .jpeg: try JPEGCodec.readInfo(data)
         case .png: try PNGCodec.readInfo(data)
         case .webp: try WebPCodec.readInfo(data)
+        case .heic, .heif, .avif: try HEIFCodec.readInfo(data)
         default: throw unsupported(format)
         }
     }
@@ -50,6 +53,7 @@ public enum ImageCodecs {
         case .jpeg: try JPEGCodec.decode(data, options: options)
         case .png: try PNGCodec.decode(data, options: options)
         case .webp: try WebPCodec.decode(data, options: options)
+        case .heic, .heif, .avif: try HEIFCodec.decode(data, options: options)
         default: throw unsupported(format)
         }
     }
@@ -70,13 +74,16 @@ public enum ImageCodecs {
         case .png: return try PNGCodec.withRows(data, options: options, body)
         // libwebp's scaled decode already comes out at the covering size, no larger than the output.
         case .webp: return try body(FrameRowSource(try WebPCodec.decode(data, options: options)))
+        // libheif decodes the whole image; its rows are read in place from libheif's plane.
+        case .heic, .heif, .avif: return try HEIFCodec.withRows(data, options: options, body)
         default: throw unsupported(format)
         }
     }
 
     /// The pixel size `decode` produces for a `width` x `height` source and `minimumSize`:
     /// JPEG picks the smallest TurboJPEG factor (1/8 ... 1) covering the box, WebP scales to
-    /// the smallest aspect-kept size covering it, other formats decode at full size.
+    /// the smallest aspect-kept size covering it, other formats (PNG, HEIF, AVIF) decode at full
+    /// size.
     ///
     ///     ImageCodecs.scaledSize(width: 4000, height: 3000, minimumSize: (256, 256), format: .jpeg)  // (500, 375)
     public static func scaledSize(
@@ -94,7 +101,7 @@ public enum ImageCodecs {
 
     private static func unsupported(_ format: MediaFormat) -> CodecError {
         .unsupported(
-            codec: "ImageCodecs", message: "no decoder for \(format.rawValue); decodable formats are jpeg, png and webp"
+            codec: "ImageCodecs", message: "no decoder for \(format.rawValue); decodable formats are jpeg, png, webp, heic, heif and avif"
         )
     }
 }
@@ -106,4 +113,6 @@ public enum CodecVersions {
     public static var webpDecoder: Int { Int(WebPGetDecoderVersion()) }
     /// The version string of the libpng linked at run time, e.g. `"1.6.39"`.
     public static var png: String { String(cString: png_get_libpng_ver(nil)) }
+    /// The version string of the libheif linked at run time (HEIC, HEIF, AVIF), e.g. `"1.15.1"`.
+    public static var heif: String { String(cString: heif_get_version()) }
 }

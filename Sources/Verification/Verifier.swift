@@ -4,7 +4,7 @@ import MediaTypes
 
 /// Settings for `Verifier`.
 public struct VerifyOptions: Sendable {
-    /// Decode every JPEG, PNG and WebP fully (the default); false checks headers only (`--fast`).
+    /// Decode every JPEG, PNG, WebP, HEIC and AVIF fully (the default); false checks headers only (`--fast`).
     public var decode = true
     /// Any codec warning, and any disagreement between the name and the bytes, is an error.
     public var strict = false
@@ -81,7 +81,7 @@ public struct Verifier: Sendable {
     /// download before it is written).
     ///
     /// The steps are `MediaCheck`'s, the same `prepare` takes: identify (sniff, rules), then for
-    /// JPEG, PNG and WebP the pixel budget and a decode under the damage policy.
+    /// JPEG, PNG, WebP, HEIC and AVIF the pixel budget and a decode under the damage policy.
     public func verify(data: Data, path: String, fileExtension: String?) -> FileReport {
         let bytes = [UInt8](data)
         let policy = options.policy

@@ -15,7 +15,7 @@ enum PushAttach {
         static let help = OptionInfo.flag(
             "--help", short: "-h", "Show this help, or a subcommand's with 'pushattach <subcommand> --help'.")
         static let version = OptionInfo.flag(
-            "--version", "Print the version, and those of the libraries linked in (libpng, libwebp, libcurl).")
+            "--version", "Print the version, and those of the libraries linked in (libpng, libwebp, libheif, libcurl).")
         static let all = [help, version]
 
         /// Hidden: they print files the repository carries (`docs/pushattach.1`, `completions/`).

@@ -36,7 +36,7 @@ struct BenchFolderCLITests {
         #expect(result.status == 64)
         #expect(
             result.stderr == """
-                pushattach bench: no JPEG, PNG or WebP images under \(dir.path); pass --folder DIR with some
+                pushattach bench: no JPEG, PNG, WebP, HEIC or AVIF images under \(dir.path); pass --folder DIR with some
                 hint: run 'pushattach bench --help'
 
                 """)

@@ -11,12 +11,13 @@ struct RootCommandCLITests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.isEmpty)
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.count == 5, "stdout: \(result.stdout)")  // four lines and the final newline
+        #expect(lines.count == 6, "stdout: \(result.stdout)")  // five lines and the final newline
         #expect(lines.last == "")
         #expect(lines[0].wholeMatch(of: /pushattach \d+\.\d+\.\d+/) != nil, "\(lines[0])")
         #expect(lines[1].wholeMatch(of: /libpng \d+\.\d+\.\d+/) != nil, "\(lines[1])")
         #expect(lines[2].wholeMatch(of: /libwebp \d+\.\d+\.\d+/) != nil, "\(lines[2])")
-        #expect(lines[3].wholeMatch(of: /libcurl \d+\.\d+\.\d+( \(.+\))?/) != nil, "\(lines[3])")
+        #expect(lines[3].wholeMatch(of: /libheif \d+\.\d+\.\d+/) != nil, "\(lines[3])")
+        #expect(lines[4].wholeMatch(of: /libcurl \d+\.\d+\.\d+( \(.+\))?/) != nil, "\(lines[4])")
     }
 
     @Test func versionTakesNoArguments() throws {

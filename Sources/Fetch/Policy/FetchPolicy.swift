@@ -72,9 +72,12 @@ public struct FetchPolicy: Sendable {
     ///     audio/*;q=0.5, video/*;q=0.5, */*;q=0.1
     public static let defaultAccept: String = {
         let accepted = MediaFormat.allCases.filter(AppleRules.acceptedFormats.contains).map(\.mimeType)
-        let transcoded = MediaFormat.allCases.filter(AppleRules.transcodableFormats.contains).map {
-            "\($0.mimeType);q=0.8"
-        }
+        // HEIC/HEIF and AVIF are transcoded too, but not asked for: image CDNs switch to AVIF on
+        // seeing it in Accept (whatever its q), and a JPEG passes through where an AVIF costs a
+        // slow decode and a second lossy encode.
+        let transcoded = MediaFormat.allCases.filter {
+            AppleRules.transcodableFormats.contains($0) && ![.heic, .heif, .avif].contains($0)
+        }.map { "\($0.mimeType);q=0.8" }
         let wildcards = ["image/*;q=0.5", "audio/*;q=0.5", "video/*;q=0.5", "*/*;q=0.1"]
         return (accepted + transcoded + wildcards).joined(separator: ", ")
     }()

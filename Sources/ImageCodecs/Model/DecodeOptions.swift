@@ -5,8 +5,8 @@
 ///     let image = try ImageCodecs.decode(data, format: .jpeg, options: options)
 public struct DecodeOptions: Sendable {
     /// Decode at the smallest codec scale whose output still covers this box with the aspect
-    /// ratio kept (JPEG DCT scaling, WebP `use_scaling`). nil decodes at full size. PNG and
-    /// animated WebP always decode at full size.
+    /// ratio kept (JPEG DCT scaling, WebP `use_scaling`). nil decodes at full size. PNG,
+    /// animated WebP, HEIC/HEIF and AVIF always decode at full size.
     public var minimumSize: (width: Int, height: Int)?
     /// Largest `width * height` of the header size that may be decoded. Checked before any
     /// pixel memory is allocated.

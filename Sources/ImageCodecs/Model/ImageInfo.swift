@@ -4,7 +4,8 @@
 ///     print(info.width, info.height, info.subsampling ?? "-")
 public struct ImageInfo: Sendable, Hashable {
     /// Width in pixels as stored in the header (the canvas width for animated WebP), before
-    /// any Exif rotation.
+    /// any Exif rotation; for HEIC/HEIF/AVIF the displayed width, after the `clap`/`irot`
+    /// transforms libheif applies when it decodes.
     public var width: Int
     /// Height in pixels as stored in the header, before any Exif rotation.
     public var height: Int
@@ -21,6 +22,9 @@ public struct ImageInfo: Sendable, Hashable {
     public var isProgressive: Bool?
     /// The embedded ICC profile, when the codec can hand it over uncompressed.
     public var iccProfile: [UInt8]?
+    /// Bits per luma sample as coded, for HEIC/HEIF/AVIF (8, 10 or 12; decoded to 8 bits);
+    /// nil for other formats.
+    public var bitDepth: Int?
 
     /// PNG (`eXIf`) and WebP (`EXIF` chunk): the Exif block as a TIFF structure (byte order
     /// first, any `Exif\0\0` prefix removed), where the orientation tag lives. JPEG's Exif is

@@ -35,9 +35,15 @@ extension ImageProcessor {
     /// The orientation the image's metadata gives: a JPEG's APP1 Exif, a PNG's `eXIf` or a
     /// WebP's `EXIF` chunk; where there is no Exif, `tiff:Orientation` in its XMP. A malformed Exif block is an
     /// error in strict mode and a warning (image treated as upright) otherwise.
+    ///
+    /// HEIC, HEIF and AVIF are always `.up` here: libheif applies the `irot`/`imir` (and `clap`)
+    /// transform properties when it decodes, so its pixels and `readInfo` size are already
+    /// upright. ISO/IEC 23008-12 makes those properties authoritative, and MIAF says an Exif
+    /// Orientation in such a file is informative only; applying it as well would rotate twice.
     static func orientation(of input: EncodedInput, info: ImageInfo, strict: Bool, log: inout ProcessingLog)
         throws(ProcessingError) -> Orientation
     {
+        if [.heic, .heif, .avif].contains(input.format) { return .up }
         do {
             if let jpeg = input.jpeg { return try ExifOrientation.read(jpeg: jpeg) }
             if let exif = info.exif { return try ExifOrientation.read(tiff: exif) }

@@ -37,7 +37,8 @@ import MediaTypes
 /// - **Format**: PNG when the pixels have real alpha (an all-255 alpha channel is opaque), PNG for
 ///   opaque PNG input (alpha dropped) unless PNG cannot fit the byte cap at the target size, then
 ///   JPEG (keeping resolution matters more on a lock screen than losslessness). JPEG otherwise;
-///   WebP is always transcoded.
+///   WebP, HEIC, HEIF and AVIF are always transcoded (libheif hands out upright pixels: see
+///   `orientation(of:info:strict:log:)`).
 /// - **Byte cap**: JPEG at `quality`; over the cap, a binary search down to `qualityFloor`; still
 ///   over, the size shrinks (by the square root of the overshoot, at most ×0.8 a step; each
 ///   smaller size streamed from a fresh decode) and the search runs again. PNG with alpha only
@@ -59,7 +60,7 @@ public final class ImageProcessor {
     ///
     /// - Parameter sniffed: what `Sniffer.sniff` said about `data`; its format picks the codec and
     ///   its header size is checked against `limits.pixelBudget` first.
-    /// - Throws: `.notDecodable` for anything but JPEG, PNG and WebP; `.codec` for damaged input
+    /// - Throws: `.notDecodable` for anything but JPEG, PNG, WebP, HEIC and AVIF; `.codec` for damaged input
     ///   or a pixel bomb (`.pixelBudgetExceeded`, before any decode); `.cannotFit` when no size
     ///   fits the byte cap.
     /// - Complexity: one decode at reduced scale, one resize per output, a few encodes (and a
@@ -123,9 +124,10 @@ public final class ImageProcessor {
         }
         try Self.record(main, stored: stored, format: format, limits: limits, &log)
         if sniffed.isAnimated || info.frames > 1 {
-            log.warnings.append(
-                "animated \(format.displayName) (\(max(info.frames, sniffed.frames ?? 0)) frames): only the first frame is kept"
-            )
+            // An AVIF/HEIF image sequence does not say its frame count in the header read here.
+            let frames = max(info.frames, sniffed.frames ?? 0)
+            let count = frames > 1 ? "\(frames) frames" : "an image sequence"
+            log.warnings.append("animated \(format.displayName) (\(count)): only the first frame is kept")
         }
         let opaque = main.value.opaque
         if main.layout == .rgba, opaque {

@@ -25,7 +25,7 @@ public enum ProcessingError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .notDecodable(let format):
-            "\(format.displayName) is not decoded by the image engine (JPEG, PNG and WebP are); pass it through if iOS accepts it, or convert it before sending"
+            "\(format.displayName) is not decoded by the image engine (JPEG, PNG, WebP, HEIC and AVIF are); pass it through if iOS accepts it, or convert it before sending"
         case .codec(let error):
             error.description
         case .exif(let error):

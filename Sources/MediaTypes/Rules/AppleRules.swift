@@ -27,8 +27,9 @@ public struct AppleRules: Sendable, Hashable {
         .jpeg, .gif, .png, .aiff, .wav, .mp3, .m4a, .mpeg, .mp4, .avi,
     ]
 
-    /// Formats iOS refuses that we can decode and re-encode: only WebP (libwebp is here).
-    public static let transcodableFormats: Set<MediaFormat> = [.webp]
+    /// Formats iOS refuses that we can decode and re-encode: WebP (libwebp), and HEIC, HEIF and
+    /// AVIF (libheif).
+    public static let transcodableFormats: Set<MediaFormat> = [.webp, .heic, .heif, .avif]
 
     /// The file-size cap in bytes for `category`, e.g. `10_000_000` for `.image`.
     public func byteCap(for category: MediaCategory) -> Int {
@@ -43,7 +44,8 @@ public struct AppleRules: Sendable, Hashable {
     /// ``acceptedFormats``.
     public func isAccepted(_ format: MediaFormat) -> Bool { Self.acceptedFormats.contains(format) }
 
-    /// WebP becomes JPEG, or PNG when it has alpha; `nil` for every format we cannot convert.
+    /// WebP, HEIC, HEIF and AVIF become JPEG, or PNG when they have alpha; `nil` for every
+    /// format we cannot convert.
     public func transcodeTarget(for format: MediaFormat, hasAlpha: Bool) -> MediaFormat? {
         guard Self.transcodableFormats.contains(format) else { return nil }
         return hasAlpha ? .png : .jpeg
@@ -69,7 +71,7 @@ public struct AppleRules: Sendable, Hashable {
             if let target = transcodeTarget(for: format, hasAlpha: sniffed.hasAlpha ?? false) {
                 if sniffed.isAnimated {
                     warnings.append(
-                        "animated \(format.displayName) (\(sniffed.frames ?? 0) frames): only the first frame survives transcoding to \(target.displayName)"
+                        "animated \(format.displayName) (\(sniffed.frames.map { "\($0) frames" } ?? "an image sequence")): only the first frame survives transcoding to \(target.displayName)"
                     )
                 }
                 let reason =

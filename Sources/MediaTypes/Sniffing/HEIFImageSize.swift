@@ -4,13 +4,26 @@
 ///
 ///     HEIFImageSize.read(bytes)  // (width: 3313, height: 2566)
 enum HEIFImageSize {
-    static func read(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+    static func read(_ bytes: [UInt8]) -> (width: Int, height: Int)? { properties(bytes)?.size }
+
+    /// Whether the file has an alpha plane: an `auxC` property naming the alpha auxiliary type
+    /// (HEVC's `urn:mpeg:hevc:2015:auxid:1`, MIAF's `urn:mpeg:mpegB:cicp:systems:auxiliary:alpha`).
+    /// nil when the properties cannot be read. Depth maps and gain maps are other `auxC` types.
+    ///
+    ///     HEIFImageSize.hasAlpha(bytes)  // true for an AVIF with transparency
+    static func hasAlpha(_ bytes: [UInt8]) -> Bool? { properties(bytes)?.alpha }
+
+    private static let alphaTypes = ["urn:mpeg:hevc:2015:auxid:1", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha"]
+
+    /// The largest `ispe` and whether an alpha `auxC` is present, from one walk of `ipco`.
+    private static func properties(_ bytes: [UInt8]) -> (size: (width: Int, height: Int)?, alpha: Bool)? {
         let reader = ByteReader(bytes)
         guard let meta = box("meta", in: reader, from: 0, to: bytes.count),
             let iprp = box("iprp", in: reader, from: meta.body + 4, to: meta.end),
             let ipco = box("ipco", in: reader, from: iprp.body, to: iprp.end)
         else { return nil }
         var best: (width: Int, height: Int)?
+        var alpha = false
         var i = ipco.body
         var guardCount = 0
         while i + 8 <= ipco.end, guardCount < 4096 {
@@ -18,6 +31,11 @@ enum HEIFImageSize {
             guard let size = try? reader.uint32(at: i, .big), size >= 8,
                 let type = try? reader.ascii(at: i + 4, count: 4)
             else { break }
+            if type == "auxC", Int(size) >= 12, i + Int(size) <= min(ipco.end, bytes.count) {
+                // version and flags (4 bytes), then a NUL-terminated URN.
+                let urn = bytes[(i + 12)..<(i + Int(size))].prefix { $0 != 0 }
+                if alphaTypes.contains(String(decoding: urn, as: UTF8.self)) { alpha = true }
+            }
             if type == "ispe", let w = try? reader.uint32(at: i + 12, .big),
                 let h = try? reader.uint32(at: i + 16, .big),
                 w > 0, h > 0
@@ -28,7 +46,7 @@ enum HEIFImageSize {
             }
             i += Int(size)
         }
-        return best
+        return (best, alpha)
     }
 
     /// The first box of `type` among the sibling boxes in `start..<end`.

@@ -27,9 +27,11 @@ enum ISOBaseMediaHeader {
         }
         let isSequence = format.category == .image && ISOBaseMediaBrands.sequences.contains(brands.major)
         let extent = format.category == .image ? HEIFImageSize.read(bytes) : nil
+        // The alpha plane picks the transcode target (PNG), so `verify` says what `prepare` makes.
+        let alpha = format.category == .image ? HEIFImageSize.hasAlpha(bytes) : nil
         return SniffedType(
             format: format, width: extent?.width, height: extent?.height,
-            frames: isSequence ? nil : (extent == nil ? nil : 1),
+            frames: isSequence ? nil : (extent == nil ? nil : 1), hasAlpha: alpha,
             isAnimated: isSequence, detail: brands.major.trimmingSpaces)
     }
 }

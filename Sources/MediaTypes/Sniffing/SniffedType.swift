@@ -7,7 +7,7 @@
 ///     sniffed.detail      // "APNG"
 ///
 /// Header facts are `nil` where the format has no such fact or where this sniffer does not read it
-/// (for example the dimensions of HEIC, AVIF, TIFF and movies).
+/// (for example the dimensions of TIFF and movies).
 public struct SniffedType: Sendable, Hashable {
     /// The format the bytes are, from their signature; `.unknown` when nothing matched.
     public var format: MediaFormat
@@ -19,7 +19,8 @@ public struct SniffedType: Sendable, Hashable {
     /// 1 for a still image; `nil` for formats that are not frame-counted here.
     public var frames: Int?
     /// Whether the header declares transparency (PNG colour type or `tRNS`, GIF transparency flag,
-    /// WebP VP8X/VP8L alpha flag); `nil` when the format does not say.
+    /// WebP VP8X/VP8L alpha flag, a HEIF/AVIF alpha `auxC` property); `nil` when the format does
+    /// not say.
     public var hasAlpha: Bool?
     /// Whether the header declares more than one frame to play (animated GIF, APNG, animated
     /// WebP); `false` for stills and for formats that are not frame-counted.

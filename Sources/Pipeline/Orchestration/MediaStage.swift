@@ -109,8 +109,8 @@ final class MediaStage {
         return outcome
     }
 
-    /// JPEG, PNG and WebP: fitted to the limits (resized, re-encoded, WebP transcoded), with an
-    /// optional thumbnail. A passthrough is still decoded once by the engine, so damaged data is
+    /// JPEG, PNG, WebP, HEIC and AVIF: fitted to the limits (resized, re-encoded; WebP, HEIC and
+    /// AVIF transcoded), with an optional thumbnail. A passthrough is still decoded once by the engine, so damaged data is
     /// refused (or, when accepted, reported) exactly as `verify` does.
     ///
     /// Warnings: the claims', then the engine's. The rules' warnings (a decoded size over the

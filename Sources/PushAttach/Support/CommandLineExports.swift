@@ -39,6 +39,8 @@ package enum LinkedLibraries {
     package static var png: String { CodecVersions.png }
     /// libwebp's decoder version, packed as 0xMMmmpp.
     package static var webpDecoder: Int { CodecVersions.webpDecoder }
+    /// libheif's version ("1.15.1"), the HEIC/HEIF/AVIF decoder.
+    package static var heif: String { CodecVersions.heif }
     /// libcurl's version line ("libcurl/7.88.1 OpenSSL/3.0.15 zlib/1.2.13 …").
     package static var curl: String { FetchVersion.curl }
 }

@@ -3,7 +3,7 @@ import Pipeline
 import Verification
 
 /// Says whether iOS would accept a file as a notification attachment: the bytes decide the
-/// type, Apple's rules the verdict, and a real decode of JPEG, PNG and WebP proves the data
+/// type, Apple's rules the verdict, and a real decode of JPEG, PNG, WebP, HEIC and AVIF proves the data
 /// whole, the same per-file check `AttachmentPreparer` makes.
 ///
 ///     let report = await AttachmentVerifier().verify(fileAt: URL(fileURLWithPath: "cat.jpg"))
@@ -17,7 +17,7 @@ public struct AttachmentVerifier: Sendable {
     public var strict: Bool
     /// Damaged image data is accepted with a warning instead of rejected as corrupt (105).
     public var acceptDamaged: Bool
-    /// Decode JPEG, PNG and WebP fully (the default); false checks headers only.
+    /// Decode JPEG, PNG, WebP, HEIC and AVIF fully (the default); false checks headers only.
     public var decode: Bool
     /// The largest width × height decoded (checked on the header before any pixel is).
     public var pixelBudget: Int

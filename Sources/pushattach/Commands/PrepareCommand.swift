@@ -90,7 +90,7 @@ struct PrepareCommand: Command {
             summary: "Turn media URLs into attachment files iOS accepts, in a container folder, with a manifest.",
             overview: [
                 .paragraph(
-                    "Each item is downloaded (or read, for a local file), its type taken from the bytes (a disagreeing media_type, Content-Type or URL extension is a warning), checked against iOS's rules, and images fitted to the limits (WebP transcoded to JPEG, or PNG with alpha). Files are written atomically as DIR/{Images,Audio,Video}/<UUID>-<name>.<ext>; thumbnails go to DIR/Thumbnails/. DIR/manifest.jsonl gets one line per item as it finishes, and DIR/manifest.json is written at the end: input, line, status (prepared | rejected | failed), reason, file, identifier, uti, format, category, bytes, width, height, frames, sha256, transform, thumbnail, warnings, timings."
+                    "Each item is downloaded (or read, for a local file), its type taken from the bytes (a disagreeing media_type, Content-Type or URL extension is a warning), checked against iOS's rules, and images fitted to the limits (WebP, HEIC, HEIF and AVIF transcoded to JPEG, or PNG with alpha). Files are written atomically as DIR/{Images,Audio,Video}/<UUID>-<name>.<ext>; thumbnails go to DIR/Thumbnails/. DIR/manifest.jsonl gets one line per item as it finishes, and DIR/manifest.json is written at the end: input, line, status (prepared | rejected | failed), reason, file, identifier, uti, format, category, bytes, width, height, frames, sha256, transform, thumbnail, warnings, timings."
                 )
             ],
             usage: "pushattach prepare INPUT... --container DIR [options]",

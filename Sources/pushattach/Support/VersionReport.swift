@@ -6,12 +6,13 @@ import PushAttach
 ///     pushattach 0.1.0
 ///     libpng 1.6.39
 ///     libwebp 1.2.4
+///     libheif 1.15.1
 ///     libcurl 7.88.1 (OpenSSL/3.0.15 zlib/1.2.13 …)
 enum VersionReport {
     static func lines(version: String) -> [String] {
         [
             "pushattach \(version)", "libpng \(LinkedLibraries.png)", "libwebp \(webp(LinkedLibraries.webpDecoder))",
-            curl(LinkedLibraries.curl),
+            "libheif \(LinkedLibraries.heif)", curl(LinkedLibraries.curl),
         ]
     }
 

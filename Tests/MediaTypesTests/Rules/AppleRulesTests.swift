@@ -49,7 +49,19 @@ struct AppleRulesTests {
         let alpha = rules.assess(
             SniffedType(format: .webp, width: 10, height: 10, hasAlpha: true), byteCount: 100, fileExtension: nil)
         #expect(alpha.verdict == .transcode(to: .png))
-        #expect(rules.transcodeTarget(for: .heic, hasAlpha: false) == nil)
+        #expect(rules.transcodeTarget(for: .bmp, hasAlpha: false) == nil)
+    }
+
+    @Test("HEIC, HEIF and AVIF transcode to JPEG, or PNG with alpha", arguments: [MediaFormat.heic, .heif, .avif])
+    func heif(_ format: MediaFormat) {
+        let opaque = rules.assess(
+            SniffedType(format: format, width: 10, height: 10, hasAlpha: false), byteCount: 100,
+            fileExtension: format.fileExtension)
+        #expect(opaque.verdict == .transcode(to: .jpeg))
+        #expect(opaque.reason == "\(format.displayName) is not accepted by iOS; prepare will transcode it to JPEG")
+        let alpha = rules.assess(
+            SniffedType(format: format, width: 10, height: 10, hasAlpha: true), byteCount: 100, fileExtension: nil)
+        #expect(alpha.verdict == .transcode(to: .png))
     }
 
     @Test("animated WebP warns that animation is lost")
@@ -63,7 +75,7 @@ struct AppleRulesTests {
 
     @Test(
         "formats iOS refuses and we cannot convert are rejected 101",
-        arguments: [MediaFormat.heic, .heif, .avif, .bmp, .tiff, .ico, .svg, .pdf, .mov, .m4v, .mpegts])
+        arguments: [MediaFormat.bmp, .tiff, .ico, .svg, .pdf, .mov, .m4v, .mpegts])
     func notConvertible(_ format: MediaFormat) throws {
         let a = rules.assess(SniffedType(format: format), byteCount: 1000, fileExtension: format.fileExtension)
         #expect(a.verdict.errorCode == .unrecognizedType)
@@ -115,8 +127,8 @@ struct AppleRulesTests {
                 == .transcode(to: .png))
         let heic = try corpusBytes("small/extra/ianare_iphone_IMG_5195.heic")
         let h = rules.assess(try Sniffer.sniff(heic), byteCount: heic.count, fileExtension: "heic")
-        #expect(h.verdict.errorCode == .unrecognizedType)
-        #expect(h.reason?.hasPrefix("HEIC is not accepted by iOS") == true)
+        #expect(h.verdict == .transcode(to: .jpeg))
+        #expect(h.reason == "HEIC is not accepted by iOS; prepare will transcode it to JPEG")
         let apng = try corpusBytes("pngsuite/extra/apng_basic_f20.png")
         #expect(rules.assess(try Sniffer.sniff(apng), byteCount: apng.count, fileExtension: "png").verdict == .accepted)
     }
