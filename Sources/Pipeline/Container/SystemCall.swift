@@ -175,6 +175,12 @@ enum SystemCall {
         try run("flock", path: path) { flock(fd, LOCK_EX | LOCK_NB) }
     }
 
+    /// A non-blocking shared `flock(2)`: any number of holders, but none while another holds it
+    /// exclusively (EWOULDBLOCK).
+    static func lockShared(_ fd: Int32, path: String) throws(ContainerError) {
+        try run("flock", path: path) { flock(fd, LOCK_SH | LOCK_NB) }
+    }
+
     // MARK: - Status
 
     /// What `stat(2)` says, in the terms the callers need.
