@@ -46,6 +46,12 @@ package final class ResumeIndex: @unchecked Sendable {
     /// Prepared items found (distinct keys).
     package var preparedCount: Int { keys.count }
 
+    /// The bytes the index holds for its entries (counts, not the reserved capacity).
+    package var storedBytes: Int {
+        keys.count * MemoryLayout<KeyDigest>.stride + urls.count * MemoryLayout<URLSpan>.stride
+            + files.count * MemoryLayout<UInt64>.stride
+    }
+
     /// Bytes held per prepared entry, whatever the entry holds (for the memory tests).
     package static let bytesPerEntry =
         MemoryLayout<KeyDigest>.stride + MemoryLayout<URLSpan>.stride + 2 * MemoryLayout<UInt64>.stride
