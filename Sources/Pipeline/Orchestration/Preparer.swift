@@ -32,6 +32,10 @@ import MediaTypes
 ///   is written at the end, one entry per input item in input order, also after an interrupt
 ///   (cancelling the task running `run`: unfinished items are abandoned, and `--resume` redoes
 ///   them). On `--resume`, an item prepared before is skipped and adds no line.
+/// - Shards (`options.shard`): only the items whose URL hashes to the shard are taken (input
+///   problems go to shard 0); the journal is `manifest.K-of-N.jsonl`, and a shard that ends
+///   without an interrupt marks it done and, when it is the last, writes `manifest.json`
+///   (`Manifest.merge`). `--resume` keeps a `ResumeIndex`, fixed bytes per prepared entry.
 /// - Per-item problems are entries. Only container errors that would fail every later item
 ///   (not writable, disk full, locked) stop the run, as `PrepareFailure`.
 package final class Preparer: Sendable {
