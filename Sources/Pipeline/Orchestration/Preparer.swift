@@ -240,6 +240,9 @@ package final class Preparer: Sendable {
             }
         }
         if Task.isCancelled { summary.interrupted = true }
+        // The dedupe table is the run's only per-item state: give it back before the merge
+        // that writes manifest.json, so the two never add up.
+        seen = DedupeTable()
 
         var closing: ContainerError?
         do { try journal.close() } catch { closing = error }

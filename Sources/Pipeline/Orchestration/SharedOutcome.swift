@@ -160,6 +160,9 @@ struct RecordedURLs {
         }
     }
 
+    /// Slots in all tables, used or free (each `bytesPerSlot`).
+    var slotCapacity: Int { tables.reduce(0) { $0 + $1.capacity } }
+
     /// Bytes per slot, whatever the URL.
     static let bytesPerSlot = 8 + 4 + 8 + 4 + 2
 
