@@ -49,10 +49,10 @@ final class SharedOutcome: @unchecked Sendable {
 /// Used by the run loop only (one task).
 ///
 /// - Complexity: the items in flight are a dictionary keyed by URL (at most `maxInFlight`, plus
-///   the few abandoned). A recorded URL is a fixed 26 bytes in `RecordedURLs` (a 12-byte digest
-///   of the URL, where its line is, its line number and input), never the URL string: about
-///   45 bytes per distinct URL with the hash table's slack, so a million distinct URLs hold
-///   ~45 MB here. That is the only per-item state a run keeps; everything else is bounded by the
+///   the few abandoned). A recorded URL is a fixed 24-byte slot in `RecordedURLs` (an 80-bit
+///   digest of the URL, where its line is, its line number and input), never the URL string:
+///   30–45 bytes per distinct URL with the hash table's slack, so a million distinct URLs hold
+///   at most ~45 MB here. That is the only per-item state a run keeps; everything else is bounded by the
 ///   items in flight.
 struct DedupeTable {
     enum Slot {
@@ -94,10 +94,16 @@ struct DedupeTable {
     func source(_ index: Int32) -> String { sources[Int(index)] }
 }
 
-/// A hash set of URLs with where each one's first journal line is, in fixed bytes per URL:
-/// 256 open-addressing tables chosen by the digest's first byte (so growing one copies 1/256 of
-/// the whole, never the whole), each slot a 12-byte digest of the URL (SHA-256's bytes 1-12),
-/// the line's offset and length packed in 8 bytes, its line number (4) and input (2).
+/// A hash set of URLs with where each one's first journal line is, in 24 fixed bytes per slot:
+/// 16 open-addressing tables chosen by the digest's first byte (so growing one copies 1/16 of
+/// the whole), each slot three words: an 80-bit digest of the URL (SHA-256's bytes 1-10), the
+/// input (16 bits) and line number (32 bits, 0 marks a free slot: lines count from 1), and the
+/// line's offset (40 bits) and length (24 bits) in the journal.
+///
+/// A table grows by half when 4/5 full (never fuller, never under 8/15 after growing), so a
+/// slot costs 30–45 bytes per URL with the slack; one flat array per table, which past a few
+/// hundred thousand URLs is large enough for the allocator to map and unmap on its own, so
+/// growth leaves no holes behind.
 struct RecordedURLs {
     struct Found {
         var line: ManifestJournal.Appended
@@ -105,57 +111,51 @@ struct RecordedURLs {
         var source: Int32
     }
 
-    private var tables = [Table](repeating: Table(), count: 256)
+    private var tables = [Table](repeating: Table(), count: 16)
     private(set) var count = 0
 
-    /// One open-addressing table, linear probing; `lines[i] == 0` marks a free slot (input
-    /// lines count from 1).
+    /// One open-addressing table, linear probing, `capacity` not a power of two: the home slot
+    /// is the digest scaled to the capacity (`high * capacity >> 64`).
     struct Table {
-        var high: [UInt64] = []
-        var low: [UInt32] = []
-        var spans: [UInt64] = []
-        var lines: [UInt32] = []
-        var sources: [UInt16] = []
+        var words: [UInt64] = []
         var used = 0
 
-        var capacity: Int { lines.count }
+        var capacity: Int { words.count / 3 }
 
-        func find(_ high: UInt64, _ low: UInt32) -> Int? {
+        private func home(_ high: UInt64) -> Int {
+            Int(truncatingIfNeeded: high.multipliedFullWidth(by: UInt64(capacity)).high)
+        }
+
+        func find(_ high: UInt64, _ tag: UInt64) -> Int? {
             guard capacity > 0 else { return nil }
-            var slot = Int(truncatingIfNeeded: high) & (capacity - 1)
-            while lines[slot] != 0 {
-                if self.high[slot] == high && self.low[slot] == low { return slot }
-                slot = (slot + 1) & (capacity - 1)
+            var slot = home(high)
+            while words[3 * slot + 1] & 0xFFFF_FFFF != 0 {
+                if words[3 * slot] == high && words[3 * slot + 1] >> 48 == tag { return slot }
+                slot = slot + 1 == capacity ? 0 : slot + 1
             }
             return nil
         }
 
-        mutating func put(_ high: UInt64, _ low: UInt32, span: UInt64, line: UInt32, source: UInt16) {
-            if (used + 1) * 4 > capacity * 3 { grow() }
-            var slot = Int(truncatingIfNeeded: high) & (capacity - 1)
-            while lines[slot] != 0 {
-                if self.high[slot] == high && self.low[slot] == low { return }
-                slot = (slot + 1) & (capacity - 1)
+        /// `packed`: tag << 48 | source << 32 | line (line ≥ 1).
+        mutating func put(_ high: UInt64, packed: UInt64, span: UInt64) {
+            if (used + 1) * 5 > capacity * 4 { grow() }
+            var slot = home(high)
+            while words[3 * slot + 1] & 0xFFFF_FFFF != 0 {
+                if words[3 * slot] == high && words[3 * slot + 1] >> 48 == packed >> 48 { return }
+                slot = slot + 1 == capacity ? 0 : slot + 1
             }
-            self.high[slot] = high
-            self.low[slot] = low
-            spans[slot] = span
-            lines[slot] = line
-            sources[slot] = source
+            words[3 * slot] = high
+            words[3 * slot + 1] = packed
+            words[3 * slot + 2] = span
             used += 1
         }
 
         private mutating func grow() {
-            let old = self
-            let size = max(16, capacity * 2)
-            high = [UInt64](repeating: 0, count: size)
-            low = [UInt32](repeating: 0, count: size)
-            spans = [UInt64](repeating: 0, count: size)
-            lines = [UInt32](repeating: 0, count: size)
-            sources = [UInt16](repeating: 0, count: size)
+            let old = words
+            words = [UInt64](repeating: 0, count: 3 * max(64, capacity + capacity / 2))
             used = 0
-            for slot in 0..<old.capacity where old.lines[slot] != 0 {
-                put(old.high[slot], old.low[slot], span: old.spans[slot], line: old.lines[slot], source: old.sources[slot])
+            for slot in 0..<old.count / 3 where old[3 * slot + 1] & 0xFFFF_FFFF != 0 {
+                put(old[3 * slot], packed: old[3 * slot + 1], span: old[3 * slot + 2])
             }
         }
     }
@@ -164,25 +164,26 @@ struct RecordedURLs {
     var slotCapacity: Int { tables.reduce(0) { $0 + $1.capacity } }
 
     /// Bytes per slot, whatever the URL.
-    static let bytesPerSlot = 8 + 4 + 8 + 4 + 2
+    static let bytesPerSlot = 3 * MemoryLayout<UInt64>.size
 
-    private static func digest(_ url: String) -> (table: Int, high: UInt64, low: UInt32) {
+    /// The table (digest byte 0), the next 8 bytes and the 2 after, of SHA-256 of the URL.
+    private static func digest(_ url: String) -> (table: Int, high: UInt64, tag: UInt64) {
         let bytes = SHA256.hash(Array(url.utf8))
         var high: UInt64 = 0
-        var low: UInt32 = 0
         for byte in bytes[1..<9] { high = high << 8 | UInt64(byte) }
-        for byte in bytes[9..<13] { low = low << 8 | UInt32(byte) }
-        return (Int(bytes[0]), high, low)
+        let tag = UInt64(bytes[9]) << 8 | UInt64(bytes[10])
+        return (Int(bytes[0] & 15), high, tag)
     }
 
     subscript(url: String) -> Found? {
         let key = Self.digest(url)
         let table = tables[key.table]
-        guard let slot = table.find(key.high, key.low) else { return nil }
-        let span = table.spans[slot]
+        guard let slot = table.find(key.high, key.tag) else { return nil }
+        let packed = table.words[3 * slot + 1]
+        let span = table.words[3 * slot + 2]
         return Found(
             line: ManifestJournal.Appended(offset: Int(span >> 24), length: Int(span & 0xFF_FFFF), recreated: false),
-            firstLine: Int(table.lines[slot]), source: Int32(table.sources[slot]))
+            firstLine: Int(packed & 0xFFFF_FFFF), source: Int32(packed >> 32 & 0xFFFF))
     }
 
     /// Adds `url`; false when its numbers do not fit the slot (the caller keeps it otherwise).
@@ -192,8 +193,10 @@ struct RecordedURLs {
         else { return false }
         let key = Self.digest(url)
         let span = UInt64(line.offset) << 24 | UInt64(line.length)
-        tables[key.table].put(key.high, key.low, span: span, line: UInt32(firstLine), source: UInt16(source))
-        count += 1
+        let packed = key.tag << 48 | UInt64(source) << 32 | UInt64(firstLine)
+        let before = tables[key.table].used
+        tables[key.table].put(key.high, packed: packed, span: span)
+        count += tables[key.table].used - before
         return true
     }
 }
