@@ -10,10 +10,13 @@ import MediaTypes
 ///
 /// Built by reading the journals line by line (`LineReader`): a prepared entry whose file (and
 /// thumbnail) is on disk as recorded (`Manifest.Verification.size`) adds
-/// - its key's 16-byte digest (input URL and line) with its index: 24 bytes, sorted;
-/// - its URL's 16-byte digest and where its line is (journal, offset, length): 32 bytes, sorted,
-///   so the entry is read back from the journal when another item names the same URL;
-/// - an 8-byte digest of each file it names, sorted, for removing files no entry names.
+/// - its index with an 8-byte digest of its key (input URL and line): 16 bytes, sorted;
+/// - a 7-byte digest of its URL with its journal (1 byte), and where its line is (offset 40
+///   bits, length 24): 16 bytes, sorted, so the entry is read back from the journal when another
+///   item names the same URL (and its URL compared: a digest collision is a miss, never a
+///   wrong file);
+/// - an 8-byte digest of each file it names (1 or 2), sorted, for removing files no entry names
+///   (unsharded runs only).
 ///
 /// An item counts as prepared when any of its lines is prepared with its file in place. (A
 /// later line for the same item exists only when a resume redid it, which it does only when
@@ -23,17 +26,14 @@ package final class ResumeIndex: @unchecked Sendable {
     struct KeyDigest: Comparable {
         var index: Int64
         var high: UInt64
-        var low: UInt64
-        static func < (a: KeyDigest, b: KeyDigest) -> Bool { (a.index, a.high, a.low) < (b.index, b.high, b.low) }
+        static func < (a: KeyDigest, b: KeyDigest) -> Bool { (a.index, a.high) < (b.index, b.high) }
     }
 
+    /// `key`: the URL's digest (56 bits) << 8 | the journal's rank; `span`: offset << 24 | length.
     struct URLSpan: Comparable {
-        var high: UInt64
-        var low: UInt64
-        var journal: UInt32
-        var length: UInt32
-        var offset: Int64
-        static func < (a: URLSpan, b: URLSpan) -> Bool { (a.high, a.low) < (b.high, b.low) }
+        var key: UInt64
+        var span: UInt64
+        static func < (a: URLSpan, b: URLSpan) -> Bool { a.key < b.key }
     }
 
     private var keys: [KeyDigest] = []
@@ -56,13 +56,20 @@ package final class ResumeIndex: @unchecked Sendable {
     package static let bytesPerEntry =
         MemoryLayout<KeyDigest>.stride + MemoryLayout<URLSpan>.stride + 2 * MemoryLayout<UInt64>.stride
 
+    /// Journals one index can read (the rank is one byte of `URLSpan.key`).
+    static let maxJournals = 256
+
     /// Reads `names` (journal files in `dir`; missing ones are empty). A link at a journal is
     /// refused (`ContainerError.unsafeEntry`).
     package convenience init(dir: URL, journals names: [String]) throws(ContainerError) {
         try self.init(in: DirectoryHandle(opening: dir.path), journals: names)
     }
 
-    init(in folder: DirectoryHandle, journals names: [String]) throws(ContainerError) {
+    init(in folder: DirectoryHandle, journals names: [String], keepFiles: Bool = true) throws(ContainerError) {
+        guard names.count <= Self.maxJournals else {
+            throw .mismatched(
+                path: folder.path, reason: "--resume reads at most \(Self.maxJournals) journals, not \(names.count)")
+        }
         for name in names {
             guard let fd = try folder.openFileIfPresent(name) else { continue }
             journals.append(JournalMerge.OpenJournal(name: name, path: folder.path(of: name), fd: fd))
@@ -71,7 +78,7 @@ package final class ResumeIndex: @unchecked Sendable {
         for journal in journals { lines += try Self.countLines(journal) }
         keys.reserveCapacity(lines)
         urls.reserveCapacity(lines)
-        files.reserveCapacity(2 * lines)
+        if keepFiles { files.reserveCapacity(2 * lines) }
         let decoder = JSONDecoder()
         for (rank, journal) in journals.enumerated() {
             let scan = try folder.openFile(journal.name, .readOnly)
@@ -99,13 +106,18 @@ package final class ResumeIndex: @unchecked Sendable {
                         continue
                     }
                     let key = JournalMerge.keyDigest(input: entry.input, line: entry.line)
-                    keys.append(KeyDigest(index: Int64(entry.index), high: key.0, low: key.1))
-                    let url = Self.digest(entry.input)
-                    urls.append(
-                        URLSpan(
-                            high: url.0, low: url.1, journal: UInt32(rank), length: UInt32(bytes.count),
-                            offset: Int64(start)))
-                    for file in [entry.file, entry.thumbnail].compactMap({ $0 }) { files.append(Self.digest(file).0) }
+                    keys.append(KeyDigest(index: Int64(entry.index), high: key.0))
+                    // A line past 1 TB or over 16 MB is not kept for reuse: its item is still
+                    // skipped, and another item naming its URL is prepared again.
+                    if start < 1 << 40, bytes.count < 1 << 24 {
+                        urls.append(
+                            URLSpan(
+                                key: Self.digest(entry.input).0 & ~0xFF | UInt64(rank),
+                                span: UInt64(start) << 24 | UInt64(bytes.count)))
+                    }
+                    if keepFiles {
+                        for file in [entry.file, entry.thumbnail].compactMap({ $0 }) { files.append(Self.digest(file).0) }
+                    }
                 }
             }
             warnings += bad.map { item in
@@ -125,7 +137,7 @@ package final class ResumeIndex: @unchecked Sendable {
     /// True when the item at input position `index`, from `input` at `line`, was prepared.
     package func isPrepared(index: Int, input: String, line: Int) -> Bool {
         let key = JournalMerge.keyDigest(input: input, line: line)
-        let probe = KeyDigest(index: Int64(index), high: key.0, low: key.1)
+        let probe = KeyDigest(index: Int64(index), high: key.0)
         let at = Self.lowerBound(keys, probe)
         return at < keys.count && keys[at] == probe
     }
@@ -133,16 +145,21 @@ package final class ResumeIndex: @unchecked Sendable {
     /// A prepared entry for `url` (some item naming it), read back from its journal; nil when
     /// none was prepared.
     package func prepared(url: String) throws(ContainerError) -> ManifestEntry? {
-        let digest = Self.digest(url)
-        let probe = URLSpan(high: digest.0, low: digest.1, journal: 0, length: 0, offset: 0)
-        let at = Self.lowerBound(urls, probe)
-        guard at < urls.count, urls[at].high == digest.0, urls[at].low == digest.1 else { return nil }
-        let span = urls[at]
-        let journal = journals[Int(span.journal)]
-        let bytes = try journal.read(offset: Int(span.offset), length: Int(span.length))
-        do { return try JSONDecoder().decode(ManifestEntry.self, from: bytes) } catch {
-            throw .encoding(path: journal.path, reason: "a journal line changed while it was read: \(error)")
+        let digest = Self.digest(url).0 & ~0xFF
+        var at = Self.lowerBound(urls, URLSpan(key: digest, span: 0))
+        // Equal digests sit together: the first whose entry names `url` itself.
+        while at < urls.count, urls[at].key & ~0xFF == digest {
+            let found = urls[at]
+            at += 1
+            let journal = journals[Int(found.key & 0xFF)]
+            let bytes = try journal.read(offset: Int(found.span >> 24), length: Int(found.span & 0xFF_FFFF))
+            let entry: ManifestEntry
+            do { entry = try JSONDecoder().decode(ManifestEntry.self, from: bytes) } catch {
+                throw .encoding(path: journal.path, reason: "a journal line changed while it was read: \(error)")
+            }
+            if entry.input == url { return entry }
         }
+        return nil
     }
 
     /// True when a prepared entry names the file `relative` (`Images/…`). An 8-byte digest: a

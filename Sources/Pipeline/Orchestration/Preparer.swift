@@ -73,7 +73,7 @@ package final class Preparer: Sendable {
                 // A shard's earlier lines, and what an unsharded run prepared before the shards
                 // started, are both skipped.
                 let names = shard == nil ? [journalName] : [ManifestJournal.fileName, journalName]
-                resume = try ResumeIndex(in: container.root, journals: names)
+                resume = try ResumeIndex(in: container.root, journals: names, keepFiles: shard == nil)
             }
         } catch {
             throw PrepareFailure(error: error, summary: summary)
@@ -243,6 +243,7 @@ package final class Preparer: Sendable {
         // The dedupe table is the run's only per-item state: give it back before the merge
         // that writes manifest.json, so the two never add up.
         seen = DedupeTable()
+        resume = nil
 
         var closing: ContainerError?
         do { try journal.close() } catch { closing = error }

@@ -152,7 +152,7 @@ struct ManifestMergeTests {
         #expect(a.preparedCount == 10 && b.preparedCount == 10)
         #expect(a.storedBytes == b.storedBytes)
         #expect(a.storedBytes <= 10 * ResumeIndex.bytesPerEntry)
-        #expect(ResumeIndex.bytesPerEntry <= 80)
+        #expect(ResumeIndex.bytesPerEntry <= 48)
         #expect(b.isPrepared(index: 3, input: "https://x.test/3.jpg", line: 4))
         #expect(!b.isPrepared(index: 3, input: "https://x.test/3.jpg", line: 5))
         #expect(try b.prepared(url: "https://x.test/7.jpg")?.index == 7)
