@@ -26,9 +26,15 @@ extension Manifest {
         let folder = try DirectoryHandle(opening: dir.path)
         let set = try JournalSet(in: folder)
         if !partial, let message = set.incompleteMessage {
-            throw .mismatched(path: folder.path, reason: message + "; or merge with partial set, to write what is there")
+            throw .mismatched(path: folder.path, reason: incompleteReason(message))
         }
         return try JournalMerge(folder: folder, names: set.names, chunkRecords: chunkRecords).write(now: now)
+    }
+
+    /// Why `merge` refuses an incomplete set of shards: `message` (`JournalSet.incompleteMessage`)
+    /// and what to do.
+    package static func incompleteReason(_ message: String) -> String {
+        message + "; or merge with partial set, to write what is there"
     }
 
     /// `merge` as a command runs it: under the container's lock, so it is refused

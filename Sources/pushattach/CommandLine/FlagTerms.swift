@@ -23,7 +23,7 @@ enum FlagTerms {
         ("lower PrepareOptions.maxInFlight", "lower --concurrency"),
         ("raise Spool.budget", "raise --spool-budget"),
         ("merge with partial set", "pass --partial"),
-        ("the same shard option (PrepareOptions.shard)", "the same --shard N"),
+        ("the same shard option (PrepareOptions.shard)", "the same --shard K/N"),
         // Per-file decision (`MediaCheck`, `Verifier`, the engine's `ProcessingError`)
         ("set CheckPolicy.pixelBudget higher", "pass a higher --pixel-budget"),
         ("Preparer transcodes it", "prepare transcodes it"),
