@@ -181,10 +181,16 @@ package final class Container: Sendable {
         var removed: [String] = []
         for folder in Folder.allCases {
             let handle = handle(folder)
-            for name in ((try? handle.names()) ?? []).sorted() where !name.hasPrefix(".") {
-                let relative = folder.rawValue + "/" + name
-                guard !isReferenced(relative), (try? handle.status(name))?.kind != .directory else { continue }
-                if (try? handle.remove(name)) != nil { removed.append(relative) }
+            // Streamed: a folder of a million prepared files is read name by name, and only the
+            // unreferenced ones (left by an interrupted run: few) are kept, then removed.
+            var unreferenced: [String] = []
+            try? handle.forEachName { name in
+                guard !name.hasPrefix("."), !isReferenced(folder.rawValue + "/" + name) else { return }
+                unreferenced.append(name)
+            }
+            for name in unreferenced.sorted() {
+                guard (try? handle.status(name))?.kind != .directory else { continue }
+                if (try? handle.remove(name)) != nil { removed.append(folder.rawValue + "/" + name) }
             }
         }
         return removed
