@@ -152,9 +152,10 @@ package final class Container: Sendable {
     package func removeStaleTemporaries() -> [String] {
         var removed: [String] = []
         for (prefix, folder) in [("", root)] + Folder.allCases.map({ ($0.rawValue + "/", handle($0)) }) {
-            for name in ((try? folder.names()) ?? []).sorted() where AtomicWriter.isTemporaryName(name) {
-                if (try? folder.remove(name)) != nil { removed.append(prefix + name) }
-            }
+            // Streamed: only the temporaries are kept, never the folder's million names.
+            var temporaries: [String] = []
+            try? folder.forEachName { name in if AtomicWriter.isTemporaryName(name) { temporaries.append(name) } }
+            for name in temporaries.sorted() where (try? folder.remove(name)) != nil { removed.append(prefix + name) }
         }
         return removed
     }
