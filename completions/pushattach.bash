@@ -6,18 +6,21 @@ _pushattach() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
     COMPREPLY=()
     if [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY=($(compgen -W "verify prepare bench report help -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "verify prepare merge bench report help -h --help --version" -- "$cur"))
         return 0
     fi
     case "${COMP_WORDS[1]}" in
         help)
-            [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "verify prepare bench report" -- "$cur"))
+            [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "verify prepare merge bench report" -- "$cur"))
             ;;
         verify)
             _pushattach_verify "$cur" "$prev"
             ;;
         prepare)
             _pushattach_prepare "$cur" "$prev"
+            ;;
+        merge)
+            _pushattach_merge "$cur" "$prev"
             ;;
         bench)
             _pushattach_bench "$cur" "$prev"
@@ -50,14 +53,25 @@ _pushattach_prepare() {
             COMPREPLY=($(compgen -d -- "$cur"))
             return 0
             ;;
-        --thumbnail|--max-long-side|--quality|--pixel-budget|--decoded-budget|--memory-budget|--spool-budget|--allow-host|--max-redirects|--timeout|-j|--concurrency|--per-host|--retries)
+        --thumbnail|--max-long-side|--quality|--shard|--pixel-budget|--decoded-budget|--memory-budget|--spool-budget|--allow-host|--max-redirects|--timeout|-j|--concurrency|--per-host|--retries)
             return 0
             ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names --resume --strict --accept-damaged --json --report -q --quiet -v --verbose --pixel-budget --decoded-budget --memory-budget --spool-budget --allow-private-networks --allow-host --max-redirects --timeout -j --concurrency --per-host --retries -h --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names --resume --shard --strict --accept-damaged --json --report -q --quiet -v --verbose --pixel-budget --decoded-budget --memory-budget --spool-budget --allow-private-networks --allow-host --max-redirects --timeout -j --concurrency --per-host --retries -h --help" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+
+_pushattach_merge() {
+    local cur="$1" prev="$2"
+    case "$prev" in
+    esac
+    if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W "--partial -h --help" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -d -- "$cur"))
     fi
 }
 

@@ -35,6 +35,14 @@ struct FlagTermsTests {
             "shorter --container path"
         ),
         (ContainerError.locked(path: "/c/.pushattach.lock", holderPID: 42).description, "another --container"),
+        (
+            ContainerError.mismatched(path: "/c", reason: Manifest.incompleteReason("shard 1/2 is not done")).description,
+            "pass --partial"
+        ),
+        (
+            ContainerError.mismatched(path: "/c", reason: Preparer.unshardedRunReason(shards: 4)).description,
+            "the same --shard K/N"
+        ),
         (verifyReason("jpeg/misc/sharp_giant-image_20000x14000.jpg"), "pass a higher --pixel-budget"),
         (verifyReason("truncated.jpg", bundled: true), "pass --accept-damaged"),
         (verifyReason("lossy-320x240.webp", bundled: true), "prepare transcodes it"),

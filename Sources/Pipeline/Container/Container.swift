@@ -28,8 +28,12 @@ package final class Container: Sendable {
     /// `.spool/`: downloads too large to hold in memory are written here as they stream
     /// (`Fetch.Spool`), then renamed into their folder or removed.
     let spool: DirectoryHandle
+    /// The spool folder's name in the container: `.spool`, or a shard's own `.spool.K-of-N`.
+    let spoolFolderName: String
+    /// The slice of the input this process prepares, when the container is shared by shards.
+    package let shard: Shard?
 
-    /// The spool folder's name in the container.
+    /// The spool folder's name in an unsharded run's container.
     static let spoolFolderName = ".spool"
 
     /// The folder, relative to the container, for each kind of file.
@@ -46,8 +50,11 @@ package final class Container: Sendable {
     }
 
     private init(
-        root: DirectoryHandle, lock: ContainerLock, folders: [Folder: DirectoryHandle], spool: DirectoryHandle
+        root: DirectoryHandle, lock: ContainerLock, folders: [Folder: DirectoryHandle], spool: DirectoryHandle,
+        spoolFolderName: String, shard: Shard?
     ) {
+        self.spoolFolderName = spoolFolderName
+        self.shard = shard
         url = URL(fileURLWithPath: root.path, isDirectory: true)
         self.root = root
         self.lock = lock
@@ -59,21 +66,29 @@ package final class Container: Sendable {
     /// checks every folder is writable (EACCES / EROFS are fatal `ContainerError`s naming the
     /// folder) and removes stale temporaries. A link inside the container where the lock or a
     /// folder belongs is a fatal `unsafeEntry` naming it.
-    package static func open(at url: URL) throws(ContainerError) -> Container {
+    ///
+    /// With a `shard`, the container is shared with the other shards of the run, which may be
+    /// writing into it right now: the shard's locks are taken (`ContainerLock(in:shard:)`), its
+    /// spool folder is its own (`.spool.K-of-N`), and temporaries are left alone (they may be
+    /// another shard's writes in flight; an unsharded run or `Manifest.merge` removes stale ones).
+    package static func open(at url: URL, shard slice: Shard? = nil) throws(ContainerError) -> Container {
         let given = url.standardizedFileURL
         try createFolder(given)
         let root = try DirectoryHandle(resolving: given.path)
-        let lock = try ContainerLock(in: root)
+        let lock: ContainerLock
+        if let slice { lock = try ContainerLock(in: root, shard: slice) } else { lock = try ContainerLock(in: root) }
         var folders: [Folder: DirectoryHandle] = [:]
         for folder in Folder.allCases { folders[folder] = try root.folder(folder.rawValue, create: true) }
         // A folder the run cannot write into fails every item of its kind: say so now, before
         // anything is downloaded, naming the folder.
         try root.checkWritable()
         for folder in Folder.allCases { try folders[folder]!.checkWritable() }
-        let spool = try root.folder(spoolFolderName, create: true)
+        let spoolName = slice?.spoolName ?? spoolFolderName
+        let spool = try root.folder(spoolName, create: true)
         try spool.checkWritable()
-        let container = Container(root: root, lock: lock, folders: folders, spool: spool)
-        container.removeStaleTemporaries()
+        let container = Container(
+            root: root, lock: lock, folders: folders, spool: spool, spoolFolderName: spoolName, shard: slice)
+        if slice == nil { container.removeStaleTemporaries() }
         container.removeSpoolFiles()
         return container
     }
@@ -128,8 +143,7 @@ package final class Container: Sendable {
 
     /// Removes `.spool/` at the end of a run, when it is empty (a file still there keeps it).
     func removeSpoolFolder() {
-        try? SystemCall.removeDirectory(
-            in: root.descriptor, Self.spoolFolderName, path: root.path(of: Self.spoolFolderName))
+        try? SystemCall.removeDirectory(in: root.descriptor, spoolFolderName, path: root.path(of: spoolFolderName))
     }
 
     /// Removes `.<name>.tmp-<hex>` files left in the container and its folders by a crash.
@@ -138,9 +152,10 @@ package final class Container: Sendable {
     package func removeStaleTemporaries() -> [String] {
         var removed: [String] = []
         for (prefix, folder) in [("", root)] + Folder.allCases.map({ ($0.rawValue + "/", handle($0)) }) {
-            for name in ((try? folder.names()) ?? []).sorted() where AtomicWriter.isTemporaryName(name) {
-                if (try? folder.remove(name)) != nil { removed.append(prefix + name) }
-            }
+            // Streamed: only the temporaries are kept, never the folder's million names.
+            var temporaries: [String] = []
+            try? folder.forEachName { name in if AtomicWriter.isTemporaryName(name) { temporaries.append(name) } }
+            for name in temporaries.sorted() where (try? folder.remove(name)) != nil { removed.append(prefix + name) }
         }
         return removed
     }
@@ -157,13 +172,26 @@ package final class Container: Sendable {
     /// (`unlinkat`): a link is removed, not its target, and a folder found there is left alone.
     @discardableResult
     package func removeUnreferencedFiles(keeping: Set<String>) -> [String] {
+        removeUnreferencedFiles { keeping.contains($0) }
+    }
+
+    /// As `removeUnreferencedFiles(keeping:)`, asking `isReferenced` of each path (`Images/…`):
+    /// `ResumeIndex.isReferenced`, which holds a digest per file instead of its name.
+    @discardableResult
+    package func removeUnreferencedFiles(isReferenced: (String) -> Bool) -> [String] {
         var removed: [String] = []
         for folder in Folder.allCases {
             let handle = handle(folder)
-            for name in ((try? handle.names()) ?? []).sorted() where !name.hasPrefix(".") {
-                let relative = folder.rawValue + "/" + name
-                guard !keeping.contains(relative), (try? handle.status(name))?.kind != .directory else { continue }
-                if (try? handle.remove(name)) != nil { removed.append(relative) }
+            // Streamed: a folder of a million prepared files is read name by name, and only the
+            // unreferenced ones (left by an interrupted run: few) are kept, then removed.
+            var unreferenced: [String] = []
+            try? handle.forEachName { name in
+                guard !name.hasPrefix("."), !isReferenced(folder.rawValue + "/" + name) else { return }
+                unreferenced.append(name)
+            }
+            for name in unreferenced.sorted() {
+                guard (try? handle.status(name))?.kind != .directory else { continue }
+                if (try? handle.remove(name)) != nil { removed.append(folder.rawValue + "/" + name) }
             }
         }
         return removed

@@ -21,6 +21,10 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// into the container could otherwise make a run overwrite, append to or delete files
     /// outside it.
     case unsafeEntry(path: String, found: UnsafeEntry)
+    /// The container's journals do not fit together or with this run: shard journals of two
+    /// shard counts, a shard missing where a complete set is needed, or an unsharded run in a
+    /// container of shards (and the reverse).
+    case mismatched(path: String, reason: String)
 
     /// What `unsafeEntry` found.
     public enum UnsafeEntry: Sendable, Hashable {
@@ -37,7 +41,7 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isFatal: Bool {
         switch self {
         case .system(_, _, let code): [ENOSPC, EDQUOT, EACCES, EPERM, EROFS].contains(code)
-        case .locked, .unsafeEntry: true
+        case .locked, .unsafeEntry, .mismatched: true
         case .encoding: false
         }
     }
@@ -55,6 +59,8 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "or use another PrepareOptions.container"
         case let .encoding(path, reason):
             return "cannot encode or decode \(path): \(reason)"
+        case let .mismatched(path, reason):
+            return "\(path): \(reason)"
         case let .unsafeEntry(path, .symbolicLink):
             return "\(path) is a symbolic link; PushAttach does not follow links inside the container: "
                 + "remove it, then run again"

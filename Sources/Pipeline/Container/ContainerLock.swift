@@ -9,25 +9,45 @@ import Foundation
 /// `flock` belongs to the open file description, so a second `ContainerLock` on the same
 /// folder is refused even inside the same process. The kernel drops the lock when the process
 /// dies, so a crashed run never leaves the container locked.
+///
+/// A shard of a sharded run (`Shard`) shares the container with the other shards: it holds
+/// `.pushattach.lock` *shared* (so an unsharded run or a `merge` is refused while any shard
+/// runs, and shards never exclude each other) and its own `.lock.K-of-N` exclusively (so one
+/// shard never runs twice at once).
+///
+///     let lock = try ContainerLock(in: folder, shard: try Shard(index: 2, count: 4))
 package final class ContainerLock: @unchecked Sendable {
     package static let fileName = ".pushattach.lock"
 
+    /// The lock that says who holds the container: `.pushattach.lock`, or a shard's own.
     package let path: String
     private let mutex = NSLock()
     private var fd: Int32
+    /// A shard's shared hold on `.pushattach.lock` (-1 for an exclusive lock).
+    private var sharedFD: Int32 = -1
+    private var sharedPath = ""
 
     /// Takes the lock of the folder at `directory` (following links to it: the caller's choice).
     package convenience init(directory: URL) throws(ContainerError) {
         try self.init(in: DirectoryHandle(opening: directory.path))
     }
 
+    /// A shard's locks in the folder at `directory` (see `init(in:shard:)`).
+    package convenience init(directory: URL, shard: Shard) throws(ContainerError) {
+        try self.init(in: DirectoryHandle(opening: directory.path), shard: shard)
+    }
+
     /// Takes the lock of the open folder. The lock file is opened relative to it and never
     /// through a link (`unsafeEntry`), so a planted `.pushattach.lock -> victim` is refused
     /// instead of truncated.
-    init(in directory: DirectoryHandle) throws(ContainerError) {
-        let path = directory.path(of: Self.fileName)
+    convenience init(in directory: DirectoryHandle) throws(ContainerError) {
+        try self.init(in: directory, fileName: Self.fileName)
+    }
+
+    private init(in directory: DirectoryHandle, fileName: String) throws(ContainerError) {
+        let path = directory.path(of: fileName)
         self.path = path
-        let fd = try directory.openFile(Self.fileName, .readWrite, .create, permissions: 0o644)
+        let fd = try directory.openFile(fileName, .readWrite, .create, permissions: 0o644)
         do {
             try SystemCall.lockExclusive(fd, path: path)
         } catch {
@@ -48,12 +68,52 @@ package final class ContainerLock: @unchecked Sendable {
         }
     }
 
+    /// Takes a shard's locks in the open folder: `.pushattach.lock` shared, then the shard's own
+    /// exclusively. `.locked` names whichever is held: by an unsharded run or a merge (the
+    /// container lock), or by another run of this very shard.
+    init(in directory: DirectoryHandle, shard: Shard) throws(ContainerError) {
+        let mainPath = directory.path(of: Self.fileName)
+        let main = try directory.openFile(Self.fileName, .readWrite, .create, permissions: 0o644)
+        do {
+            try SystemCall.lockShared(main, path: mainPath)
+        } catch {
+            let code: Int32? = if case let .system(_, _, code) = error { code } else { nil }
+            let holder = code == EWOULDBLOCK ? Self.readPID(main, path: mainPath) : nil
+            try? SystemCall.close(main, path: mainPath)
+            if code == EWOULDBLOCK { throw .locked(path: mainPath, holderPID: holder) }
+            throw error
+        }
+        let own: ContainerLock
+        do throws(ContainerError) {
+            own = try ContainerLock(in: directory, fileName: shard.lockName)
+        } catch {
+            try? SystemCall.close(main, path: mainPath)
+            throw error
+        }
+        // Take over the shard lock's descriptor: this object holds both.
+        path = own.path
+        fd = own.takeDescriptor()
+        sharedFD = main
+        sharedPath = mainPath
+    }
+
+    private func takeDescriptor() -> Int32 {
+        mutex.withLock {
+            defer { fd = -1 }
+            return fd
+        }
+    }
+
     deinit { release() }
 
     /// Drops the lock. Safe to call more than once.
     package func release() {
         mutex.lock()
         defer { mutex.unlock() }
+        if sharedFD >= 0 {
+            try? SystemCall.close(sharedFD, path: sharedPath)
+            sharedFD = -1
+        }
         guard fd >= 0 else { return }
         try? SystemCall.close(fd, path: path)
         fd = -1

@@ -132,6 +132,11 @@ final class DirectoryHandle: Sendable {
     /// The names in this folder, without `.` and `..`.
     func names() throws(ContainerError) -> [String] { try SystemCall.names(in: descriptor, path: path) }
 
+    /// Each name in this folder, one at a time (see `SystemCall.forEachName`).
+    func forEachName(_ body: (String) -> Void) throws(ContainerError) {
+        try SystemCall.forEachName(in: descriptor, path: path, body)
+    }
+
     /// Makes creates, renames and removals in this folder durable.
     func sync() throws(ContainerError) { try SystemCall.sync(descriptor, path: path) }
 

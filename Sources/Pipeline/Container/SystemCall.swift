@@ -175,6 +175,12 @@ enum SystemCall {
         try run("flock", path: path) { flock(fd, LOCK_EX | LOCK_NB) }
     }
 
+    /// A non-blocking shared `flock(2)`: any number of holders, but none while another holds it
+    /// exclusively (EWOULDBLOCK).
+    static func lockShared(_ fd: Int32, path: String) throws(ContainerError) {
+        try run("flock", path: path) { flock(fd, LOCK_SH | LOCK_NB) }
+    }
+
     // MARK: - Status
 
     /// What `stat(2)` says, in the terms the callers need.
@@ -273,6 +279,14 @@ enum SystemCall {
     /// The names in the folder open as `directory`, without `.` and `..` (`fdopendir(3)` on a
     /// duplicate, so `directory` stays open and unmoved).
     static func names(in directory: Int32, path: String) throws(ContainerError) -> [String] {
+        var names: [String] = []
+        try forEachName(in: directory, path: path) { names.append($0) }
+        return names
+    }
+
+    /// Calls `body` with each name in the folder (not `.` or `..`), one at a time: a folder of a
+    /// million files is never held as a list.
+    static func forEachName(in directory: Int32, path: String, _ body: (String) -> Void) throws(ContainerError) {
         let copy = try run("dup", path: path) { dup(directory) }
         guard let stream = fdopendir(copy) else {
             let code = errno
@@ -281,17 +295,16 @@ enum SystemCall {
         }
         defer { closedir(stream) }
         rewinddir(stream)
-        var names: [String] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
                 if errno != 0 { throw .system(call: "readdir", path: path, errno: errno) }
-                return names
+                return
             }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { body(name) }
         }
     }
 }

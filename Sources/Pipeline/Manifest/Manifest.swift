@@ -128,45 +128,15 @@ package enum Manifest {
         package var warnings: [String]
     }
 
-    /// Builds `DIR/manifest.json` from the journal and writes it atomically, streaming: the
-    /// journal is read twice, once to find the last line of each item and its place in the input,
-    /// and once to copy those lines out, in input order, re-encoded, one at a time. Memory: about
-    /// 100 bytes per distinct entry (its key, index and the span of its line), never the entries
-    /// themselves, so a run's final step does not grow with its length as a whole `Document`
-    /// would (~4.5 KB per entry).
+    /// Builds `DIR/manifest.json` from the journal (and any shard journals beside it, complete or
+    /// not: `merge` is the checked form) and writes it atomically, streaming: an external merge
+    /// by input position (`JournalMerge`), so its memory does not grow with the run's length.
     ///
     /// The text: two-space indentation, `schema_version`, `created`, `entries`, each entry's keys
     /// in `ManifestEntry.keys` order.
     @discardableResult
     package static func finalize(dir: URL, now: Date = Date()) throws(ContainerError) -> Finalized {
-        let folder = try DirectoryHandle(opening: dir.path)
-        let path = folder.path(of: ManifestJournal.fileName)
-        let index = try JournalIndex(in: folder)
-        let created = ISO8601DateFormatter().string(from: now)
-        let file = try AtomicFile(in: folder, name: fileName)
-        var statuses: [ManifestEntry.Status: Int] = [:]
-        var batch = Data("{\n  \"schema_version\": \(schemaVersion),\n  \"created\": ".utf8)
-        ManifestJSON.append(string: created, to: &batch)
-        batch.append(contentsOf: ",\n  \"entries\": [".utf8)
-        let decoder = JSONDecoder()
-        for (number, span) in index.spans.enumerated() {
-            let line = try index.read(span)
-            let entry: ManifestEntry
-            do { entry = try decoder.decode(ManifestEntry.self, from: line) } catch {
-                throw .encoding(path: path, reason: "a journal line changed while the manifest was written: \(error)")
-            }
-            statuses[entry.status, default: 0] += 1
-            batch.append(contentsOf: (number == 0 ? "\n    " : ",\n    ").utf8)
-            batch.append(entry.json.data(indent: 2))
-            if batch.count >= 1 << 16 {
-                try file.append(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
-        }
-        batch.append(contentsOf: (index.spans.isEmpty ? "]\n}\n" : "\n  ]\n}\n").utf8)
-        try file.append(batch)
-        try file.commit()
-        return Finalized(count: index.spans.count, statuses: statuses, warnings: index.warnings)
+        try merge(dir: dir, partial: true, now: now)
     }
 
     /// Reads the journal and keeps the prepared entries whose files (and thumbnails) are on disk
@@ -187,7 +157,7 @@ package enum Manifest {
         return state
     }
 
-    private static func fileProblem(_ entry: ManifestEntry, in folder: DirectoryHandle, verify: Verification)
+    static func fileProblem(_ entry: ManifestEntry, in folder: DirectoryHandle, verify: Verification)
         -> String?
     {
         guard let file = entry.file else { return "prepared entry has no file" }

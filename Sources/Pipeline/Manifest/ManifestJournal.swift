@@ -32,6 +32,8 @@ package final class ManifestJournal: @unchecked Sendable {
     package static let fileName = "manifest.jsonl"
 
     package let path: String
+    /// The file's name in the container: `manifest.jsonl`, or a shard's `manifest.K-of-N.jsonl`.
+    package let name: String
     package let syncEvery: Int
     /// The container, open: the journal is reached relative to it.
     private let folder: DirectoryHandle
@@ -42,17 +44,19 @@ package final class ManifestJournal: @unchecked Sendable {
 
     /// Opens (or creates) the journal in the folder at `directory` (following links to the folder
     /// itself: the caller's choice).
-    package convenience init(directory: URL, syncEvery: Int = 16) throws(ContainerError) {
-        try self.init(in: DirectoryHandle(opening: directory.path), syncEvery: syncEvery)
+    /// `name` is the journal's file name: `manifest.jsonl`, or a shard's (`Shard.journalName`).
+    package convenience init(directory: URL, name: String = fileName, syncEvery: Int = 16) throws(ContainerError) {
+        try self.init(in: DirectoryHandle(opening: directory.path), name: name, syncEvery: syncEvery)
     }
 
-    /// Opens (or creates) the journal in the open `folder`.
-    init(in folder: DirectoryHandle, syncEvery: Int = 16) throws(ContainerError) {
-        let path = folder.path(of: Self.fileName)
+    /// Opens (or creates) the journal `name` in the open `folder`.
+    init(in folder: DirectoryHandle, name: String = fileName, syncEvery: Int = 16) throws(ContainerError) {
+        let path = folder.path(of: name)
         self.path = path
+        self.name = name
         self.folder = folder
         self.syncEvery = max(1, syncEvery)
-        let fd = try folder.openFile(Self.fileName, .readWrite, [.append, .create], permissions: 0o644)
+        let fd = try folder.openFile(name, .readWrite, [.append, .create], permissions: 0o644)
         self.fd = fd
         do throws(ContainerError) {
             if try Self.endsWithoutNewline(fd, path: path) {
@@ -136,7 +140,7 @@ package final class ManifestJournal: @unchecked Sendable {
         guard try SystemCall.status(fd, path: path).links == 0 else { return false }
         // Copy the unlinked file, through its open descriptor, to a temporary beside the path,
         // then rename it into place and continue appending there.
-        let tempName = AtomicWriter.temporaryName(for: Self.fileName)
+        let tempName = AtomicWriter.temporaryName(for: name)
         let tempPath = folder.path(of: tempName)
         let copy = try folder.openFile(tempName, .readWrite, [.append, .create, .exclusive], permissions: 0o644)
         var renamed = false
@@ -155,7 +159,7 @@ package final class ManifestJournal: @unchecked Sendable {
             offset += count
         }
         try SystemCall.sync(copy, path: tempPath)
-        try folder.rename(tempName, to: Self.fileName, reportingPath: path)
+        try folder.rename(tempName, to: name, reportingPath: path)
         renamed = true
         try? folder.sync()
         try? SystemCall.close(fd, path: path)

@@ -25,6 +25,10 @@ package struct PrepareSummary: Sendable, Hashable {
     package var interrupted = false
     package var container: URL
     package var manifest: URL
+    /// Input items left to the other shards (`PrepareOptions.shard`).
+    package var otherShards = 0
+    /// For a shard: true when this run wrote `manifest.json` (every shard was complete).
+    package var merged = false
 
     package init(container: URL) {
         self.container = container

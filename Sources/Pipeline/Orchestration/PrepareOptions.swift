@@ -39,6 +39,10 @@ package struct PrepareOptions: Sendable {
     package var stableNames = false
     /// Skip what the container's manifest already has prepared; remove files no entry names.
     package var resume = false
+    /// Prepare only the items whose URL hashes to this shard (`Shard`), into a container the
+    /// other shards share: the run's journal is `manifest.K-of-N.jsonl`, and the last shard to
+    /// finish writes `manifest.json` (`Manifest.merge`). Nil: the whole input.
+    package var shard: Shard?
     /// A disagreement between the bytes and the media_type, Content-Type or URL extension, any
     /// codec warning and a malformed Exif block reject the item instead of being warnings.
     /// (Strict wins over `acceptDamaged`: a damaged image always has a codec warning.)

@@ -32,6 +32,10 @@ import MediaTypes
 ///   is written at the end, one entry per input item in input order, also after an interrupt
 ///   (cancelling the task running `run`: unfinished items are abandoned, and `--resume` redoes
 ///   them). On `--resume`, an item prepared before is skipped and adds no line.
+/// - Shards (`options.shard`): only the items whose URL hashes to the shard are taken (input
+///   problems go to shard 0); the journal is `manifest.K-of-N.jsonl`, and a shard that ends
+///   without an interrupt marks it done and, when it is the last, writes `manifest.json`
+///   (`Manifest.merge`). `--resume` keeps a `ResumeIndex`, fixed bytes per prepared entry.
 /// - Per-item problems are entries. Only container errors that would fail every later item
 ///   (not writable, disk full, locked) stop the run, as `PrepareFailure`.
 package final class Preparer: Sendable {
@@ -44,9 +48,11 @@ package final class Preparer: Sendable {
     {
         var summary = PrepareSummary(container: options.container.standardizedFileURL)
         let container: Container
-        do { container = try Container.open(at: options.container) } catch {
+        do { container = try Container.open(at: options.container, shard: options.shard) } catch {
             throw PrepareFailure(error: error, summary: summary)
         }
+        let shard = options.shard
+        let journalName = shard?.journalName ?? ManifestJournal.fileName
         summary.container = container.url
         summary.manifest = container.url.appendingPathComponent(Manifest.fileName)
         // Released when the run returns, not when the last reference to the container goes
@@ -56,19 +62,35 @@ package final class Preparer: Sendable {
         // Every spool file is gone once its item is; the folder goes with the run.
         defer { container.removeSpoolFolder() }
 
-        var resume: Manifest.ResumeState?
-        if options.resume {
-            do { resume = try Manifest.load(dir: container.url) } catch {
-                throw PrepareFailure(error: error, summary: summary)
+        var resume: ResumeIndex?
+        do {
+            try Self.checkJournals(in: container)
+            if let shard {
+                // This shard is running again: until it finishes, it is not complete.
+                try? container.root.remove(shard.doneName)
             }
-            for warning in resume?.warnings ?? [] { events(.note(warning)) }
-            let removed = container.removeUnreferencedFiles(keeping: resume?.referencedFiles ?? [])
-            if !removed.isEmpty {
-                events(.note("removed \(removed.count) file(s) no prepared entry names (left by an interrupted run)"))
+            if options.resume {
+                // A shard's earlier lines, and what an unsharded run prepared before the shards
+                // started, are both skipped.
+                let names = shard == nil ? [journalName] : [ManifestJournal.fileName, journalName]
+                resume = try ResumeIndex(in: container.root, journals: names, keepFiles: shard == nil)
+            }
+        } catch {
+            throw PrepareFailure(error: error, summary: summary)
+        }
+        if let resume {
+            for warning in resume.warnings { events(.note(warning)) }
+            // Other shards write files into the same folders right now, named in their journals
+            // only: a shard removes nothing it cannot tell is its own.
+            if shard == nil {
+                let removed = container.removeUnreferencedFiles { resume.isReferenced($0) }
+                if !removed.isEmpty {
+                    events(.note("removed \(removed.count) file(s) no prepared entry names (left by an interrupted run)"))
+                }
             }
         }
         let journal: ManifestJournal
-        do { journal = try ManifestJournal(directory: container.url) } catch {
+        do { journal = try ManifestJournal(directory: container.url, name: journalName) } catch {
             throw PrepareFailure(error: error, summary: summary)
         }
 
@@ -78,10 +100,6 @@ package final class Preparer: Sendable {
         let reader = WorkerPool<InputReader>(name: "input", threads: 1) { InputReader(inputs: inputs) }
         defer { reader.shutdown() }
 
-        let preparedKeys = Set(
-            (resume?.entries ?? []).filter { $0.status == .prepared }.map {
-                EntryKey(index: $0.index, input: $0.input, line: $0.line)
-            })
         var seen = DedupeTable()
         var fatal: ContainerError?
 
@@ -133,21 +151,31 @@ package final class Preparer: Sendable {
                     nextIndex += 1
                     switch event {
                     case .problem(let problem):
+                        // Input problems have no URL to hash: shard 0 records them.
+                        if let shard, shard.index != 0 {
+                            summary.otherShards += 1
+                            continue
+                        }
                         let entry = ManifestEntry(
                             index: index, input: problem.source, line: problem.line, status: .failed,
                             reason: problem.message)
                         fatal = await record(entry)
                     case .item(let item):
-                        if let prior = resume?.prepared[item.url] {
+                        if let shard, !shard.owns(key: item.url) {
+                            summary.otherShards += 1
+                            continue
+                        }
+                        if let resume, resume.isPrepared(index: index, input: item.url, line: item.line) {
                             // Prepared before as this very item: its line is in the journal
-                            // already, and stays the only one. Prepared as another item (the
-                            // same URL elsewhere): this item's first line, sharing the file.
-                            if preparedKeys.contains(EntryKey(index: index, input: item.url, line: item.line)) {
-                                summary.skipped += 1
-                                events(.skipped(item))
-                            } else {
-                                fatal = await record(prior.reused(by: item, index: index))
-                            }
+                            // already, and stays the only one.
+                            summary.skipped += 1
+                            events(.skipped(item))
+                            continue
+                        }
+                        if let prior = try? resume?.prepared(url: item.url) {
+                            // Prepared as another item (the same URL elsewhere): this item's
+                            // first line, sharing the file.
+                            fatal = await record(prior.reused(by: item, index: index))
                             continue
                         }
                         events(.started(item))
@@ -212,24 +240,82 @@ package final class Preparer: Sendable {
             }
         }
         if Task.isCancelled { summary.interrupted = true }
+        // The dedupe table is the run's only per-item state: give it back before the merge
+        // that writes manifest.json, so the two never add up.
+        seen = DedupeTable()
+        resume = nil
 
         var closing: ContainerError?
         do { try journal.close() } catch { closing = error }
-        do { try Manifest.finalize(dir: container.url) } catch {
-            closing = closing ?? error
-            // Point at what holds the entries: the journal (`--resume` builds manifest.json).
-            summary.manifest = container.url.appendingPathComponent(ManifestJournal.fileName)
+        if let shard {
+            let complete = fatal == nil && closing == nil && !summary.interrupted
+            summary.manifest = container.url.appendingPathComponent(shard.journalName)
+            if complete {
+                do { try Self.finishShard(shard, in: container, summary: &summary) } catch { closing = error }
+            }
+        } else {
+            do { try Manifest.finalize(dir: container.url) } catch {
+                closing = closing ?? error
+                // Point at what holds the entries: the journal (`--resume` builds manifest.json).
+                summary.manifest = container.url.appendingPathComponent(ManifestJournal.fileName)
+            }
         }
         if let error = fatal ?? closing { throw PrepareFailure(error: error, summary: summary) }
         return summary
     }
 }
 
-/// What identifies an item across runs (`Manifest.Key`'s fields).
-struct EntryKey: Hashable {
-    var index: Int
-    var input: String
-    var line: Int
+extension Preparer {
+    /// Refuses a container whose journals do not fit this run: shard journals of another
+    /// shard count, or of any count for an unsharded run (and the reverse, a shard in a
+    /// container an unsharded run is using is excluded by the lock).
+    private static func checkJournals(in container: Container) throws(ContainerError) {
+        let set = try JournalSet(in: container.root)
+        guard let found = set.count else { return }
+        if let shard = container.shard {
+            guard found != shard.count else { return }
+            throw .mismatched(
+                path: container.url.path,
+                reason:
+                    "it holds the journals of a run in \(found) shards (manifest.*-of-\(found).jsonl), and this is shard \(shard): run the shards with the same count, or use another container"
+            )
+        }
+        throw .mismatched(path: container.url.path, reason: unshardedRunReason(shards: found))
+    }
+
+    /// Why an unsharded run is refused in a container that holds the journals of `shards` shards.
+    package static func unshardedRunReason(shards found: Int) -> String {
+        "it holds the journals of a run in \(found) shards (manifest.*-of-\(found).jsonl): continue it with the same shard option (PrepareOptions.shard), or use another container"
+    }
+
+    /// A shard that finished: marks its journal complete (`Shard.doneName`, written atomically
+    /// after the journal was synced and closed), gives up its locks, and, if it can take the
+    /// container lock (no other shard still running) and every shard is complete, writes
+    /// `manifest.json` and removes temporaries crashed shards left.
+    ///
+    /// Whichever shard releases its shared lock last finds the container lock free, and every
+    /// other shard's marker written before it released: so the last one merges (or a racing
+    /// shard that took the lock in between does).
+    private static func finishShard(_ shard: Shard, in container: Container, summary: inout PrepareSummary)
+        throws(ContainerError)
+    {
+        let marker = try AtomicFile(in: container.root, name: shard.doneName)
+        try marker.append(Data("complete \(shard)\n".utf8))
+        try marker.commit()
+        container.lock.release()
+        let exclusive: ContainerLock
+        do { exclusive = try ContainerLock(in: container.root) } catch {
+            if case .locked = error { return }  // another shard is still running: it merges
+            throw error
+        }
+        defer { exclusive.release() }
+        let set = try JournalSet(in: container.root)
+        guard set.incompleteMessage == nil else { return }
+        container.removeStaleTemporaries()
+        try Manifest.merge(dir: container.url)
+        summary.manifest = container.url.appendingPathComponent(Manifest.fileName)
+        summary.merged = true
+    }
 }
 
 enum ItemResult: Sendable {

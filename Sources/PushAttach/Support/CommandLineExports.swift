@@ -24,6 +24,11 @@ package typealias ContainerLock = Pipeline.ContainerLock
 package typealias ProgressMeter = Pipeline.ProgressMeter
 package typealias InputCounter = Pipeline.InputCounter
 
+// Sharded runs and their merge (`prepare --shard`, `pushattach merge`).
+package typealias Shard = Pipeline.Shard
+package typealias ShardError = Pipeline.ShardError
+package typealias Manifest = Pipeline.Manifest
+
 // The contact sheet of a container (`pushattach report`).
 package typealias BatchReport = Pipeline.BatchReport
 

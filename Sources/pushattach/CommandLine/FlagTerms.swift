@@ -22,6 +22,8 @@ enum FlagTerms {
         ("the PrepareOptions.container path", "the --container path"),
         ("lower PrepareOptions.maxInFlight", "lower --concurrency"),
         ("raise Spool.budget", "raise --spool-budget"),
+        ("merge with partial set", "pass --partial"),
+        ("the same shard option (PrepareOptions.shard)", "the same --shard K/N"),
         // Per-file decision (`MediaCheck`, `Verifier`, the engine's `ProcessingError`)
         ("set CheckPolicy.pixelBudget higher", "pass a higher --pixel-budget"),
         ("Preparer transcodes it", "prepare transcodes it"),
@@ -33,6 +35,7 @@ enum FlagTerms {
         ("FetchPolicy.deadline", "--timeout"),
         ("FetchPolicy.maxRetries", "--retries"),
         ("PrepareOptions.resume", "--resume"),
+        ("PrepareOptions.shard", "--shard"),
         ("PrepareOptions.container", "--container"),
         ("PrepareOptions.maxInFlight", "--concurrency"),
         ("PrepareOptions.perHost", "--per-host"),

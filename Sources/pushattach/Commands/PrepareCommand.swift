@@ -35,6 +35,9 @@ struct PrepareCommand: Command {
             "--stable-names", "Name-based UUIDs of the URL, so re-runs give identical names.")
         static let resume = OptionInfo.flag(
             "--resume", "Continue an interrupted run: skip what DIR's manifest has prepared.")
+        static let shard = OptionInfo.value(
+            "--shard", "K/N",
+            "Prepare only the items whose URL hashes to shard K of N (0 <= K < N), into a DIR the other shards share (its journal is DIR/manifest.K-of-N.jsonl; the last shard to finish writes manifest.json). 'auto' reads K and N from a Slurm, Kubernetes Indexed Job, AWS Batch or Cloud Run array task's environment; 'auto/N' gives N.")
         static let strict = OptionInfo.flag(
             "--strict",
             "A type mismatch between the bytes and the claims, any codec warning and a malformed Exif block reject the item."
@@ -74,7 +77,7 @@ struct PrepareCommand: Command {
             in: 0...10)
 
         static let all = [
-            container, thumbnail, maxLongSide, quality, stableNames, resume, strict, acceptDamaged, json, report, quiet,
+            container, thumbnail, maxLongSide, quality, stableNames, resume, shard, strict, acceptDamaged, json, report, quiet,
             verbose, pixelBudget, decodedBudget, memoryBudget, spoolBudget,
             allowPrivateNetworks, allowHost, maxRedirects, timeout, concurrency, perHost, retries, OptionInfo.help,
         ]
@@ -107,6 +110,9 @@ struct PrepareCommand: Command {
                     "Progress goes to stderr: a status line on a terminal, plain lines otherwise, then a summary. --quiet leaves only the summary; --verbose shows every item with its warnings and timings."
                 ),
                 .paragraph(
+                    "SHARDS: --shard K/N splits one list over N processes or machines sharing DIR (a shared file system): each reads the whole list and takes the items whose URL hashes to K (the first 8 bytes of SHA-256 of the URL, big-endian, mod N), so an item always lands in the same shard and identical URLs are still downloaded once. Each shard writes DIR/manifest.K-of-N.jsonl under its own lock and, when it finishes, DIR/manifest.K-of-N.done; the last shard to finish writes manifest.json, in input order ('pushattach merge DIR' does the same by hand). With --stable-names the file names do not depend on N. A killed shard is rerun with the same --shard and --resume. --shard auto reads SLURM_ARRAY_TASK_ID (minus SLURM_ARRAY_TASK_MIN) and SLURM_ARRAY_TASK_COUNT, JOB_COMPLETION_INDEX (Kubernetes), AWS_BATCH_JOB_ARRAY_INDEX or CLOUD_RUN_TASK_INDEX and CLOUD_RUN_TASK_COUNT; Kubernetes and AWS Batch set no count: pass auto/N. Input problems (an unreadable INPUT, a bad line) are recorded by shard 0."
+                ),
+                .paragraph(
                     "Ctrl-C (SIGINT) or SIGTERM stops reading input, abandons unfinished items, writes the manifest and exits 130 (SIGINT) or 143 (SIGTERM); run again with --resume to finish. A second run on a container in use is refused (exit 2) naming the running one's PID."
                 ),
             ],
@@ -117,6 +123,7 @@ struct PrepareCommand: Command {
                 "pushattach prepare payload.json --container out --json | jq -r .file",
                 "pushattach prepare urls.txt --container out --resume --stable-names",
                 "pushattach prepare urls.txt -o out -j 32 -q",
+                "pushattach prepare urls.txt -o /shared/out --stable-names --shard auto   # in each task of a job array",
             ])
     }
 
@@ -167,6 +174,11 @@ struct PrepareCommand: Command {
         }
         options.stableNames = arguments.flag(Options.stableNames)
         options.resume = arguments.flag(Options.resume)
+        if let text = arguments.value(Options.shard) {
+            do { options.shard = try Shard(parsing: text) } catch {
+                throw UsageError(command: command, message: "--shard \(text): \(error)")
+            }
+        }
         options.strict = arguments.flag(Options.strict)
         options.acceptDamaged = arguments.flag(Options.acceptDamaged)
         options.fetch.allowPrivateNetworks = arguments.flag(Options.allowPrivateNetworks)
@@ -211,7 +223,7 @@ struct PrepareCommand: Command {
                 command: command,
                 message: "no INPUT can be read: " + unreadable.map { "\($0.0) (\($0.1))" }.joined(separator: ", "))
         }
-        let journal = options.container.appendingPathComponent("manifest.jsonl").path
+        let journal = options.container.appendingPathComponent(options.shard?.journalName ?? "manifest.jsonl").path
         // A run in progress holds the lock: let `run` refuse that (exit 2, naming the holder's
         // PID) rather than advise --resume, which would be refused too.
         if !options.resume, !Self.containerInUse(options.container),

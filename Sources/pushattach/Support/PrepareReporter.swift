@@ -81,6 +81,7 @@ final class PrepareReporter: @unchecked Sendable {
             + "\(summary.rejected) rejected, \(summary.failed) failed"
         if summary.skipped > 0 { text += ", \(summary.skipped) already prepared (skipped)" }
         if summary.interrupted { text += " (interrupted: run again with --resume to finish)" }
+        if summary.otherShards > 0 { text += ", \(summary.otherShards) left to the other shards" }
         let c = lock.withLock { counts }
         let done = [
             (c.transcoded, "transcoded"), (c.resized, "resized"), (c.oriented, "turned upright"),
@@ -93,6 +94,11 @@ final class PrepareReporter: @unchecked Sendable {
             for (reason, count) in top { text += "\n  \(count) x \(Self.shown(reason))" }
         }
         text += "\ncontainer: \(summary.container.path)\nmanifest:  \(summary.manifest.path)"
+        if summary.otherShards > 0 || summary.manifest.pathExtension == "jsonl", !summary.merged,
+            !summary.interrupted
+        {
+            text += "\n           (manifest.json is written by the last shard to finish, or 'pushattach merge DIR')"
+        }
         Console.error(text)
     }
 
