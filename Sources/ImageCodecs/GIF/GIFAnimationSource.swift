@@ -104,6 +104,11 @@ final class GIFAnimationSource: AnimationSource {
                     }
                 }
             case IMAGE_DESC_RECORD_TYPE:
+                // The block scan announced frameCount frames; a stream that reads differently to
+                // giflib (damage the scan stopped at) ends here rather than yield more.
+                guard decoded < frameCount else {
+                    return try damaged("giflib reads more images than the \(frameCount) the block scan found")
+                }
                 guard DGifGetImageDesc(gif) == GIF_OK else {
                     return try damaged(Self.describe(gif.pointee.Error, "DGifGetImageDesc"))
                 }
@@ -140,14 +145,20 @@ final class GIFAnimationSource: AnimationSource {
         let transparent = Int(control.TransparentColor)
         let duration = Int(control.DelayTime) * 10
 
-        guard width > 0, height > 0 else {
-            decoded += 1
-            return AnimationFrame(canvas: canvas, durationMilliseconds: duration)
-        }
-        var line = [GifPixelType](repeating: 0, count: width)
         let rowOrder = image.Interlace ? Self.interlacedRows(height) : nil
         let x0 = max(0, left), x1 = min(canvasWidth, left + width)
-        for stored in 0..<height {
+        // Rows are decoded up to the last one that lands on the canvas; the LZW data of the rest
+        // (and of an empty or wholly off-canvas frame) is skipped undecoded, so a small file
+        // declaring a 65535 x 65535 frame costs no more than its bytes.
+        var rowsNeeded = 0
+        if width > 0, x0 < x1 {
+            for stored in stride(from: height - 1, through: 0, by: -1) where top + (rowOrder?[stored] ?? stored) < canvasHeight {
+                rowsNeeded = stored + 1
+                break
+            }
+        }
+        var line = [GifPixelType](repeating: 0, count: max(1, width))
+        for stored in 0..<rowsNeeded {
             let ok = line.withUnsafeMutableBufferPointer { DGifGetLine(gif, $0.baseAddress, Int32(width)) == GIF_OK }
             guard ok else {
                 let message =
@@ -170,6 +181,17 @@ final class GIFAnimationSource: AnimationSource {
                     o += 4
                 }
             }
+        }
+        if rowsNeeded < height || width == 0 || height == 0 {
+            var block: UnsafeMutablePointer<GifByteType>?
+            repeat {
+                guard DGifGetCodeNext(gif, &block) == GIF_OK else {
+                    let message =
+                        Self.describe(gif.pointee.Error, "DGifGetCodeNext")
+                        + " skipping the off-canvas image data of frame \(decoded + 1)"
+                    return try damaged(message, partial: AnimationFrame(canvas: canvas, durationMilliseconds: duration))
+                }
+            } while block != nil
         }
         decoded += 1
         return AnimationFrame(canvas: canvas, durationMilliseconds: duration)
