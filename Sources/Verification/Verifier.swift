@@ -4,7 +4,7 @@ import MediaTypes
 
 /// Settings for `Verifier`.
 public struct VerifyOptions: Sendable {
-    /// Decode every JPEG, PNG and WebP fully (the default); false checks headers only (`--fast`).
+    /// Decode every JPEG, PNG, WebP and GIF fully (the default); false checks headers only (`--fast`).
     public var decode = true
     /// Any codec warning, and any disagreement between the name and the bytes, is an error.
     public var strict = false
