@@ -35,7 +35,9 @@ import Testing
                 } catch {
                     #expect(error is CodecError, "\(label): \(error)")
                 }
-                #expect(clock.now - started < .seconds(5), "\(label) strict=\(strict) took too long")
+                // A hang guard, not a speed test: alone a copy takes well under a second (debug build),
+                // but the whole suite on a shared 2-core machine has stretched one to 24 s.
+                #expect(clock.now - started < .seconds(120), "\(label) strict=\(strict) took too long")
             }
         }
         // Cuts late in the file keep frames in lenient mode (GIF; libwebp's demuxer needs the whole RIFF).
