@@ -50,12 +50,6 @@ extension ImageProcessor {
                 loopCount: source.loopCount, durationMilliseconds: source.totalDurationMilliseconds)
         }
     }
-
-    /// Whether `process` takes `format` through the animation path: every GIF, and a WebP whose
-    /// header says it is animated.
-    static func isAnimation(_ format: MediaFormat, sniffed: SniffedType, frames: Int) -> Bool {
-        format == .gif || (format == .webp && (sniffed.isAnimated || frames > 1))
-    }
 }
 
 extension AnimationSource {
