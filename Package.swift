@@ -59,7 +59,8 @@ let package = Package(
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MediaTypesTests", dependencies: ["MediaTypes", "TestSupport"]),
-        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "MediaTypes", "TestSupport", "CPNG", "CTurboJPEG"]),
+        .testTarget(
+            name: "ImageCodecsTests", dependencies: ["ImageCodecs", "MediaTypes", "TestSupport", "CPNG", "CTurboJPEG", "CGIF"]),
         .testTarget(name: "ImageEngineTests", dependencies: ["ImageEngine", "ImageCodecs", "MediaTypes", "Verification", "TestSupport"]),
         .testTarget(name: "VerificationTests", dependencies: ["Verification", "MediaTypes", "TestSupport"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"]),

@@ -284,6 +284,120 @@ def print_w4(results):
                   f"{r['peak_rss_mb']:12.0f} {r['above_baseline_mb']:11.0f} {r['ssim']:10.4f}")
 
 
+# ---- A1: animated WebP -> animated GIF, ours and libvips per file (each in its own process)
+
+A1_FILES = [  # the repository's, relative to its root
+    "TestImages/formats/animation/animated-160x120-alpha.webp",
+    "TestImages/conformance/webp/misc/sharp_rotating-squares_animated.webp",
+    "TestImages/conformance/webp/misc/pillow_iss634_animated.webp",
+]
+# The corpus' larger ones (320x240, 101 frames) when it is there: $PUSHATTACH_CORPUS, default ../shared/corpus.
+A1_CORPUS_FILES = ["webp/metadata-extractor-images/animation_lossy.webp",
+                   "webp/metadata-extractor-images/animation_lossless.webp"]
+
+# libvips' side: the whole animation (n=-1) saved with gifsave (cgif + libimagequant), from the file
+# on disk to GIF bytes in memory, in a process of its own; prints ms (median), peak RSS, bytes, frames.
+VIPS_A1 = r"""
+import os, statistics, sys, time
+os.environ["VIPS_CONCURRENCY"] = "1"
+import pyvips
+pyvips.cache_set_max(0)
+path, rounds, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+times = []
+for _ in range(rounds):
+    start = time.perf_counter()
+    image = pyvips.Image.new_from_file(path, n=-1, access="sequential")
+    data = image.gifsave_buffer()
+    times.append(time.perf_counter() - start)
+open(out, "wb").write(data)
+hwm = next(int(l.split()[1]) * 1024 for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+frames = pyvips.Image.new_from_buffer(data, "", n=-1).get("n-pages")
+print(f"ms={statistics.median(times) * 1000:.1f} peak_rss_bytes={hwm} bytes={len(data)} frames={frames}")
+"""
+
+
+def gif_facts(data):
+    """(frames, width, height, first frame SSIM helper image) of a GIF, read by Pillow."""
+    im = Image.open(io.BytesIO(data))
+    return getattr(im, "n_frames", 1), im.width, im.height
+
+
+def frame_ssim(src_path, gif_data):
+    """Mean luma SSIM over every frame, each over mid grey, of a GIF against Pillow's decode of
+    the WebP (resized to the GIF's size when smaller)."""
+    src, out = Image.open(src_path), Image.open(io.BytesIO(gif_data))
+    scores = []
+    for i in range(min(getattr(src, "n_frames", 1), getattr(out, "n_frames", 1))):
+        src.seek(i)
+        out.seek(i)
+        a, b = src.convert("RGBA"), out.convert("RGBA")
+        if a.size != b.size:
+            a = a.resize(b.size, Image.LANCZOS)
+        grey = Image.new("RGBA", a.size, (128, 128, 128, 255))
+        scores.append(structural_similarity(luma(Image.alpha_composite(grey, a)),
+                                            luma(Image.alpha_composite(grey, b)), data_range=255))
+    return statistics.mean(scores) if scores else 0.0
+
+
+def a1(bench, rounds):
+    """A1 figures: {file: {tool: {ms, peak_rss_mb, bytes, frames, output, ssim}}}."""
+    root = os.path.join(HERE, "..")
+    corpus = os.environ.get("PUSHATTACH_CORPUS", "../shared/corpus")
+    paths = [os.path.join(root, f) for f in A1_FILES] + [os.path.join(corpus, f) for f in A1_CORPUS_FILES]
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in paths:
+            path = os.path.normpath(path)
+            if not os.path.exists(path):
+                continue
+            name = os.path.basename(path)
+            folder = os.path.join(tmp, name + ".d")
+            os.mkdir(folder)
+            shutil.copyfile(path, os.path.join(folder, name))  # a copy: the bench skips symlinks
+            out = os.path.join(tmp, name + ".out")
+            os.mkdir(out)
+
+            def ours_run(n):
+                doc = json.loads(subprocess.run(
+                    [bench, "--json", "--workload", "a1", "--threads", "1", "--rounds", str(n), "--folder", folder,
+                     "--output", out], stdout=subprocess.PIPE, check=True).stdout)
+                line = doc["results"][0] if doc["results"] else {"failures": ["no result"]}
+                if line.get("failures"):
+                    sys.exit(f"compare: A1: pushattach-bench refused {name}: {line['failures'][0]}")
+                return line
+
+            mem = ours_run(1)  # peak RSS from a one-round run of its own
+            timed = ours_run(rounds)
+            ours_data = open(os.path.join(out, name + ".a1.gif"), "rb").read()
+            vips_path = os.path.join(tmp, name + ".vips.gif")
+            vips = peak_line(subprocess.run([sys.executable, "-c", VIPS_A1, path, str(rounds), vips_path],
+                                            stdout=subprocess.PIPE, text=True, check=True).stdout)
+            vips_data = open(vips_path, "rb").read()
+            row = {}
+            for tool, data, ms, rss in [("ours", ours_data, timed["p50_ms"], mem["peak_rss_mb"]),
+                                        ("libvips", vips_data, float(vips["ms"]),
+                                         int(vips["peak_rss_bytes"]) / 1e6)]:
+                frames, w, h = gif_facts(data)
+                row[tool] = {"ms": ms, "peak_rss_mb": rss, "bytes": len(data), "frames": frames,
+                             "output": f"{w}x{h}", "ssim": float(frame_ssim(path, data))}
+            results[name] = row
+            print(f"  a1 {name} done, load {os.getloadavg()[0]:.2f}", file=sys.stderr)
+    return results
+
+
+def print_a1(results):
+    print("\nA1: animated WebP -> animated GIF, one thread, time the median of the rounds (ours: pushattach-bench "
+          "from bytes in memory; libvips: pyvips from the file, n=-1, gifsave); peak RSS of a process of its own; "
+          "SSIM: mean luma SSIM of every frame over mid grey against Pillow's decode of the WebP")
+    print(f"{'file':40} {'tool':8} {'output':10} {'frames':>6} {'bytes':>9} {'ms/file':>9} {'ours/tool':>10} "
+          f"{'peak RSS MB':>12} {'SSIM':>7}")
+    for name, row in results.items():
+        for tool, r in row.items():
+            ratio = "" if tool == "ours" else f"{r['ms'] / row['ours']['ms']:.2f}x"
+            print(f"{name:40} {tool:8} {r['output']:10} {r['frames']:6} {r['bytes']:9} {r['ms']:9.1f} {ratio:>10} "
+                  f"{r['peak_rss_mb']:12.0f} {r['ssim']:7.4f}")
+
+
 # ---- quality
 
 def luma(img):
@@ -324,7 +438,7 @@ def main():
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--svg", help="also draw the throughput chart (Benchmarks/chart.py) to this file")
     ap.add_argument("--workload", default="w1,w2",
-                    help="w1, w2 (the photos), w4 (large PNGs, written at run time), w5 (HEIC/AVIF of --heif-folder)")
+                    help="w1, w2 (the photos), w4 (large PNGs, written at run time), w5 (HEIC/AVIF of --heif-folder), a1 (animated WebP -> GIF)")
     ap.add_argument("--heif-folder", default=".build/bench-heif",
                     help="W5's HEIC and AVIF files (Benchmarks/make-heif-set writes them)")
     args = ap.parse_args()
@@ -333,7 +447,7 @@ def main():
               if n.lower().endswith((".jpg", ".jpeg"))]
     cores = os.cpu_count() or 1
     workloads = args.workload.split(",")
-    photo_workloads = [w for w in workloads if w not in ("w4", "w5")]
+    photo_workloads = [w for w in workloads if w not in ("w4", "w5", "a1")]
     magick = subprocess.run(["convert", "-version"], stdout=subprocess.PIPE, text=True).stdout.splitlines()[0]
     print(f"compare: {len(photos)} JPEGs from {folder}; {args.rounds} rounds, tools alternated round by round")
     print(f"  libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)} (pyvips {pyvips.__version__}), "
@@ -381,6 +495,7 @@ def main():
     w4_results = w4(args.bench, args.rounds) if "w4" in workloads else {}
     w5_results = (w5(args.bench, args.rounds, os.path.abspath(args.heif_folder),
                      os.environ.get("COMPARE_DEBIAN_VIPS_PYTHON")) if "w5" in workloads else {})
+    a1_results = a1(args.bench, args.rounds) if "a1" in workloads else {}
 
     load_after = os.getloadavg()[0]
     print()
@@ -399,6 +514,8 @@ def main():
         print_w4(w4_results)
     if w5_results:
         print_w5(w5_results)
+    if a1_results:
+        print_a1(a1_results)
     print(f"\nload after: {load_after:.2f}; ImageMagick figures include one process start per image")
     for t, (_, _, problems) in qual.items():
         for line in problems:
@@ -435,7 +552,7 @@ def main():
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"figures": figures, "quality": {k: [float(v[0]), float(v[1])] for k, v in qual.items()},
-                       "w4": w4_results, "w5": w5_results,
+                       "w4": w4_results, "w5": w5_results, "a1": a1_results,
                        "targets": [{"name": n, "met": bool(ok), "value": v} for n, ok, v in checks],
                        "load_after": load_after, "cpu": platform.processor(), "cores": cores}, fh, indent=2)
     if args.svg and figures:

@@ -15,7 +15,8 @@
         let run: @Sendable ([UInt8]) -> Void
 
         static let all: [Harness] = [
-            snifferHarness, gifHarness, exifHarness, jpegHarness, pngHarness, webpHarness, heifHarness, hintHarness,
+            snifferHarness, gifHarness, webpAnimationHarness, gifEncoderHarness, exifHarness, jpegHarness, pngHarness,
+            webpHarness, heifHarness, hintHarness,
             inputHarness, dispositionHarness, filenameHarness, httpHarness,
         ]
 

@@ -80,7 +80,7 @@ _pushattach_bench() {
     case "$prev" in
         --workload)
             local done="${cur%"${cur##*,}"}"
-            COMPREPLY=($(compgen -P "$done" -W "w1 w2 w3 w4 w5 d1 d2" -- "${cur##*,}"))
+            COMPREPLY=($(compgen -P "$done" -W "w1 w2 w3 w4 w5 a1 d1 d2" -- "${cur##*,}"))
             return 0
             ;;
         --folder)

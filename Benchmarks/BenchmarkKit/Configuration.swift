@@ -32,7 +32,7 @@ public struct BenchConfiguration: Sendable {
             BenchOption("--threads", "N", "Only this many threads.", default: "1, then all cores"),
             BenchOption(
                 "--folder", "DIR",
-                "Images to read (default \(corpusPhotos) when present, else the photos the repository carries, \(repositoryPhotos), when run from its root; with neither, pass --folder). W3 adds PNG and WebP from TestImages/ and the corpus' webp/ and pngsuite/ when the folder has none. W4 reads the folder's PNGs only (Scripts/memcheck/images.py writes large ones); W5 its HEIC and AVIF files (Benchmarks/make-heif-set writes some).",
+                "Images to read (default \(corpusPhotos) when present, else the photos the repository carries, \(repositoryPhotos), when run from its root; with neither, pass --folder). W3 adds PNG and WebP from TestImages/ and the corpus' webp/ and pngsuite/ when the folder has none. W4 reads the folder's PNGs only (Scripts/memcheck/images.py writes large ones); W5 its HEIC and AVIF files (Benchmarks/make-heif-set writes some). A1 reads the folder's animated WebPs, or borrows them like W3.",
                 isDirectory: true),
             BenchOption("--json", nil, "One JSON document instead of the table."),
             BenchOption(
@@ -40,7 +40,7 @@ public struct BenchConfiguration: Sendable {
                 "A progressive JPEG decoded at 1/8 (W1, D1) stops once its DC scans are read (ProcessingLimits.validateAllScans = false); prepare and verify always read every scan."),
             BenchOption(
                 "--output", "DIR",
-                "Also write the W1/W2/W4 outputs of the warm-up (NAME.w1.jpg; W4: NAME.w4.jpg or .png), for quality checks.",
+                "Also write the W1/W2/W4/A1 outputs of the warm-up (NAME.w1.jpg; W4: NAME.w4.jpg or .png; A1: NAME.a1.gif), for quality checks.",
                 isDirectory: true),
         ]
     }()
@@ -63,7 +63,7 @@ public struct BenchConfiguration: Sendable {
             for name in raw.lowercased().split(separator: ",") {
                 guard let workload = Workload(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
                     throw BenchUsageError(
-                        "--workload: unknown workload '\(name)' (expected w1, w2, w3, w4, w5, d1, d2, comma-separated)")
+                        "--workload: unknown workload '\(name)' (expected w1, w2, w3, w4, w5, a1, d1, d2, comma-separated)")
                 }
                 if !list.contains(workload) { list.append(workload) }
             }
@@ -248,6 +248,8 @@ public enum Workload: String, Sendable, CaseIterable {
     /// HEIC and AVIF fitted like W2 (issue 14): not in the default, it needs a folder of them
     /// (`Benchmarks/make-heif-set` writes ~12 MP ones from the corpus photos).
     case w5
+    /// Animated WebP -> animated GIF (issue 14): not in the default.
+    case a1
     /// Diagnostics: only the scaled decode W1 / W2 make (our codec's own floor).
     case d1, d2
 
@@ -261,6 +263,8 @@ public enum Workload: String, Sendable, CaseIterable {
             "large PNGs (the folder's PNGs): fit in 2048x2048, JPEG q85, or PNG when the alpha is real; not in the default"
         case .w5:
             "HEIC and AVIF (the folder's, e.g. from Benchmarks/make-heif-set): libheif decode + fit in 2048x2048, JPEG q85 (PNG with alpha); not in the default"
+        case .a1:
+            "animations: the folder's animated WebPs (to animated GIF) and GIFs (scaled down when over the limits), fit 2048, 10 MB; a folder with neither borrows the animated WebPs of TestImages/ and the corpus' webp/; not in the default"
         case .d1: "diagnostic: only the scaled decode W1 makes (our codec floor); not in the default"
         case .d2: "diagnostic: only the scaled decode W2 makes (our codec floor); not in the default"
         }
@@ -273,6 +277,7 @@ public enum Workload: String, Sendable, CaseIterable {
         case .w3: "W3 full decode"
         case .w4: "W4 large PNG fit 2048"
         case .w5: "W5 HEIC/AVIF fit 2048"
+        case .a1: "A1 animated WebP -> GIF"
         case .d1: "D1 W1's scaled decode alone"
         case .d2: "D2 W2's scaled decode alone"
         }

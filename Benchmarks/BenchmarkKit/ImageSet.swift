@@ -16,15 +16,16 @@ public struct ImageSet: Sendable {
     public var folder: URL
     public var images: [Image]
 
-    static let benchFormats: Set<MediaFormat> = [.jpeg, .png, .webp, .heic, .heif, .avif]
+    /// The formats W1-W5 read: JPEG, PNG, WebP, HEIC/HEIF and AVIF.
+    public static let benchFormats: Set<MediaFormat> = [.jpeg, .png, .webp, .heic, .heif, .avif]
 
     /// Every JPEG, PNG, WebP, HEIC/HEIF and AVIF file under `folder` (recursive, sorted, hidden files skipped),
-    /// sniffed from its bytes. Other files are ignored.
-    public static func load(folder: URL) -> ImageSet {
+    /// sniffed from its bytes, or those of `formats` (A1 adds GIF). Other files are ignored.
+    public static func load(folder: URL, formats: Set<MediaFormat> = benchFormats) -> ImageSet {
         var images: [Image] = []
         for url in files(under: folder) {
             guard let data = try? Data(contentsOf: url), let sniffed = try? Sniffer.sniff(data),
-                benchFormats.contains(sniffed.format), sniffed.width != nil
+                formats.contains(sniffed.format), sniffed.width != nil
             else { continue }
             let name =
                 url.path.hasPrefix(folder.path)

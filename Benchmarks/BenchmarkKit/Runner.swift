@@ -39,6 +39,15 @@ public struct BenchRunner {
         case .w1, .w2, .d1, .d2: return [("all", set.images)]
         case .w4: return [(MediaFormat.png.rawValue, set.only(.png))]
         case .w5: return [(MediaFormat.heic.rawValue, set.only(.heic)), (MediaFormat.avif.rawValue, set.only(.avif))]
+        case .a1:
+            // The folder's animated WebPs and GIFs (an oversized GIF is scaled down, one within the
+            // limits passes through); a folder with neither borrows the animated WebPs as W3 does.
+            var images = set.images.filter(Self.isAnimatedWebP)
+            let gifs = ImageSet.load(folder: set.folder, formats: [.gif]).images
+            if images.isEmpty && gifs.isEmpty {
+                images = Self.otherFormats(besides: set.folder).images.filter(Self.isAnimatedWebP)
+            }
+            return [("webp->gif", images), ("gif", gifs)]
         case .w3:
             var extra: ImageSet?
             return [MediaFormat.jpeg, .png, .webp].map { format in
@@ -51,6 +60,10 @@ public struct BenchRunner {
                 return (format.rawValue, images)
             }
         }
+    }
+
+    private static func isAnimatedWebP(_ image: ImageSet.Image) -> Bool {
+        image.sniffed.format == .webp && image.sniffed.isAnimated
     }
 
     private static func otherFormats(besides folder: URL) -> ImageSet {
@@ -68,7 +81,7 @@ public struct BenchRunner {
     private func makeWorker(_ workload: Workload) -> any BenchWorker {
         switch workload {
         case .w1: FitWorker(box: 256, quality: 80, validateAllScans: configuration.validateAllScans)
-        case .w2, .w4, .w5: FitWorker(box: 2048, quality: 85, validateAllScans: configuration.validateAllScans)
+        case .w2, .w4, .w5, .a1: FitWorker(box: 2048, quality: 85, validateAllScans: configuration.validateAllScans)
         case .w3: DecodeWorker(box: nil, validateAllScans: true)
         case .d1: DecodeWorker(box: 256, validateAllScans: configuration.validateAllScans)
         case .d2: DecodeWorker(box: 2048, validateAllScans: configuration.validateAllScans)
@@ -86,11 +99,12 @@ public struct BenchRunner {
                 let output = try workers[0].worker.run(image)
                 images.append(image)
                 if let folder = configuration.outputFolder, let output, threads == 1 {
-                    // W4/W5 name a PNG output .png; W1/W2 names stay NAME.w1.jpg whatever the output.
+                    // W4/W5 name a PNG output .png, A1 a GIF .gif; W1/W2 names stay NAME.w1.jpg whatever the output.
                     let png = [.w4, .w5].contains(workload) && output.starts(with: [0x89, 0x50, 0x4E, 0x47])
+                    let gif = workload == .a1 && output.starts(with: Array("GIF8".utf8))
                     let name =
                         image.name.replacingOccurrences(of: "/", with: "_")
-                        + ".\(workload.rawValue).\(png ? "png" : "jpg")"
+                        + ".\(workload.rawValue).\(png ? "png" : gif ? "gif" : "jpg")"
                     try? output.write(to: folder.appendingPathComponent(name))
                 }
             } catch {

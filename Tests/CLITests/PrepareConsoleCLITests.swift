@@ -7,8 +7,18 @@ import Testing
 @Suite("pushattach prepare console")
 struct PrepareConsoleCLITests {
     static let jpeg = Corpus.testImages.appendingPathComponent("small-320x240.jpg")
-    /// Prepared with warnings: only its first frame survives transcoding to JPEG.
-    static let animatedWebP = Corpus.testImages.appendingPathComponent("animated-120x90.webp")
+    /// Prepared with a warning and transcoded: a WebP under a .jpg name (copied into the test's
+    /// folder by `misnamedWebP`). An animated WebP used to be the example; it now keeps its
+    /// frames as a GIF, without a warning.
+    static let webp = Corpus.testImages.appendingPathComponent("lossy-320x240.webp")
+    static let misnamedWarning = "URL extension \"jpg\" says JPEG, but the bytes are WebP (image); using webp"
+
+    /// The lossy WebP copied to `dir/lossy.jpg`.
+    static func misnamedWebP(in dir: URL) throws -> URL {
+        let url = dir.appendingPathComponent("lossy.jpg")
+        try FileManager.default.copyItem(at: webp, to: url)
+        return url
+    }
     /// Rejected: the JPEG data is cut short.
     static let truncated = Corpus.testImages.appendingPathComponent("truncated.jpg")
     static let damaged = "the JPEG image data is damaged"
@@ -37,7 +47,7 @@ struct PrepareConsoleCLITests {
         let out = dir.appendingPathComponent("out")
         let result = try ProcessRunner.run(
             "pushattach",
-            ["prepare", Self.jpeg.path, Self.animatedWebP.path, Self.truncated.path, "--container", out.path, "-q"])
+            ["prepare", Self.jpeg.path, try Self.misnamedWebP(in: dir).path, Self.truncated.path, "--container", out.path, "-q"])
         #expect(result.status == 1, "stderr: \(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(
@@ -68,17 +78,18 @@ struct PrepareConsoleCLITests {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
-        let result = try ProcessRunner.run("pushattach", ["prepare", Self.animatedWebP.path, "--container", out.path])
+        let misnamed = try Self.misnamedWebP(in: dir)
+        let result = try ProcessRunner.run("pushattach", ["prepare", misnamed.path, "--container", out.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = Self.lines(result.stderr)
         #expect(lines.count == 7, "stderr: \(result.stderr)")
         let prepared = try #require(
             lines.first?.wholeMatch(
                 of:
-                    /prepared Images\/[0-9A-F-]{36}-animated-120x90\.jpg <- (.+) \[transcoded webp -> jpeg\] warning: (.+)/
+                    /prepared Images\/[0-9A-F-]{36}-lossy\.jpg <- (.+) \[transcoded webp -> jpeg\] warning: (.+)/
             ))
-        #expect(prepared.1 == Self.animatedWebP.absoluteString[...])
-        #expect(prepared.2 == "animated WebP (3 frames): only the first frame is kept")
+        #expect(prepared.1 == misnamed.absoluteString[...])
+        #expect(prepared.2 == Self.misnamedWarning[...])
         #expect(
             Array(lines.dropFirst())
                 == [""]
@@ -95,7 +106,7 @@ struct PrepareConsoleCLITests {
         let result = try ProcessRunner.run(
             "pushattach",
             [
-                "prepare", Self.animatedWebP.path, Self.truncated.path, "--container", out.path, "-j", "1", "-v",
+                "prepare", try Self.misnamedWebP(in: dir).path, Self.truncated.path, "--container", out.path, "-j", "1", "-v",
                 "--json",
             ])
         #expect(result.status == 1, "stderr: \(result.stderr)")
@@ -124,8 +135,8 @@ struct PrepareConsoleCLITests {
                 "  timings: download \(t["download_ms"] ?? -1) ms, process \(t["process_ms"] ?? -1) ms, write \(t["write_ms"] ?? -1) ms"
             )
         }
-        // The animated WebP has a warning to show (only its first frame survives).
-        #expect((entries[0]["warnings"] as? [String])?.contains { $0.hasPrefix("animated WebP (3 frames)") } == true)
+        // The misnamed WebP has a warning to show.
+        #expect((entries[0]["warnings"] as? [String])?.contains(Self.misnamedWarning) == true)
         expected +=
             [""]
             + Self.summary(

@@ -44,10 +44,9 @@ struct VerifyTableCLITests {
             #expect(row[row.index(row.startIndex, offsetBy: pathColumn - 2)...].hasPrefix("  /"), "\(row)")
         }
         #expect(rows.contains { $0.contains("  120x90, 3 frames  ") })
-        #expect(
-            rows.contains {
-                $0 == "  warning: animated WebP (3 frames): only the first frame survives transcoding to JPEG"
-            })
+        // An animated WebP keeps its frames: transcode to GIF, and no "first frame" warning.
+        #expect(rows.contains { $0 == "  iOS does not accept WebP; prepare transcodes it to GIF" })
+        #expect(!rows.contains { $0.contains("only the first frame") })
         #expect(rows.contains { $0.hasPrefix("  [105] the JPEG image data is damaged") })
     }
 

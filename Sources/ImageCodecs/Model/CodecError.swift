@@ -17,6 +17,8 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidDimensions(width: Int, height: Int)
     /// The encoder refused the pixels.
     case encodeFailed(codec: String, message: String)
+    /// The encoder's output passed the byte limit it was given; writing stopped there.
+    case byteLimitExceeded(codec: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -30,6 +32,8 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
             "image dimensions \(width)x\(height) are not usable; width and height must be positive."
         case .encodeFailed(let codec, let message):
             "\(codec) could not encode the image: \(message)."
+        case .byteLimitExceeded(let codec, let limit):
+            "\(codec) output passed the limit of \(limit) bytes; encoding stopped. Scale the frames down, use fewer colours or frames, or raise the limit."
         }
     }
 }

@@ -9,7 +9,7 @@ public struct ImageInspection: Sendable {
     public var width: Int
     /// Height in pixels as stored in the header, before `orientation` is applied.
     public var height: Int
-    /// Frames in the file: 1 for a still image, the frame count of an animated WebP or APNG.
+    /// Frames in the file: 1 for a still image, the frame count of an animated WebP, GIF or APNG.
     public var frames: Int
     /// JPEG colour space from the header ("ycbcr", "gray", "cmyk", "ycck", "rgb"); `nil` for
     /// PNG and WebP.
@@ -25,7 +25,8 @@ extension ImageProcessor {
     /// Proves an image usable without fitting it: the pixel budget on the header, the
     /// orientation metadata, and one decode at the smallest scale under the same damage policy
     /// as `process` (a JPEG at 1/8 still reads every entropy-coded bit), its rows streamed
-    /// through one row buffer and dropped.
+    /// through one row buffer and dropped. A GIF has every frame decoded and dropped (its
+    /// canvas checked against the pixel budget first), as a GIF passthrough in `process` does.
     ///
     ///     let inspection = try ImageProcessor.inspect(data, sniffed: try Sniffer.sniff(data), limits: ProcessingLimits())
     ///     inspection.orientation   // .right for a phone photo held upright
@@ -41,10 +42,11 @@ extension ImageProcessor {
         throws(ProcessingError) -> ImageInspection
     {
         let format = sniffed.format
-        guard ImageCodecs.decodableFormats.contains(format) else { throw .notDecodable(format) }
+        guard processedFormats.contains(format) else { throw .notDecodable(format) }
         if let width = sniffed.width, let height = sniffed.height {
             try checkPixelBudget(width: width, height: height, budget: limits.pixelBudget)
         }
+        if format == .gif { return try inspectAnimation(data, format: format, limits: limits, decode: decode) }
         let input = EncodedInput(data, format: format)
         let info: ImageInfo
         do { info = try input.readInfo() } catch { throw .codec(error) }

@@ -15,6 +15,11 @@ extension ImageProcessor {
         {
             throw .invalidLimits("qualities must be in 1...100")
         }
+        if limits.maxAnimationFrames < 1 || limits.maxAnimationDuration < 0 {
+            throw .invalidLimits(
+                "maxAnimationFrames must be positive and maxAnimationDuration not negative, got \(limits.maxAnimationFrames) and \(limits.maxAnimationDuration)"
+            )
+        }
         if let side = limits.thumbnailSize, side <= 0 {
             throw .invalidLimits("thumbnailSize must be positive, got \(side)")
         }

@@ -39,6 +39,10 @@ import MediaTypes
 ///   JPEG (keeping resolution matters more on a lock screen than losslessness). JPEG otherwise;
 ///   WebP, HEIC, HEIF and AVIF are always transcoded (libheif hands out upright pixels: see
 ///   `orientation(of:info:strict:log:)`).
+/// - **Animations** (every GIF, an animated WebP): streamed frame by frame into an animated GIF
+///   that fits the byte cap, the decoded budget and the frame and duration caps, or passed
+///   through when a GIF already does; the first frame as a still when no GIF can (see
+///   `processAnimation` and `AnimationPlan`).
 /// - **Byte cap**: JPEG at `quality`; over the cap, a binary search down to `qualityFloor`; still
 ///   over, the size shrinks (by the square root of the overshoot, at most ×0.8 a step; each
 ///   smaller size streamed from a fresh decode) and the search runs again. PNG with alpha only
@@ -47,6 +51,10 @@ import MediaTypes
 /// An instance owns a `RowResizer`, a `Resizer` and their scratch buffers, so it is **not
 /// thread-safe**.
 public final class ImageProcessor {
+    /// The formats `process` takes: the still codecs' (`ImageCodecs.decodableFormats`: JPEG,
+    /// PNG, WebP) and GIF, which goes through the animation path with animated WebP.
+    public static let processedFormats: Set<MediaFormat> = ImageCodecs.decodableFormats.union([.gif])
+
     /// Resizes rows as they leave the decoder (every output).
     let rowResizer = RowResizer()
     /// Resizes a buffer in memory (the thumbnail from the main output).
@@ -60,7 +68,7 @@ public final class ImageProcessor {
     ///
     /// - Parameter sniffed: what `Sniffer.sniff` said about `data`; its format picks the codec and
     ///   its header size is checked against `limits.pixelBudget` first.
-    /// - Throws: `.notDecodable` for anything but JPEG, PNG, WebP, HEIC and AVIF; `.codec` for damaged input
+    /// - Throws: `.notDecodable` for anything but JPEG, PNG, WebP, GIF, HEIC and AVIF; `.codec` for damaged input
     ///   or a pixel bomb (`.pixelBudgetExceeded`, before any decode); `.cannotFit` when no size
     ///   fits the byte cap.
     /// - Complexity: one decode at reduced scale, one resize per output, a few encodes (and a
@@ -70,9 +78,12 @@ public final class ImageProcessor {
     {
         try Self.validate(limits)
         let format = sniffed.format
-        guard ImageCodecs.decodableFormats.contains(format) else { throw .notDecodable(format) }
+        guard Self.processedFormats.contains(format) else { throw .notDecodable(format) }
         if let width = sniffed.width, let height = sniffed.height {
             try Self.checkPixelBudget(width: width, height: height, budget: limits.pixelBudget)
+        }
+        if format == .gif || (format == .webp && sniffed.isAnimated) {
+            return try processAnimation(data, format: format, limits: limits)
         }
         let input = EncodedInput(data, format: format)
         let info: ImageInfo

@@ -45,6 +45,17 @@ public struct ProcessingLimits: Sendable, Hashable {
     /// the same bytes either way. true by default; a server that wants one thread per image
     /// (as many workers as cores) turns it off.
     public var decodeAhead: Bool = true
+    /// Most frames an animation (animated WebP, GIF) may have to be kept animated: 300. Our own
+    /// policy, not Apple's (Apple documents only the 10 MB cap): every frame is decoded, resized
+    /// and quantised once per size tried, so the cap bounds the work per item (300 frames at
+    /// 2048 px is about a minute of one core); at 10 fps it is 30 s, past what a notification
+    /// shows. Over it, the first frame is kept as a still, with a warning that says so.
+    public var maxAnimationFrames: Int = 300
+    /// Longest total duration, in milliseconds, an animation may have to be kept animated:
+    /// 60 000 (one minute). Our own policy too: a notification is looked at for seconds, and a
+    /// longer animation is nearly always a video better sent as one. Over it, the first frame
+    /// is kept as a still, with a warning.
+    public var maxAnimationDuration: Int = 60_000
 
     /// Limits with the defaults documented on the properties unless given: 10 MB, 2048 px
     /// long side, 24 MB decoded memory, 50 MP pixel budget, quality 85 down to 60, no

@@ -5,10 +5,10 @@ import MediaTypes
 ///
 ///     try result.output.data.write(to: folder.appendingPathComponent("a.\(result.output.format.fileExtension)"))
 public struct ProcessedImage: Sendable, Hashable {
-    /// The encoded file, ready to write: JPEG or PNG bytes (or the input itself on a
-    /// passthrough).
+    /// The encoded file, ready to write: JPEG, PNG or (for an animation) GIF bytes, or the input
+    /// itself on a passthrough.
     public var data: Data
-    /// `.jpeg` or `.png` (or the input's format on a passthrough).
+    /// `.jpeg`, `.png` or `.gif` (or the input's format on a passthrough).
     public var format: MediaFormat
     /// Upright width in pixels: orientation already applied, as a viewer shows it.
     public var width: Int
@@ -16,14 +16,17 @@ public struct ProcessedImage: Sendable, Hashable {
     public var height: Int
     /// The JPEG quality it was encoded at; nil for PNG and for passthrough.
     public var quality: Int?
+    /// Frames in the file: 1 for a still, the frame count of an animated GIF.
+    public var frames: Int
 
     /// An encoded image with its facts; normally made by `ImageProcessor`.
-    public init(data: Data, format: MediaFormat, width: Int, height: Int, quality: Int? = nil) {
+    public init(data: Data, format: MediaFormat, width: Int, height: Int, quality: Int? = nil, frames: Int = 1) {
         self.data = data
         self.format = format
         self.width = width
         self.height = height
         self.quality = quality
+        self.frames = frames
     }
 }
 

@@ -35,13 +35,28 @@ extension ImageProcessor {
     /// and zlib state. This counts the row decoders; a codec still decoding whole frames
     /// (`FrameRowSource`) holds the decoded frame besides.
     ///
-    /// - Parameter holdsFrame: `ImageInfo.isProgressive` for a JPEG, the IHDR interlace
-    ///   flag for a PNG, when the caller has read them.
+    /// A GIF, and a WebP that is (or may be) animated, are counted for the animation path too
+    /// (`animationWorkingMemory`: canvas, saved canvas, resized frame, encoder bytes up to the
+    /// byte cap); a WebP whose animation is not known counts the larger of both paths.
+    ///
+    /// - Parameters:
+    ///   - holdsFrame: `ImageInfo.isProgressive` for a JPEG, the IHDR interlace
+    ///     flag for a PNG, when the caller has read them.
+    ///   - animated: for a WebP, whether its header says it is animated; nil when not known.
     /// - Complexity: O(1).
     package static func workingMemory(
-        width: Int, height: Int, format: MediaFormat, limits: ProcessingLimits, holdsFrame: Bool? = nil
+        width: Int, height: Int, format: MediaFormat, limits: ProcessingLimits, holdsFrame: Bool? = nil,
+        animated: Bool? = nil
     ) -> Int {
         guard width > 0, height > 0 else { return 0 }
+        if format == .gif || (format == .webp && animated == true) {
+            return animationWorkingMemory(width: width, height: height, limits: limits)
+        }
+        if format == .webp && animated == nil {
+            return max(
+                animationWorkingMemory(width: width, height: height, limits: limits),
+                workingMemory(width: width, height: height, format: format, limits: limits, animated: false))
+        }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > Int.max / 64 { return Int.max / 4 }
         let stored = Size(width: width, height: height)

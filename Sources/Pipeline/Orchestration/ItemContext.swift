@@ -187,7 +187,7 @@ final class ItemContext: Sendable {
     static func workingMemory(of body: FetchBody, options: PrepareOptions) -> Int {
         guard let head = try? body.prefix(headerPrefix) else { return body.count }
         let format = Sniffer.identify(prefix: Array(head.prefix(Sniffer.identifyPrefixLength)))
-        guard ImageCodecs.decodableFormats.contains(format) else {
+        guard ImageProcessor.processedFormats.contains(format) else {
             let (twice, overflow) = body.count.multipliedReportingOverflow(by: 2)
             return overflow ? Int.max : twice
         }
@@ -197,19 +197,27 @@ final class ItemContext: Sendable {
         // Whether the decoder keeps a whole frame of its own: a progressive JPEG (its
         // coefficients), an interlaced PNG (IHDR byte 28). Unknown counts as yes.
         var holdsFrame: Bool? = nil
+        var animated: Bool? = nil
         if let sniffed = try? Sniffer.sniff([UInt8](head)), let w = sniffed.width, let h = sniffed.height {
             (width, height) = (w, h)
             switch format {
             case .jpeg: holdsFrame = sniffed.detail?.contains("progressive") ?? false
             case .png: holdsFrame = head.count > 28 ? head[head.startIndex + 28] == 1 : nil
+            case .webp: animated = sniffed.isAnimated
             default: break
             }
+        } else if format == .gif, head.count >= 10 {
+            // A GIF longer than the prefix does not sniff whole (the sniffer walks every block);
+            // its logical screen size is at bytes 6...9, little-endian.
+            let b = head.startIndex
+            width = Int(head[b + 6]) | Int(head[b + 7]) << 8
+            height = Int(head[b + 8]) | Int(head[b + 9]) << 8
         } else {
             let side = Int(Double(limits.pixelBudget).squareRoot().rounded(.up))
             (width, height) = (side, side)
         }
         let engine = ImageProcessor.workingMemory(
-            width: width, height: height, format: format, limits: limits, holdsFrame: holdsFrame)
+            width: width, height: height, format: format, limits: limits, holdsFrame: holdsFrame, animated: animated)
         let (total, overflow) = engine.addingReportingOverflow(body.count)
         return overflow ? Int.max : total
     }

@@ -96,7 +96,7 @@ final class MediaStage {
         case .success(let identification): id = identification
         }
         var outcome =
-            ImageCodecs.decodableFormats.contains(id.sniffed.format)
+            ImageProcessor.processedFormats.contains(id.sniffed.format)
             ? image(data, id) : passThrough(data, id)
         guard outcome.status == .prepared, let output = outcome.data else { return outcome }
         // The final word: what we write must be something iOS takes as it is.
@@ -109,9 +109,10 @@ final class MediaStage {
         return outcome
     }
 
-    /// JPEG, PNG, WebP, HEIC and AVIF: fitted to the limits (resized, re-encoded; WebP, HEIC and
-    /// AVIF transcoded), with an optional thumbnail. A passthrough is still decoded once by the engine, so damaged data is
-    /// refused (or, when accepted, reported) exactly as `verify` does.
+    /// JPEG, PNG, WebP, GIF, HEIC and AVIF: fitted to the limits (resized, re-encoded; WebP, HEIC
+    /// and AVIF transcoded; an animated WebP, or a GIF over the limits, re-encoded as an animated
+    /// GIF), with an optional thumbnail. A passthrough is still decoded once by the engine, so
+    /// damaged data is refused (or, when accepted, reported) exactly as `verify` does.
     ///
     /// Warnings: the claims', then the engine's. The rules' warnings (a decoded size over the
     /// memory budget, an animation that keeps only its first frame) foretell what the engine
@@ -134,7 +135,7 @@ final class MediaStage {
             : uprightSize(data, sniffed) ?? (result.sourceWidth, result.sourceHeight)
         return MediaOutcome(
             status: .prepared, data: output.data, format: output.format, width: output.width, height: output.height,
-            frames: result.passthrough ? (sniffed.frames ?? 1) : 1, sourceWidth: source.0, sourceHeight: source.1,
+            frames: result.passthrough ? (sniffed.frames ?? output.frames) : output.frames, sourceWidth: source.0, sourceHeight: source.1,
             steps: result.steps, warnings: id.claimWarnings + result.warnings,
             thumbnail: result.thumbnail.map { ($0.data, $0.format) }, outputIsInput: result.passthrough)
     }
@@ -153,7 +154,7 @@ final class MediaStage {
         return (width, height)
     }
 
-    /// Audio, video and GIF: written as they came when iOS accepts them. The engine does not
+    /// Audio and video: written as they came when iOS accepts them. The engine does not
     /// decode them, so no thumbnail is made: for an image, a warning says so when one was asked.
     private func passThrough(_ data: Data, _ id: Identification) -> MediaOutcome {
         let sniffed = id.sniffed

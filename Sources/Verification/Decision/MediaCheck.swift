@@ -166,19 +166,82 @@ public enum MediaCheck {
             // memory its decode would take would contradict that.
             rules.memoryBudget = .max
         }
-        let assessment = rules.assess(sniffed, byteCount: byteCount, fileExtension: ext)
+        var assessment = rules.assess(sniffed, byteCount: byteCount, fileExtension: ext)
+        assessment = animationAssessment(assessment, sniffed: sniffed, byteCount: byteCount, policy: policy)
         return .success(Identification(sniffed: sniffed, assessment: assessment, claimWarnings: claimWarnings))
     }
 
-    /// For the formats the engine decodes: the pixel budget, orientation metadata and a decode at
-    /// the smallest scale under the damage policy (`ImageProcessor.inspect`). Other formats
-    /// succeed with nil.
+    /// The rules' assessment of an animation (a GIF, an animated WebP) corrected by what the
+    /// engine will do with it (`AnimationPlan`, the decision `process` acts on):
+    /// - an animated WebP is `transcode` to GIF, or, over the frame cap, to a still of its first
+    ///   frame with a warning that says why;
+    /// - a GIF over the byte cap is `transcode` to a smaller GIF (not a flat 102: `prepare` scales
+    ///   it down), or, over the frame cap, to a still of its first frame;
+    /// - a GIF iOS takes as it is stays `accepted`; a warning says when `prepare` would still
+    ///   keep only its first frame.
+    ///
+    /// The header gives the frame count but not the duration: the duration cap is the engine's
+    /// alone to apply (it reads the durations before decoding a frame).
+    static func animationAssessment(
+        _ assessment: Assessment, sniffed: SniffedType, byteCount: Int, policy: CheckPolicy
+    ) -> Assessment {
+        let format = sniffed.format
+        guard format == .gif || (format == .webp && sniffed.isAnimated), let w = sniffed.width,
+            let h = sniffed.height, !isOverPixelBudget(sniffed, policy: policy)
+        else { return assessment }
+        let plan = AnimationPlan.plan(
+            format: format, byteCount: byteCount, width: w, height: h, frames: sniffed.frames,
+            durationMilliseconds: nil, limits: policy.limits())
+        let still: MediaFormat = sniffed.hasAlpha ?? false ? .png : .jpeg
+        let frames = "animated \(format.displayName) (\(sniffed.frames ?? 0) frames)"
+        // The rules' own note on WebP animations ("only the first frame survives") is replaced.
+        var warnings = assessment.warnings.filter { !$0.hasPrefix("animated \(format.displayName) (") }
+        if format == .webp {
+            switch plan {
+            case .firstFrame(let why):
+                warnings.append("\(frames): only the first frame survives transcoding to \(still.displayName): \(why)")
+                return Assessment(
+                    verdict: .transcode(to: still),
+                    reason: "WebP is not accepted by iOS; prepare will keep its first frame as \(still.displayName)",
+                    warnings: warnings)
+            case .encode, .passThrough:
+                return Assessment(
+                    verdict: .transcode(to: .gif),
+                    reason: "WebP is not accepted by iOS; prepare will transcode the animation to an animated GIF",
+                    warnings: warnings)
+            }
+        }
+        switch (assessment.verdict, plan) {
+        case (.rejected(.invalidFileSize, _), .encode):
+            return Assessment(
+                verdict: .transcode(to: .gif),
+                reason:
+                    "\(byteCount) bytes is over iOS's \(policy.rules.imageByteCap / 1_000_000) MB limit; prepare will scale the GIF down until it fits",
+                warnings: warnings)
+        case (.rejected(.invalidFileSize, _), .firstFrame(let why)):
+            warnings.append("\(frames): only the first frame survives transcoding to \(still.displayName): \(why)")
+            return Assessment(
+                verdict: .transcode(to: still),
+                reason:
+                    "\(byteCount) bytes is over iOS's \(policy.rules.imageByteCap / 1_000_000) MB limit and too many frames to re-encode; prepare will keep its first frame as \(still.displayName)",
+                warnings: warnings)
+        case (.accepted, .firstFrame(let why)):
+            warnings.append("\(frames): prepare would keep only the first frame, as \(still.displayName): \(why)")
+            return Assessment(verdict: .accepted, warnings: warnings)
+        default:
+            return assessment
+        }
+    }
+
+    /// For the formats the engine decodes (`ImageProcessor.processedFormats`, GIF included): the
+    /// pixel budget, orientation metadata and a decode at the smallest scale under the damage
+    /// policy (`ImageProcessor.inspect`; a GIF's every frame). Other formats succeed with nil.
     ///
     /// - Parameter decode: false checks headers only (`verify --fast`).
     public static func inspectImage(_ data: Data, sniffed: SniffedType, policy: CheckPolicy, decode: Bool = true)
         -> Result<ImageInspection?, CheckRejection>
     {
-        guard ImageCodecs.decodableFormats.contains(sniffed.format) else { return .success(nil) }
+        guard ImageProcessor.processedFormats.contains(sniffed.format) else { return .success(nil) }
         do {
             // A zero or overflowing size never gets here: the engine refuses it as `.codec`.
             return .success(try ImageProcessor.inspect(data, sniffed: sniffed, limits: policy.limits(), decode: decode))
@@ -267,7 +330,7 @@ public enum MediaCheck {
     /// True when the header's size is over the pixel budget of a format the engine decodes:
     /// such an image is refused as too large (`pixelBomb`) before it is decoded.
     static func isOverPixelBudget(_ sniffed: SniffedType, policy: CheckPolicy) -> Bool {
-        guard ImageCodecs.decodableFormats.contains(sniffed.format), let w = sniffed.width, let h = sniffed.height
+        guard ImageProcessor.processedFormats.contains(sniffed.format), let w = sniffed.width, let h = sniffed.height
         else { return false }
         return Double(w) * Double(h) > Double(policy.pixelBudget)
     }

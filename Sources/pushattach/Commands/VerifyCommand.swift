@@ -14,7 +14,7 @@ struct VerifyCommand: Command {
         )
         static let quiet = OptionInfo.flag(
             "--quiet", short: "-q", "Show only the files iOS would not accept as they are, and the summary.")
-        static let fast = OptionInfo.flag("--fast", "Check headers only; skip the full decode of JPEG, PNG, WebP, HEIC and AVIF.")
+        static let fast = OptionInfo.flag("--fast", "Check headers only; skip the full decode of JPEG, PNG, WebP, GIF, HEIC and AVIF.")
         static let strict = OptionInfo.flag(
             "--strict", "Every codec warning and a malformed Exif block make a file corrupt.")
         static let acceptDamaged = OptionInfo.flag(
@@ -45,7 +45,7 @@ struct VerifyCommand: Command {
                     .init(term: "accepted", text: "iOS takes it as it is."),
                     .init(
                         term: "transcode",
-                        text: "iOS refuses the format but 'prepare' converts it (WebP, HEIC, HEIF, AVIF -> JPEG, or PNG with alpha)."),
+                        text: "iOS refuses the file as it is but 'prepare' converts it (WebP, HEIC, HEIF, AVIF -> JPEG, or PNG with alpha; animated WebP -> animated GIF; a GIF over 10 MB -> a smaller GIF)."),
                     .init(
                         term: "rejected",
                         text:

@@ -5,7 +5,7 @@ import PushAttach
 /// redrawn in place and a line per item that was not prepared or has warnings; otherwise one
 /// plain line per item. A prepared item's line names what was done to it and its first warning,
 /// compactly: `prepared Images/…-cat.jpg <- URL [transcoded webp -> jpeg, resized to 2048x1536,
-/// thumbnail] warning: animated WebP (3 frames): only the first frame is kept`.
+/// thumbnail] warning: URL extension "png" says PNG, but the bytes are WebP (image); using webp`.
 /// Quiet: only the summary. Verbose: every item, with each warning and its timings. `--json` puts
 /// each entry on stdout as it finishes, whatever the verbosity. Text from the entries (inputs,
 /// reasons, notes) is escaped before it is shown (`DisplayText`), and every line again on its

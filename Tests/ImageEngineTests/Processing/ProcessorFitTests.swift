@@ -147,7 +147,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["animated-120x90.gif", "tone-1s.wav"])
+    @Test(arguments: ["tone-1s.wav", "not-media.txt"])
     func otherFormatsAreNotDecodable(_ name: String) throws {
         let data = try Processing.fixture(name)
         let format = try Sniffer.sniff(data).format

@@ -124,10 +124,10 @@ struct PrepareManifestTests {
         #expect(refused.first?.sourceWidth == 1600 && refused.first?.sourceHeight == 1200)
     }
 
-    /// An animated WebP loses its frames with one warning, not three (the rules', the engine's
-    /// and the stage's own, each worded differently). A GIF passes through with its frames and,
-    /// under `--thumbnail`, a warning saying why it has no thumbnail.
-    @Test func eachWarningOnceAndAGIFSaysWhyItHasNoThumbnail() async throws {
+    /// An animated WebP becomes an animated GIF with its frames and no warning (the rules' old
+    /// "only the first frame" note is gone: the engine keeps them). A GIF passes through with its
+    /// frames and, under `--thumbnail`, a thumbnail of its first frame, as stills have.
+    @Test func animationsKeepTheirFramesAndGetThumbnails() async throws {
         let f = try PrepareFixture()
         serve(f, "animated-120x90.webp", "animated-120x90.gif")
         let webpURL = f.server.url("/animated-120x90.webp"), gifURL = f.server.url("/animated-120x90.gif")
@@ -136,12 +136,12 @@ struct PrepareManifestTests {
         let (_, byInput, _) = try await f.run(options)
 
         let webp = try #require(byInput[webpURL])
-        #expect(webp.status == .prepared && webp.frames == 1 && webp.thumbnail != nil)
-        #expect(webp.warnings == ["animated WebP (3 frames): only the first frame is kept"])
+        #expect(webp.status == .prepared && webp.format == "gif" && webp.frames == 3 && webp.thumbnail != nil)
+        #expect(webp.warnings == [])
         let gif = try #require(byInput[gifURL])
         #expect(gif.status == .prepared && gif.format == "gif" && gif.frames == 3)
-        #expect(gif.thumbnail == nil)
-        #expect(gif.warnings == ["no thumbnail: GIF is not decoded by the engine"])
+        #expect(gif.thumbnail != nil)
+        #expect(gif.warnings == [])
 
         // No thumbnail asked for: nothing to explain.
         let plain = try f.options([gifURL], container: f.dir.url.appendingPathComponent("plain"))
