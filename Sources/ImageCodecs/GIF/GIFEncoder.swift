@@ -275,6 +275,7 @@ package struct GIFEncoder {
         _ region: [UInt8], width: Int, height: Int, quality: Quality, colors: Int
     ) throws(CodecError) -> (indices: [UInt8], palette: [(UInt8, UInt8, UInt8)], transparent: Int?) {
         let codec = "libimagequant"
+        OpenMPThreads.serialOnThisThread()
         guard let attr = liq_attr_create() else {
             throw .encodeFailed(codec: codec, message: "liq_attr_create failed (out of memory)")
         }
