@@ -7,7 +7,7 @@ DEBS := libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-op
 TEST_DEBS := chromium
 CONFIG ?= debug
 
-.PHONY: all deps build release test conformance demo memory-check bench compare format clean fuzz census test-asan test-tsan docs
+.PHONY: all deps build release test conformance demo memory-check bench compare format clean fuzz census test-asan test-tsan docs scale-demo
 
 all: build
 
@@ -55,13 +55,22 @@ demo: deps
 
 # Peak RSS of prepare for every row of issue 11 next to its target, then a summary table (see
 # Scripts/memory-check.sh; MEMCHECK_ONLY=png7000,mp4 for a subset). cjpeg writes its 20 MP JPEG.
-MEMCHECK_DEBS := libjpeg-turbo-progs
+MEMCHECK_DEBS := libjpeg-turbo-progs nginx-light
 memory-check:
 	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(MEMCHECK_DEBS)"
 	$(SWIFT) build -c release --product pushattach
 	$(SWIFT) build -c release --product pushattach-bench
 	$(SWIFT) build -c release --package-path Examples --scratch-path .build/examples --product concurrent-requests
 	./Scripts/memory-check.sh
+
+# A sharded run under a one-node Slurm cluster (slurm-wlm, munge) started in a scratch folder:
+# sbatch --array of `prepare --shard auto`, merge, checked against one process (docs/SCALE.md).
+# Needs root for the daemons; skips with a message otherwise. Not part of `make test`.
+SCALE_DEBS := slurm-wlm munge
+scale-demo:
+	@if [ "$$(id -u)" = 0 ]; then $(MAKE) --no-print-directory deps EXTRA_DEBS="$(SCALE_DEBS)"; fi
+	$(SWIFT) build -c release --product pushattach
+	./Scripts/scale-demo.sh
 
 # Benchmarks: never part of `make test`. `bench` runs pushattach-bench on the corpus photos
 # (BENCH_ARGS='--folder DIR', else ../shared/corpus/photos, else TestImages/conformance/photos); `compare` runs it side by side with libvips,

@@ -21,6 +21,12 @@
 #   growth            the same with COUNT/10 URLs: growth per extra item            <= 1,000 B/item
 #   endless-zeros     one endless body of zeros, cut at the image cap               <= 100 MB
 #   endless-jpeg      one endless body starting like a JPEG, cut at the image cap   <= 100 MB
+#   million-run       a MILLION-line list (1,000,000; 1 in 100 a 404, the rest 1x1 GIFs
+#                     at distinct URLs, served by nginx), as 2 shards run one after
+#                     the other into one container (--shard K/2 --stable-names):
+#                     the larger of the two peaks                                   <= 100 MB
+#   million-resume    --resume of shard 0 over its finished journal (500,000 done)  <= 100 MB
+#   million-merge     pushattach merge of the two journals into manifest.json       <= 100 MB
 #
 # Usage: Scripts/memory-check.sh [COUNT]      (make memory-check builds both binaries first)
 #   MEMCHECK_ONLY=png7000,mp4x64-j64   run only these cases; groups: photos, large, mp4, small,
@@ -62,8 +68,10 @@ count="${1:-10000}"
 only="${MEMCHECK_ONLY:-}"
 work="$(mktemp -d)"
 server_pid=""
+nginx_pid=""
 cleanup() {
     if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+    if [ -n "$nginx_pid" ]; then kill "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -76,7 +84,7 @@ python="$(python3 -c 'import sys; print(sys.executable)')"
 
 # want CASE GROUP: is CASE selected by MEMCHECK_ONLY (by its name or its group)?
 want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]] || [[ ",$only," == *",$2,"* ]]; }
-known=" baseline photos500 photos500-j4 photos500-arena2 lib20 bench-w2 png7000 png16000x3000 jpeg20mp-o6 vips-png7000 mp4x16 mp4x64-j64 small10k growth endless-zeros endless-jpeg photos large mp4 small endless "
+known=" baseline photos500 photos500-j4 photos500-arena2 lib20 bench-w2 png7000 png16000x3000 jpeg20mp-o6 vips-png7000 mp4x16 mp4x64-j64 small10k growth endless-zeros endless-jpeg million-run million-resume million-merge photos large mp4 small endless million "
 for name in ${only//,/ }; do
     [[ "$known" == *" $name "* ]] || { echo "memory-check: MEMCHECK_ONLY: unknown case '$name' (known:$known)" >&2; exit 64; }
 done
@@ -328,6 +336,61 @@ for kind in zeros jpeg; do
     echo "memory-check: endless body ($kind): exit $status (${reason:-no cap message}), peak RSS $(mb "$rss") MB ($rss bytes; target < 100 MB): $v"
     row "endless-$kind" "$(mb "$rss") MB" "< 100 MB" "$v"
 done
+
+# ---- A million-line list: two shards, a resume, a merge. Peak RSS of each process.
+if want million-run million || want million-resume million || want million-merge million; then
+    million="${MILLION:-1000000}"
+    command -v nginx >/dev/null || { echo "memory-check: the million rows need nginx (Debian's nginx-light; make memory-check installs it)" >&2; exit 64; }
+    "$here/nginx-tiny.sh" "$work/nginx" >"$work/nginx.addr" 2>"$work/nginx.log" &
+    nginx_pid=$!
+    for _ in $(seq 100); do [ -s "$work/nginx.addr" ] && break; sleep 0.1; done
+    tiny="http://$(head -1 "$work/nginx.addr")"
+    "$python" -c '
+import sys
+base, n = sys.argv[1], int(sys.argv[2])
+out = sys.stdout
+for i in range(n):
+    out.write(f"{base}/missing/{i}.gif\n" if i % 100 == 99 else f"{base}/img/{i}.gif\n")
+' "$tiny" "$million" >"$work/million.txt"
+    box="$work/million.out"
+    rm -rf "$box"
+    # timed LOG COMMAND...: runs COMMAND under GNU time; sets status, rss (bytes), secs.
+    timed() {
+        local log="$1"; shift
+        local start; start=$(now)
+        status=0
+        /usr/bin/time -f 'maxrss_kb=%M' "$@" >/dev/null 2>"$log" || status=$?
+        secs=$(since "$start")
+        rss=$(( $(grep -o 'maxrss_kb=[0-9]*' "$log" | tail -1 | cut -d= -f2) * 1024 ))
+        counts=$(grep -oE '[0-9]+ prepared, [0-9]+ rejected, [0-9]+ failed' "$log" | tail -1 || true)
+    }
+    opts=(--allow-private-networks --stable-names --retries 0 --quiet)
+    run_peak=0; run_secs=0; run_note=""
+    for k in 0 1; do
+        timed "$work/million-run-$k.log" "$bin" prepare "$work/million.txt" --container "$box" --shard "$k/2" "${opts[@]}"
+        [ "$rss" -gt "$run_peak" ] && run_peak=$rss
+        run_secs=$(awk -v a="$run_secs" -v b="$secs" 'BEGIN { printf "%.1f", a + b }')
+        run_note="$run_note shard $k/2: exit $status, ${counts:-no summary}, ${secs}s, $(mb "$rss") MB;"
+    done
+    ok=0; { [ "$run_peak" -gt 0 ] && [ "$run_peak" -le 100000000 ]; } && ok=1
+    judge "$ok"
+    per_s=$(awk -v n="$million" -v s="$run_secs" 'BEGIN { printf "%.0f", n / s }')
+    echo "memory-check: $million-line list in 2 shards:$run_note $per_s items/s; peak RSS $(mb "$run_peak") MB (target <= 100 MB): $v"
+    row million-run "$(mb "$run_peak") MB" "<= 100 MB" "$v"
+    timed "$work/million-resume.log" "$bin" prepare "$work/million.txt" --container "$box" --shard 0/2 --resume "${opts[@]}"
+    ok=0; { [ "$status" -le 1 ] && [ "$rss" -gt 0 ] && [ "$rss" -le 100000000 ]; } && ok=1
+    judge "$ok"
+    echo "memory-check: --resume of shard 0/2: exit $status, ${counts:-no summary}, ${secs}s, peak RSS $(mb "$rss") MB (target <= 100 MB): $v"
+    row million-resume "$(mb "$rss") MB" "<= 100 MB" "$v"
+    rm -f "$box/manifest.json"
+    timed "$work/million-merge.log" "$bin" merge "$box"
+    entries=$(grep -c '"index"' "$box/manifest.json" 2>/dev/null || echo 0)
+    ok=0; { [ "$status" = 0 ] && [ "$entries" = "$million" ] && [ "$rss" -gt 0 ] && [ "$rss" -le 100000000 ]; } && ok=1
+    judge "$ok"
+    echo "memory-check: merge: exit $status, $entries entries in manifest.json ($(du -m "$box/manifest.json" 2>/dev/null | cut -f1) MiB), ${secs}s, peak RSS $(mb "$rss") MB (target <= 100 MB): $v"
+    row million-merge "$(mb "$rss") MB" "<= 100 MB" "$v"
+    rm -rf "$box"
+fi
 
 echo
 printf '%-18s %-18s %-26s %s\n' case "peak RSS" target pass
