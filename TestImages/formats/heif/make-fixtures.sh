@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Makes the HEIC/AVIF fixtures in this folder from the public corpus (/work/shared/corpus or
-# $CORPUS) and their reference decodes. Needs libheif-dev and libpng-dev (Debian 12: libheif
+# Makes the HEIC/AVIF fixtures in this folder from the public corpus (../shared/corpus beside the
+# repository, or $CORPUS) and their reference decodes. Needs libheif-dev and libpng-dev (Debian 12: libheif
 # 1.15.1 with x265 and aom), and a Python with Pillow, pillow-heif, pyvips + pyvips-binary,
 # numpy and scikit-image ($PYTHON, e.g. a venv; never needed by `make test`). Writes:
 #   heic-8bit-orient6.heic, heic-10bit-orient8.heic, avif-alpha-orient2.avif
 #   <fixture>.reference.png   the upright decode: Pillow + pillow-heif (HEIC), libvips (AVIF)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-corpus="${CORPUS:-/work/shared/corpus}"
+corpus="${CORPUS:-$here/../../../../shared/corpus}"
 python="${PYTHON:-python3}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
