@@ -259,47 +259,24 @@ struct JournalIndex {
         self.fd = fd
         holder = Descriptor(fd, path: path)
         guard fd >= 0 else { return }
-        let scan = try folder.openFile(ManifestJournal.fileName, .readOnly)
-        let reader = LineReader(descriptor: scan, name: path, maxLineBytes: 4 * 1024 * 1024)
-        let decoder = JSONDecoder()
+        var lines = try JournalLines<ManifestEntry>(in: folder, name: ManifestJournal.fileName)
         var slot: [Manifest.Key: Int] = [:]
         var found: [(index: Int, span: Span)] = []
-        var offset = 0
-        var lineNumber = 0
-        var bad: [(line: Int, reason: String)] = []
-        while let line = try reader.nextLine() {
-            lineNumber += 1
-            let start = offset
-            switch line {
-            case .tooLong(let bytes):
-                offset += bytes + 1
-                bad.append((lineNumber, "line too long"))
-                continue
-            case .text(let bytes):
-                offset += bytes.count + 1
-                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
-                guard let entry = try? decoder.decode(ManifestEntry.self, from: Data(bytes)) else {
-                    bad.append((lineNumber, "not a manifest entry"))
-                    continue
-                }
-                let span = Span(offset: start, length: bytes.count)
-                let key = Manifest.Key(index: entry.index, input: entry.input, line: entry.line)
-                if let known = slot[key] {
-                    found[known].span = span
-                } else {
-                    slot[key] = found.count
-                    found.append((entry.index, span))
-                }
+        while let line = try lines.next() {
+            let entry = line.entry
+            let span = Span(offset: line.offset, length: line.length)
+            let key = Manifest.Key(index: entry.index, input: entry.input, line: entry.line)
+            if let known = slot[key] {
+                found[known].span = span
+            } else {
+                slot[key] = found.count
+                found.append((entry.index, span))
             }
         }
         // Stable: entries of one index keep the order their keys first appeared in.
         let order = found.indices.sorted { (found[$0].index, $0) < (found[$1].index, $1) }
         spans = order.map { found[$0].span }
-        warnings = bad.map { item in
-            item.line == lineNumber
-                ? "\(ManifestJournal.fileName):\(item.line): truncated last line skipped (the previous run was interrupted)"
-                : "\(ManifestJournal.fileName):\(item.line): \(item.reason), skipped"
-        }
+        warnings = lines.warnings
     }
 
     func read(_ span: Span) throws(ContainerError) -> Data {

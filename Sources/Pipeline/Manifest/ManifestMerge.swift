@@ -117,47 +117,25 @@ struct JournalMerge {
         var runs = Runs(folder: folder)
         var chunk: [Record] = []
         chunk.reserveCapacity(min(chunkRecords, 1 << 16))
-        let decoder = JSONDecoder()
         for (rank, journal) in journals.enumerated() {
-            let scan = try folder.openFile(journal.name, .readOnly)
-            let reader = LineReader(descriptor: scan, name: journal.path, maxLineBytes: 4 * 1024 * 1024)
-            var offset = 0
-            var lineNumber = 0
-            var bad: [(line: Int, reason: String)] = []
-            while let line = try reader.nextLine() {
-                lineNumber += 1
-                let start = offset
-                switch line {
-                case .tooLong(let bytes):
-                    offset += bytes + 1
-                    bad.append((lineNumber, "line too long"))
-                case .text(let bytes):
-                    offset += bytes.count + 1
-                    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
-                    guard let key = try? decoder.decode(KeyFields.self, from: Data(bytes)) else {
-                        bad.append((lineNumber, "not a manifest entry"))
-                        continue
-                    }
-                    let digest = Self.keyDigest(input: key.input, line: key.line)
-                    chunk.append(
-                        Record(
-                            index: Int64(key.index), keyHigh: digest.0, keyLow: digest.1, rank: UInt32(rank),
-                            length: UInt32(bytes.count), offset: Int64(start)))
-                    if chunk.count >= chunkRecords {
-                        try runs.spill(&chunk)
-                    }
+            var lines = try JournalLines<KeyFields>(in: folder, name: journal.name)
+            while let line = try lines.next() {
+                let digest = Self.keyDigest(input: line.entry.input, line: line.entry.line)
+                chunk.append(
+                    Record(
+                        index: Int64(line.entry.index), keyHigh: digest.0, keyLow: digest.1, rank: UInt32(rank),
+                        length: UInt32(line.length), offset: Int64(line.offset)))
+                if chunk.count >= chunkRecords {
+                    try runs.spill(&chunk)
                 }
             }
-            warnings += bad.map { item in
-                item.line == lineNumber
-                    ? "\(journal.name):\(item.line): truncated last line skipped (the previous run was interrupted)"
-                    : "\(journal.name):\(item.line): \(item.reason), skipped"
-            }
+            warnings += lines.warnings
         }
         chunk.sort()
         var merged = try runs.merger(memory: chunk)
         chunk = []
 
+        let decoder = JSONDecoder()
         let created = ISO8601DateFormatter().string(from: now)
         let file = try AtomicFile(in: folder, name: Manifest.fileName)
         var statuses: [ManifestEntry.Status: Int] = [:]

@@ -8,7 +8,7 @@ import MediaTypes
 ///     if index.isPrepared(index: 7, input: url, line: 8) { skip }
 ///     if let prior = try index.prepared(url: url) { reuse its file }
 ///
-/// Built by reading the journals line by line (`LineReader`): a prepared entry whose file (and
+/// Built by reading the journals line by line (`JournalLines`): a prepared entry whose file (and
 /// thumbnail) is on disk as recorded (`Manifest.Verification.size`) adds
 /// - its index with an 8-byte digest of its key (input URL and line): 16 bytes, sorted;
 /// - a 7-byte digest of its URL with its journal (1 byte), and where its line is (offset 40
@@ -79,52 +79,30 @@ package final class ResumeIndex: @unchecked Sendable {
         keys.reserveCapacity(lines)
         urls.reserveCapacity(lines)
         if keepFiles { files.reserveCapacity(2 * lines) }
-        let decoder = JSONDecoder()
         for (rank, journal) in journals.enumerated() {
-            let scan = try folder.openFile(journal.name, .readOnly)
-            let reader = LineReader(descriptor: scan, name: journal.path, maxLineBytes: 4 * 1024 * 1024)
-            var offset = 0
-            var lineNumber = 0
-            var bad: [(line: Int, reason: String)] = []
-            while let line = try reader.nextLine() {
-                lineNumber += 1
-                let start = offset
-                switch line {
-                case .tooLong(let bytes):
-                    offset += bytes + 1
-                    bad.append((lineNumber, "line too long"))
-                case .text(let bytes):
-                    offset += bytes.count + 1
-                    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
-                    guard let entry = try? decoder.decode(ManifestEntry.self, from: Data(bytes)) else {
-                        bad.append((lineNumber, "not a manifest entry"))
-                        continue
-                    }
-                    guard entry.status == .prepared else { continue }
-                    if let problem = Manifest.fileProblem(entry, in: folder, verify: .size) {
-                        warnings.append("\(entry.input): \(problem); it will be prepared again")
-                        continue
-                    }
-                    let key = JournalMerge.keyDigest(input: entry.input, line: entry.line)
-                    keys.append(KeyDigest(index: Int64(entry.index), high: key.0))
-                    // A line past 1 TB or over 16 MB is not kept for reuse: its item is still
-                    // skipped, and another item naming its URL is prepared again.
-                    if start < 1 << 40, bytes.count < 1 << 24 {
-                        urls.append(
-                            URLSpan(
-                                key: Self.digest(entry.input).0 & ~0xFF | UInt64(rank),
-                                span: UInt64(start) << 24 | UInt64(bytes.count)))
-                    }
-                    if keepFiles {
-                        for file in [entry.file, entry.thumbnail].compactMap({ $0 }) { files.append(Self.digest(file).0) }
-                    }
+            var lines = try JournalLines<ManifestEntry>(in: folder, name: journal.name)
+            while let line = try lines.next() {
+                let entry = line.entry
+                guard entry.status == .prepared else { continue }
+                if let problem = Manifest.fileProblem(entry, in: folder, verify: .size) {
+                    warnings.append("\(entry.input): \(problem); it will be prepared again")
+                    continue
+                }
+                let key = JournalMerge.keyDigest(input: entry.input, line: entry.line)
+                keys.append(KeyDigest(index: Int64(entry.index), high: key.0))
+                // A line past 1 TB or over 16 MB is not kept for reuse: its item is still
+                // skipped, and another item naming its URL is prepared again.
+                if line.offset < 1 << 40, line.length < 1 << 24 {
+                    urls.append(
+                        URLSpan(
+                            key: Self.digest(entry.input).0 & ~0xFF | UInt64(rank),
+                            span: UInt64(line.offset) << 24 | UInt64(line.length)))
+                }
+                if keepFiles {
+                    for file in [entry.file, entry.thumbnail].compactMap({ $0 }) { files.append(Self.digest(file).0) }
                 }
             }
-            warnings += bad.map { item in
-                item.line == lineNumber
-                    ? "\(journal.name):\(item.line): truncated last line skipped (the previous run was interrupted)"
-                    : "\(journal.name):\(item.line): \(item.reason), skipped"
-            }
+            warnings += lines.warnings
         }
         keys.sort()
         Self.removeDuplicates(&keys)

@@ -48,23 +48,13 @@ struct MergeCommand: Command {
     var partial: Bool
 
     init(_ arguments: ParsedArguments) throws {
-        let command = "pushattach merge"
-        guard let path = arguments.positionals.first else {
-            throw UsageError(command: command, message: "no DIR given: name the container the shards wrote")
-        }
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(
-                command: command, message: "unexpected argument '\(arguments.positionals[1])': one DIR at a time")
-        }
-        container = URL(fileURLWithPath: path)
+        container = try FolderArgument.only(
+            arguments, command: "pushattach merge", missing: "name the container the shards wrote")
         partial = arguments.flag(Options.partial)
     }
 
     func validate() throws {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: container.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw UsageError(command: "pushattach merge", message: "no such folder: \(container.path)")
-        }
+        try FolderArgument.requireFolder(container, command: "pushattach merge")
     }
 
     func run() async throws -> Int32 {

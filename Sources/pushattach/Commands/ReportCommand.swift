@@ -44,22 +44,12 @@ struct ReportCommand: Command {
     var container: URL
 
     init(_ arguments: ParsedArguments) throws {
-        let command = "pushattach report"
-        guard let path = arguments.positionals.first else {
-            throw UsageError(command: command, message: "no DIR given: name the container prepare wrote")
-        }
-        guard arguments.positionals.count == 1 else {
-            throw UsageError(
-                command: command, message: "unexpected argument '\(arguments.positionals[1])': one DIR at a time")
-        }
-        container = URL(fileURLWithPath: path)
+        container = try FolderArgument.only(
+            arguments, command: "pushattach report", missing: "name the container prepare wrote")
     }
 
     func validate() throws {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: container.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw UsageError(command: "pushattach report", message: "no such folder: \(container.path)")
-        }
+        try FolderArgument.requireFolder(container, command: "pushattach report")
     }
 
     func run() async throws -> Int32 {

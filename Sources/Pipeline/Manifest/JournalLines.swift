@@ -1,0 +1,73 @@
+import Foundation
+
+/// A manifest journal read line by line, each line decoded as `Entry` with where it stands in
+/// the file: the first pass `JournalIndex`, `JournalMerge` and `ResumeIndex` share.
+///
+///     var lines = try JournalLines<ManifestEntry>(in: folder, name: "manifest.jsonl")
+///     while let line = try lines.next() { keep(line.entry, offset: line.offset, length: line.length) }
+///     warnings += lines.warnings    // ["manifest.jsonl:7: not a manifest entry, skipped"]
+///
+/// The journal is opened in `folder` without following a link and read through `LineReader`
+/// (one buffer; lines up to `maxLineBytes`). Blank lines (spaces and `\r` only) are passed
+/// over; a line too long or not decodable as `Entry` is skipped and kept for `warnings`.
+///
+/// - Complexity: one read of the file; memory is one line and the numbers of the bad ones.
+struct JournalLines<Entry: Decodable> {
+    /// One decoded line: `offset` of its first byte in the file, `length` without the newline.
+    struct Line {
+        var entry: Entry
+        var offset: Int
+        var length: Int
+    }
+
+    /// The longest journal line read (4 MiB); a longer one is skipped with a warning.
+    static var maxLineBytes: Int { 4 * 1024 * 1024 }
+
+    /// The journal's file name, as warnings name it.
+    let name: String
+    private let reader: LineReader
+    private let decoder = JSONDecoder()
+    private var offset = 0
+    private var lineNumber = 0
+    private var bad: [(line: Int, reason: String)] = []
+
+    /// Opens `name` in `folder` read-only, without following a link (`ContainerError` when it
+    /// cannot be opened).
+    init(in folder: DirectoryHandle, name: String) throws(ContainerError) {
+        self.name = name
+        let fd = try folder.openFile(name, .readOnly)
+        reader = LineReader(descriptor: fd, name: folder.path(of: name), maxLineBytes: Self.maxLineBytes)
+    }
+
+    /// The next line that decodes, or nil at the end of the file.
+    mutating func next() throws(ContainerError) -> Line? {
+        while let line = try reader.nextLine() {
+            lineNumber += 1
+            let start = offset
+            switch line {
+            case .tooLong(let bytes):
+                offset += bytes + 1
+                bad.append((lineNumber, "line too long"))
+            case .text(let bytes):
+                offset += bytes.count + 1
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
+                guard let entry = try? decoder.decode(Entry.self, from: Data(bytes)) else {
+                    bad.append((lineNumber, "not a manifest entry"))
+                    continue
+                }
+                return Line(entry: entry, offset: start, length: bytes.count)
+            }
+        }
+        return nil
+    }
+
+    /// One warning per skipped line, read once `next` has returned nil: a bad last line is said
+    /// to be truncated (an interrupted run leaves one).
+    var warnings: [String] {
+        bad.map { item in
+            item.line == lineNumber
+                ? "\(name):\(item.line): truncated last line skipped (the previous run was interrupted)"
+                : "\(name):\(item.line): \(item.reason), skipped"
+        }
+    }
+}
