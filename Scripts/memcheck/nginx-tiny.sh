@@ -3,10 +3,13 @@
 # 127.0.0.1: the fast loopback server of memory-check's million-line rows (Python's http.server
 # does a few hundred requests a second; nginx does thousands).
 #   Scripts/memcheck/nginx-tiny.sh DIR   runs nginx in the foreground with its files in DIR and
-#                                         prints "127.0.0.1:PORT" once it listens.
+#                                         prints "127.0.0.1:PORT" once it listens. nginx's worker
+#                                         runs as 'nobody' when started as root: DIR's parents must
+#                                         let it pass (x), or every request is a 403.
 set -euo pipefail
 dir="$1"
 mkdir -p "$dir/root" "$dir/tmp"
+chmod 755 "$dir" "$dir/root"
 # GIF89a, 1x1, one black pixel: 35 bytes.
 printf 'GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;' >"$dir/root/tiny.gif"
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
