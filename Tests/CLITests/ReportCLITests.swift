@@ -65,13 +65,13 @@ struct ReportCLITests {
         let container = try Self.prepareDemo(in: dir)
         let report = container.appendingPathComponent("report.html")
         let entries = try Self.entries(of: container)
-        #expect(entries.count == 14)
+        #expect(entries.count == 16)
         let statuses = entries.map { $0["status"] as? String ?? "?" }
         #expect(Set(statuses) == ["prepared", "rejected", "failed"], "\(statuses)")
 
         let all = try browser.dumpDOM(report)
-        #expect(all.body["data-total"] == "14", "\(all.body)")
-        #expect(Self.cards(all.html).map(\.index) == Array(0..<14))
+        #expect(all.body["data-total"] == "16", "\(all.body)")
+        #expect(Self.cards(all.html).map(\.index) == Array(0..<16))
         #expect(Self.cards(all.html).map(\.status) == statuses)
         // Pictures come from the container, by relative path; nothing else is loaded.
         let sources = all.html.matches(of: /<img[^>]*src="([^"]*)"/).map { String($0.1) }
