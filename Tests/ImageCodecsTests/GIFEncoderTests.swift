@@ -166,6 +166,33 @@ enum GiflibSlurp {
         #expect(encoder.bytesWritten <= 20_000)
     }
 
+    /// A frame whose opaque pixels use all 256 colours before its first transparent pixel: the
+    /// transparent entry would be the 257th, so the frame is quantised instead (this trapped in
+    /// `quantize` with "Not enough bits to represent the passed value"). The colours come first
+    /// in one frame and after the transparency in the next, both orders.
+    @Test(arguments: [true, false]) func fullPaletteThenTransparentPixel(coloursFirst: Bool) throws {
+        let (width, height) = (32, 10)
+        var frame = PixelBuffer(width: width, height: height, layout: .rgba)
+        for p in 0..<(width * height) {
+            let k = coloursFirst ? p : p - 64
+            guard k >= 0, k < 256 else { continue }   // the rest stays transparent (alpha 0)
+            let (x, y) = (p % width, p / width)
+            frame[x, y, 0] = UInt8(k); frame[x, y, 1] = UInt8(255 - k); frame[x, y, 2] = UInt8((k * 7) & 255); frame[x, y, 3] = 255
+        }
+        let gif = try Self.encode([frame, frame], durations: [100, 100])
+        let decoded = try decodeAllFrames(gif, format: .gif)
+        #expect(decoded.frames.count == 2)
+        for output in decoded.frames {
+            // Transparency kept exactly; colours within quantisation error.
+            for p in 0..<(width * height) {
+                let (x, y) = (p % width, p / width)
+                #expect((output.canvas[x, y, 3] >= 128) == (frame[x, y, 3] == 255), "alpha at \(x),\(y)")
+            }
+            let error = try #require(Pixels.meanAbsoluteError(Self.normalised(output.canvas), Self.normalised(frame)))
+            #expect(error < 4, "mean abs error \(error) after quantisation")
+        }
+    }
+
     @Test func refusesBadSizes() throws {
         #expect(throws: CodecError.invalidDimensions(width: 0, height: 10)) {
             _ = try GIFEncoder(width: 0, height: 10, loopCount: 0)

@@ -250,6 +250,9 @@ package struct GIFEncoder {
             let o = p * 4
             if region[o + 3] == 0 {
                 if transparent == nil {
+                    // The transparent entry takes a palette slot like a colour: a frame whose
+                    // opaque pixels already fill the palette goes to libimagequant instead.
+                    guard palette.count < limit else { exact = false; break }
                     transparent = palette.count
                     palette.append((0, 0, 0))
                 }
