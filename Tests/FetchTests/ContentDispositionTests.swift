@@ -49,12 +49,17 @@ struct ContentDispositionTests {
         #expect(ContentDisposition.type(of: "") == nil)
     }
 
-    @Test func hostileInputDoesNotTrap() {
-        let junk = [
-            "\"", "\\", "=;=;=", "a; filename*=''%", "a; filename*=UTF-8''%F", "a; filename=\"\\",
-            String(repeating: "; x=\"\\", count: 500),
-        ]
-        for header in junk { _ = ContentDisposition.filename(from: header) }
+    /// Malformed headers give no name, or the characters that were there: a lone escape at the
+    /// end is kept as itself, an escaped character is taken literally (a `\\"` never ends a quoted
+    /// value), and a filename after 500 such broken parameters is still found.
+    @Test(arguments: [
+        ("\"", nil), ("\\", nil), ("=;=;=", nil), ("a; filename*=''%", nil), ("a; filename*=UTF-8''%F", nil),
+        ("a; filename=\"\\", "\\"), (String(repeating: "; x=\"\\", count: 500), nil),
+        (String(repeating: "; x=\"\\", count: 500) + "\"; filename=a.jpg", "a.jpg"),
+        ("a; x=\"\\\"; filename=b.jpg\"; filename=c.jpg", "c.jpg"),
+    ] as [(String, String?)])
+    func hostileInput(header: String, expected: String?) {
+        #expect(ContentDisposition.filename(from: header) == expected)
     }
 
     @Test func retryAfterForms() throws {

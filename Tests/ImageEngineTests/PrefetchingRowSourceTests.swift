@@ -15,10 +15,25 @@ private final class FailingRowSource: ImageRowSource {
     /// The thread each read came from (the producer's, never the test's).
     private(set) var readThreads = Set<UInt>()
 
-    init(_ pixels: PixelBuffer, failAt: Int? = nil) {
+    /// Microseconds each read takes (a slow producer), 0 for none.
+    let readDelay: UInt32
+    /// Set by the test once the wrapper's `finish()` has returned: no read may start after it,
+    /// nor be under way.
+    private let state = NSLock()
+    private var closed = false
+    private var inFlight = 0
+    private var readsAfterClose = 0
+
+    init(_ pixels: PixelBuffer, failAt: Int? = nil, readDelay: UInt32 = 0) {
         self.pixels = pixels
         self.failAt = failAt
+        self.readDelay = readDelay
     }
+
+    /// Marks the source closed and returns how many reads were under way at that moment.
+    func close() -> Int { state.withLock { closed = true; return inFlight } }
+    /// Reads that started after `close()`.
+    var lateReads: Int { state.withLock { readsAfterClose } }
 
     var width: Int { pixels.width }
     var height: Int { pixels.height }
@@ -31,6 +46,9 @@ private final class FailingRowSource: ImageRowSource {
     var workingMemory: Int { 0 }
 
     func readRows(into buffer: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws(CodecError) -> Int {
+        state.withLock { inFlight += 1; if closed { readsAfterClose += 1 } }
+        defer { state.withLock { inFlight -= 1 } }
+        if readDelay > 0 { usleep(readDelay) }
         readThreads.insert(UInt(pthread_self()))
         let rowBytes = width * layout.channels
         var done = 0
@@ -120,10 +138,15 @@ private func readAll(_ source: any ImageRowSource, chunk: Int) throws -> (PixelB
         #expect(!inner.readThreads.contains(UInt(pthread_self())))
     }
 
+    /// A slow producer (200 µs a row) is mid-read most of the time, so a `finish()` that returned
+    /// before the producer left the source would be seen as a read under way at `close()`, or
+    /// as a read started after it by the end of the test.
     @Test func anEarlyStopJoinsTheProducer() throws {
         let before = PrefetchingRowSource.liveProducers
+        var sources: [FailingRowSource] = []
         for stopAfter in [0, 1, 50, 500] {
-            let inner = FailingRowSource(Synthetic.make(.noise, width: 64, height: 1000, layout: .gray))
+            let inner = FailingRowSource(Synthetic.make(.noise, width: 64, height: 1000, layout: .gray), readDelay: 200)
+            sources.append(inner)
             let source = PrefetchingRowSource(inner)
             var row = [UInt8](repeating: 0, count: 64)
             for _ in 0..<stopAfter {
@@ -132,13 +155,13 @@ private func readAll(_ source: any ImageRowSource, chunk: Int) throws -> (PixelB
                 }
             }
             source.finish()
+            #expect(inner.close() == 0, "a read was under way after finish() returned")
             #expect(PrefetchingRowSource.liveProducers == before)
             // The producer stopped at most a ring (3 blocks) and a block ahead of the consumer.
             #expect(inner.rowsRead <= stopAfter + 4 * 32)
-            let readAtStop = inner.rowsRead
-            Thread.sleep(forTimeInterval: 0.01)
-            #expect(inner.rowsRead == readAtStop)
         }
+        // The later rounds took over 100 ms: time for a producer that was not stopped to read again.
+        #expect(sources.map(\.lateReads) == [0, 0, 0, 0])
     }
 
     @Test func anEarlyStopInStreamJoinsTheProducer() throws {

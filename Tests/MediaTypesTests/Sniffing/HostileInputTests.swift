@@ -40,10 +40,25 @@ struct HostileInputTests {
             "small/extra/mimetype_mp3.v2.notag.mp3", "small/svg.svg",
         ] {
             let bytes = try corpusBytes(path)
+            let whole = try Sniffer.sniff(bytes)
+            #expect(whole.format != .unknown, "\(path)")
+            var recognised = 0
             for n in 0...min(bytes.count, 400) {
-                _ = try? Sniffer.sniff(Array(bytes.prefix(n)))
-                _ = Sniffer.identify(prefix: Array(bytes.prefix(n)))
+                let prefix = Array(bytes.prefix(n))
+                // A cut file is its own format or not recognised, never another one, and any size
+                // it reports is the whole file's.
+                if let sniffed = try? Sniffer.sniff(prefix), sniffed.format != .unknown {
+                    recognised += 1
+                    #expect(sniffed.format == whole.format, "\(path) cut at \(n)")
+                    if let width = sniffed.width { #expect(width == whole.width, "\(path) cut at \(n)") }
+                    if let height = sniffed.height { #expect(height == whole.height, "\(path) cut at \(n)") }
+                }
+                let identified = Sniffer.identify(prefix: prefix)
+                #expect(identified == .unknown || identified == whole.format, "\(path) cut at \(n)")
             }
+            // Once the header is whole, the prefix is recognised (for formats judged by a header;
+            // an extended WebP's facts may need its whole chunk walk).
+            if whole.format != .webp { #expect(recognised > 0, "\(path)") }
         }
     }
 
