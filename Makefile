@@ -7,7 +7,7 @@ DEBS := libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-op
 TEST_DEBS := chromium
 CONFIG ?= debug
 
-.PHONY: all deps build release test conformance demo memory-check bench compare format clean fuzz census test-asan test-tsan docs scale-demo
+.PHONY: all deps build release test conformance demo memory-check bench compare format clean fuzz census test-asan test-tsan docs scale-demo stress
 
 all: build
 
@@ -95,6 +95,20 @@ fuzz: deps
 # verify (and prepare, once it exists) over broken, truncated, bit-flipped and bomb inputs.
 census: build
 	Scripts/census
+
+# Rare crashes and races (docs/ROBUSTNESS.md): `prepare` of the conformance set in a loop under CPU
+# load, STRESS_MINUTES per build (release, then ASan, then TSan), each finding's whole stderr (every
+# thread's backtrace, or the sanitizer's report) kept in .build/stress/findings/. STRESS_SEED to repeat.
+STRESS_MINUTES ?= 20
+stress: deps
+	$(SWIFT) build -c release --product pushattach
+	$(SWIFT) build --product pushattach --scratch-path .build/asan -Xswiftc -sanitize=address
+	$(SWIFT) build --product pushattach --scratch-path .build/tsan -Xswiftc -sanitize=thread
+	@status=0; \
+	STRESS_LABEL=release STRESS_MINUTES=$(STRESS_MINUTES) Scripts/stress || status=1; \
+	STRESS_LABEL=asan STRESS_BIN=.build/asan/debug/pushattach STRESS_MINUTES=$(STRESS_MINUTES) Scripts/stress || status=1; \
+	STRESS_LABEL=tsan STRESS_BIN=.build/tsan/debug/pushattach STRESS_MINUTES=$(STRESS_MINUTES) Scripts/stress || status=1; \
+	exit $$status
 
 # The whole suite under AddressSanitizer with LeakSanitizer (the toolchain's ASan runtime has it), in
 # its own scratch folder. Scripts/lsan.supp lists toolchain-library leaks only. The HTTP tests run in
