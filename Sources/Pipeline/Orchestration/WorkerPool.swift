@@ -10,19 +10,20 @@ import Foundation
 /// Each thread makes its own `State` once, with `makeState`, and hands it to every job it runs:
 /// a non-thread-safe engine (one `ImageProcessor` per thread) lives there. Jobs run in FIFO
 /// order; `run` suspends the caller with a continuation, never blocks it.
+///
+/// The threads hold the queue, never the pool: a thread the scheduler starts late, after the
+/// pool was released, finds a queue that is stopping and leaves. (Holding the pool `unowned`
+/// aborted the process in that case: a one-item run under load ends before a thread starts.)
 package final class WorkerPool<State>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var jobs: [(State) -> Void] = []
-    private var jobIndex = 0
-    private var stopping = false
-    private var threads: [Thread] = []
+    private let queue: JobQueue<State>
 
     package init(name: String, threads count: Int, makeState: @escaping @Sendable () -> State) {
+        let queue = JobQueue<State>(threads: max(1, count))
+        self.queue = queue
         for index in 0..<max(1, count) {
-            let thread = Thread { [unowned self] in self.loop(makeState()) }
+            let thread = Thread { queue.serve(makeState) }
             thread.name = "pushattach.\(name).\(index)"
             thread.stackSize = 4 << 20
-            threads.append(thread)
             thread.start()
         }
     }
@@ -32,41 +33,81 @@ package final class WorkerPool<State>: @unchecked Sendable {
     /// Runs `body` on one of the pool's threads and returns its result.
     package func run<T: Sendable>(_ body: @escaping @Sendable (State) -> T) async -> T {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
-            enqueue { state in continuation.resume(returning: body(state)) }
+            queue.enqueue { state in continuation.resume(returning: body(state)) }
         }
     }
 
-    /// Lets queued jobs finish, then ends the threads. Safe to call more than once.
+    /// Lets queued jobs finish, then waits until every thread has left (when called from one of
+    /// the pool's own threads, it does not wait). Safe to call more than once.
     package func shutdown() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        condition.unlock()
+        queue.stop()
     }
 
-    private func enqueue(_ job: @escaping (State) -> Void) {
+    /// The pool's threads made and not yet gone, started or not (tests check that none is left).
+    package var liveThreads: Int { queue.liveThreads }
+}
+
+/// The jobs of one pool and its threads' bookkeeping, shared by the pool and its threads.
+private final class JobQueue<State>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [(State) -> Void] = []
+    private var jobIndex = 0
+    private var stopping = false
+    /// Threads made and not yet gone, started or not.
+    private var live: Int
+    /// The threads that have started, so that `stop` called from one of them does not wait for itself.
+    private var members = Set<UInt>()
+
+    init(threads: Int) {
+        live = threads
+    }
+
+    var liveThreads: Int { condition.withLock { live } }
+
+    func enqueue(_ job: @escaping (State) -> Void) {
         condition.lock()
         jobs.append(job)
         condition.signal()
         condition.unlock()
     }
 
-    private func loop(_ state: State) {
-        while true {
-            condition.lock()
-            while jobIndex == jobs.count && !stopping { condition.wait() }
-            if jobIndex == jobs.count {
-                condition.unlock()
-                return
-            }
-            let job = jobs[jobIndex]
-            jobIndex += 1
-            if jobIndex > 64 && jobIndex * 2 > jobs.count {
-                jobs.removeFirst(jobIndex)
-                jobIndex = 0
-            }
-            condition.unlock()
-            job(state)
+    func stop() {
+        condition.lock()
+        defer { condition.unlock() }
+        stopping = true
+        condition.broadcast()
+        guard !members.contains(UInt(bitPattern: Int(bitPattern: pthread_self()))) else { return }
+        while live > 0 { condition.wait() }
+    }
+
+    /// A thread's life: make its state, run jobs until the queue stops and is empty.
+    func serve(_ makeState: () -> State) {
+        let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
+        condition.lock()
+        members.insert(me)
+        condition.unlock()
+        do {
+            let state = makeState()
+            while let job = next() { job(state) }
+        }  // the state is released here, before the thread reports itself gone
+        condition.lock()
+        members.remove(me)
+        live -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func next() -> ((State) -> Void)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while jobIndex == jobs.count && !stopping { condition.wait() }
+        guard jobIndex < jobs.count else { return nil }
+        let job = jobs[jobIndex]
+        jobIndex += 1
+        if jobIndex > 64 && jobIndex * 2 > jobs.count {
+            jobs.removeFirst(jobIndex)
+            jobIndex = 0
         }
+        return job
     }
 }
