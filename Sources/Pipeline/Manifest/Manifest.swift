@@ -161,8 +161,10 @@ package enum Manifest {
         -> String?
     {
         guard let file = entry.file else { return "prepared entry has no file" }
-        guard isInside(file), entry.thumbnail.map(isInside) ?? true else {
-            return "file path \(file) leaves the container"
+        for path in [file, entry.thumbnail].compactMap({ $0 }) {
+            if let problem = ContainerPath.problem(path) {
+                return "file path \(DisplayText.escaped(path)) is not trusted (\(problem))"
+            }
         }
         let info: SystemCall.FileStatus
         switch fileStatus(file, in: folder) {
@@ -211,11 +213,6 @@ package enum Manifest {
             hasher.update(buffer[0..<count])
         }
         return hasher.finalize().hexString
-    }
-
-    /// A relative path with no `..` component.
-    private static func isInside(_ relative: String) -> Bool {
-        !relative.hasPrefix("/") && !relative.split(separator: "/").contains("..")
     }
 
     /// What identifies an entry: a later line with the same key replaces an earlier one.

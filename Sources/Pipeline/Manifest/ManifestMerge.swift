@@ -76,11 +76,15 @@ struct JournalMerge {
         }
     }
 
-    /// The fields that identify an entry (`Manifest.Key`), decoded without the rest.
-    private struct KeyFields: Decodable {
+    /// The fields that identify an entry (`Manifest.Key`), decoded without the rest but for the
+    /// paths it names, which `JournalLines` checks.
+    private struct KeyFields: JournalLine {
         var index: Int
         var input: String
         var line: Int
+        var file: String?
+        var thumbnail: String?
+        var containerPaths: [String] { [file, thumbnail].compactMap { $0 } }
     }
 
     let folder: DirectoryHandle

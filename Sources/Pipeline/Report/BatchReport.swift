@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 
 /// `DIR/report.html`: one self-contained page showing every item of a container's manifest, for
 /// people. A contact sheet: each item's thumbnail (or the reason it was refused), its status,
@@ -79,7 +80,7 @@ package enum BatchReport {
         let header = try ManifestStream.read(manifest, path: manifestPath) { (entry) throws(ReportError) in
             if count > 0 { out.append(0x2C) }
             out.append(0x0A)
-            out.append(ReportHTML.scriptData(entry.jsonLine()))
+            out.append(ReportHTML.scriptData(trusted(entry).jsonLine()))
             count += 1
             statuses[entry.status, default: 0] += 1
             try flush()
@@ -90,6 +91,19 @@ package enum BatchReport {
         do { try file.commit() } catch { throw .container(error) }
         return Written(
             url: URL(fileURLWithPath: folder.path(of: fileName)), count: count, statuses: statuses, bytes: bytes)
+    }
+
+    /// `entry` with any `file` or `thumbnail` that is not a file of the container's folders
+    /// (`ContainerPath`) taken out and said in a warning: the page links only the container's
+    /// own files.
+    static func trusted(_ entry: ManifestEntry) -> ManifestEntry {
+        var entry = entry
+        for keyPath in [\ManifestEntry.file, \ManifestEntry.thumbnail] {
+            guard let path = entry[keyPath: keyPath], let problem = ContainerPath.problem(path) else { continue }
+            entry[keyPath: keyPath] = nil
+            entry.warnings.append("file path \(DisplayText.escaped(path)) not shown: it is not trusted (\(problem))")
+        }
+        return entry
     }
 
     private static func head(title: String) -> String {
