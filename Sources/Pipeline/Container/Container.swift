@@ -93,6 +93,16 @@ package final class Container: Sendable {
         return container
     }
 
+    /// False when the container's path no longer names the folder opened at `open` (it was
+    /// renamed, or replaced by a link or another folder, during the run). Everything of the run
+    /// is in the folder it opened, wherever that now is.
+    package var isStillAtItsPath: Bool {
+        guard let opened = try? SystemCall.status(root.descriptor, path: root.path),
+            let named = try? SystemCall.status(atPath: root.path)
+        else { return false }
+        return opened.identity == named.identity
+    }
+
     /// The absolute URL of `folder`.
     package func folderURL(_ folder: Folder) -> URL { url.appendingPathComponent(folder.rawValue) }
 

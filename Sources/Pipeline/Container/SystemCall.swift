@@ -202,6 +202,8 @@ enum SystemCall {
         var kind: Kind
         var size: Int
         var links: Int
+        /// The device and inode: equal for two names (or descriptors) of one file.
+        var identity: FileIdentity
 
         init(_ info: stat) {
             kind =
@@ -213,7 +215,14 @@ enum SystemCall {
                 }
             size = Int(info.st_size)
             links = Int(info.st_nlink)
+            identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         }
+    }
+
+    /// Which file a status is of, whatever name or descriptor reached it.
+    struct FileIdentity: Sendable, Hashable {
+        var device: UInt64
+        var inode: UInt64
     }
 
     /// `fstat(2)`.

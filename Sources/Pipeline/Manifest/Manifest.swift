@@ -139,6 +139,12 @@ package enum Manifest {
         try merge(dir: dir, partial: true, now: now)
     }
 
+    /// `finalize(dir:)` in the container open as `folder`, reaching nothing by path.
+    @discardableResult
+    static func finalize(in folder: DirectoryHandle, now: Date = Date()) throws(ContainerError) -> Finalized {
+        try merge(in: folder, partial: true, now: now)
+    }
+
     /// Reads the journal and keeps the prepared entries whose files (and thumbnails) are on disk
     /// as recorded. The caller skips those items on `--resume`.
     /// Files are looked at relative to the folder, without following links: an entry whose file

@@ -48,11 +48,15 @@ package enum BatchReport {
     @discardableResult
     package static func write(container: URL) throws(ReportError) -> Written {
         let folder: DirectoryHandle
+        do { folder = try DirectoryHandle(opening: container.path) } catch { throw .container(error) }
+        return try write(in: folder, title: container.standardizedFileURL.lastPathComponent)
+    }
+
+    /// As `write(container:)`, in the container open as `folder` (a run's, which reaches
+    /// nothing of it by path): the page is titled `title`, the container's name.
+    static func write(in folder: DirectoryHandle, title name: String) throws(ReportError) -> Written {
         let opened: Int32?
-        do {
-            folder = try DirectoryHandle(opening: container.path)
-            opened = try folder.openFileIfPresent(Manifest.fileName)
-        } catch { throw .container(error) }
+        do { opened = try folder.openFileIfPresent(Manifest.fileName) } catch { throw .container(error) }
         let manifestPath = folder.path(of: Manifest.fileName)
         guard let manifest = opened else {
             let journal = (try? folder.status(ManifestJournal.fileName)) != nil
@@ -71,7 +75,6 @@ package enum BatchReport {
             out.removeAll(keepingCapacity: true)
         }
 
-        let name = container.standardizedFileURL.lastPathComponent
         out.append(contentsOf: head(title: "PushAttach report: \(name)").utf8)
         out.append(contentsOf: "<body data-page-size=\"\(pageSize)\">\n".utf8)
         out.append(contentsOf: "<script type=\"application/json\" id=\"entries\">[".utf8)

@@ -153,6 +153,7 @@ struct PrepareCommand: Command {
             container: URL(fileURLWithPath: arguments.value(Options.container) ?? "."), inputs: arguments.positionals)
         json = arguments.flag(Options.json)
         report = arguments.flag(Options.report)
+        options.report = report
         quiet = arguments.flag(Options.quiet)
         verbose = arguments.flag(Options.verbose)
         // Absent options keep the library's defaults (the ones --help shows).
@@ -290,11 +291,12 @@ struct PrepareCommand: Command {
         switch result {
         case .success(let summary):
             reporter.finish(FlagTerms.translated(summary))
-            if report {
-                guard let written = ReportCommand.write(options.container, command: "pushattach prepare") else {
-                    return ExitStatus.fatal
-                }
-                Console.error("report:    \(written.url.path)")
+            switch summary.report {
+            case .success(let written)?: Console.error("report:    \(written.url.path)")
+            case .failure(let error)?:
+                Console.error("pushattach prepare: cannot write the report: \(error)")
+                return ExitStatus.fatal
+            case nil: break
             }
             if summary.interrupted || task.isCancelled { return ExitStatus.interrupted(by: received.value) }
             return summary.allPrepared ? ExitStatus.success : ExitStatus.someFailed
