@@ -61,20 +61,12 @@ struct JournalLines<Entry: JournalLine> {
                     bad.append((lineNumber, "not a manifest entry", true))
                     continue
                 }
-                if let (path, problem) = Self.untrustedPath(of: entry) {
+                if let (path, problem) = entry.untrustedPath {
                     bad.append((lineNumber, "file path \(Self.shown(path)) is not trusted (\(problem))", false))
                     continue
                 }
                 return Line(entry: entry, offset: start, length: bytes.count)
             }
-        }
-        return nil
-    }
-
-    /// The first path `entry` names that `ContainerPath` refuses, with why.
-    private static func untrustedPath(of entry: Entry) -> (String, String)? {
-        for path in entry.containerPaths {
-            if let problem = ContainerPath.problem(path) { return (path, problem) }
         }
         return nil
     }
@@ -101,6 +93,17 @@ struct JournalLines<Entry: JournalLine> {
 protocol JournalLine: Decodable {
     /// The paths, relative to the container, the line names (`file`, `thumbnail`).
     var containerPaths: [String] { get }
+}
+
+extension JournalLine {
+    /// The first path the line names that `ContainerPath` refuses, with why; nil when it names
+    /// none.
+    var untrustedPath: (path: String, problem: String)? {
+        for path in containerPaths {
+            if let problem = ContainerPath.problem(path) { return (path, problem) }
+        }
+        return nil
+    }
 }
 
 extension ManifestEntry: JournalLine {

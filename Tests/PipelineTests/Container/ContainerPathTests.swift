@@ -89,6 +89,31 @@ struct ContainerPathTests {
         #expect(try Manifest.load(dir: dir.url).entries.map(\.input) == ["https://x.test/c.jpg"])
     }
 
+    /// A line read back by place (the dedupe table's, a resume index's) is checked again: the
+    /// file may have been edited under the run since the line was written or indexed.
+    @Test func linesReadBackByPlaceAreCheckedAgain() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(
+            at: dir.url.appendingPathComponent("Images"), withIntermediateDirectories: true)
+        try Data("abcd".utf8).write(to: dir.url.appendingPathComponent("Images/A-a.jpg"))
+        let journal = try ManifestJournal(directory: dir.url)
+        let url = "https://x.test/a.jpg"
+        let line = try journal.append(
+            ManifestEntry(index: 0, input: url, line: 1, status: .prepared, file: "Images/A-a.jpg", bytes: 4))
+        try journal.sync()
+        let index = try ResumeIndex(dir: dir.url, journals: [ManifestJournal.fileName])
+        #expect(try index.prepared(url: url)?.file == "Images/A-a.jpg")
+
+        // The same line, the same length, now naming a hidden file.
+        let file = dir.url.appendingPathComponent(ManifestJournal.fileName)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "Images/A-a.jpg", with: "Images/.-a.jpg").utf8).write(to: file)
+        #expect(try index.prepared(url: url) == nil)
+        #expect(throws: ContainerError.self) { _ = try journal.read(line) }
+        try journal.close()
+    }
+
     /// The report reads `manifest.json`, which is as editable: a forged path is not linked.
     @Test func reportDoesNotLinkAForgedPath() {
         let entry = ManifestEntry(
