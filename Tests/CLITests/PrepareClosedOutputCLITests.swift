@@ -83,7 +83,9 @@ struct PrepareClosedOutputCLITests {
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let entries = try #require(document["entries"] as? [[String: Any]])
         #expect(entries.count == 3 && entries.allSatisfy { $0["status"] as? String == "prepared" }, "\(entries)")
-        let spool = (try? FileManager.default.contentsOfDirectory(atPath: container.appendingPathComponent(".spool").path)) ?? []
+        let spool =
+            (try? FileManager.default.contentsOfDirectory(atPath: container.appendingPathComponent(".spool").path))
+            ?? []
         #expect(spool.isEmpty, "left in .spool: \(spool)")
         let again = try ProcessRunner.run(
             "pushattach", ["prepare", list.path, "-o", container.path, "--resume", "--allow-private-networks", "-q"])
@@ -142,7 +144,10 @@ struct PrepareClosedOutputCLITests {
         let binary = ProcessRunner.product("pushattach").path
         let run = try ProcessRunner.runExecutable(
             URL(fileURLWithPath: "/bin/sh"),
-            ["-c", "exec \"$0\" \"$@\" 2>&-", binary, "prepare", list.path, "-o", container.path, "--allow-private-networks"])
+            [
+                "-c", "exec \"$0\" \"$@\" 2>&-", binary, "prepare", list.path, "-o", container.path,
+                "--allow-private-networks",
+            ])
         #expect(run.status == 0, "\(run.stdout)")
         try Self.expectFinished(container, list: list, "stderr was closed before the start")
         let lock = try String(contentsOf: container.appendingPathComponent(".pushattach.lock"), encoding: .utf8)
@@ -176,7 +181,9 @@ struct PrepareClosedOutputCLITests {
         let said = String(decoding: (stderr.waitBlocking { $0 != nil } ?? nil) ?? Data(), as: UTF8.self)
         #expect(status == 0, "\(said)")
         #expect(said.contains("was moved or replaced during the run"), "\(said)")
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: other.path)) ?? []) == [], "written where the link points")
+        #expect(
+            ((try? FileManager.default.contentsOfDirectory(atPath: other.path)) ?? []) == [],
+            "written where the link points")
         let kept = (try? FileManager.default.contentsOfDirectory(atPath: moved.path)) ?? []
         for name in ["manifest.json", "manifest.jsonl", "report.html"] {
             #expect(kept.contains(name), "\(name) not in the container the run opened: \(kept)")

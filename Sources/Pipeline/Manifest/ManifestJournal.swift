@@ -131,7 +131,9 @@ package final class ManifestJournal: @unchecked Sendable {
         if let (file, problem) = entry.untrustedPath {
             throw .encoding(
                 path: path,
-                reason: "line at byte \(line.offset) names file path \(DisplayText.escaped(file)), which is not trusted (\(problem))")
+                reason:
+                    "line at byte \(line.offset) names file path \(DisplayText.escaped(file)), which is not trusted "
+                    + "(\(problem))")
         }
         return entry
     }

@@ -30,9 +30,9 @@ extension Manifest {
     /// `manifest.json` are all reached relative to its descriptor, so a run merges into the
     /// container it opened even if the path now names another folder.
     @discardableResult
-    static func merge(in folder: DirectoryHandle, partial: Bool = false, now: Date = Date(), chunkRecords: Int = 1 << 18)
-        throws(ContainerError) -> Finalized
-    {
+    static func merge(
+        in folder: DirectoryHandle, partial: Bool = false, now: Date = Date(), chunkRecords: Int = 1 << 18
+    ) throws(ContainerError) -> Finalized {
         let set = try JournalSet(in: folder)
         if !partial, let message = set.incompleteMessage {
             throw .mismatched(path: folder.path, reason: incompleteReason(message))

@@ -273,7 +273,9 @@ package final class Preparer: Sendable {
         if let error = fatal ?? closing { throw PrepareFailure(error: error, summary: summary) }
         if options.report {
             let title = options.container.standardizedFileURL.lastPathComponent
-            summary.report = Result { () throws(ReportError) in try BatchReport.write(in: container.root, title: title) }
+            summary.report = Result { () throws(ReportError) in
+                try BatchReport.write(in: container.root, title: title)
+            }
         }
         return summary
     }

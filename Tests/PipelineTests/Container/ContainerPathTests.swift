@@ -70,19 +70,24 @@ struct ContainerPathTests {
         defer { dir.remove() }
         let journal = try ManifestJournal(directory: dir.url)
         try journal.append(
-            ManifestEntry(index: 0, input: "https://x.test/a.jpg", line: 1, status: .prepared, file: "..\u{0}/x", bytes: 1))
+            ManifestEntry(
+                index: 0, input: "https://x.test/a.jpg", line: 1, status: .prepared, file: "..\u{0}/x", bytes: 1))
         try journal.append(
             ManifestEntry(
                 index: 1, input: "https://x.test/b.jpg", line: 2, status: .prepared, file: "Images/B-b.jpg", bytes: 1,
                 thumbnail: "Thumbnails/../../x"))
         try journal.append(
-            ManifestEntry(index: 2, input: "https://x.test/c.jpg", line: 3, status: .prepared, file: "Images/C-c.jpg", bytes: 1))
+            ManifestEntry(
+                index: 2, input: "https://x.test/c.jpg", line: 3, status: .prepared, file: "Images/C-c.jpg", bytes: 1))
         try journal.close()
 
         let merged = try Manifest.merge(dir: dir.url)
         #expect(merged.count == 1)
         #expect(merged.warnings.count == 2, "\(merged.warnings)")
-        #expect(merged.warnings.first?.hasPrefix("manifest.jsonl:1: file path ..\\u{00}/x is not trusted (it holds a NUL byte)") == true, "\(merged.warnings)")
+        #expect(
+            merged.warnings.first?.hasPrefix(
+                "manifest.jsonl:1: file path ..\\u{00}/x is not trusted (it holds a NUL byte)") == true,
+            "\(merged.warnings)")
         let document = try JSONDecoder().decode(
             Manifest.Document.self, from: Data(contentsOf: dir.url.appendingPathComponent(Manifest.fileName)))
         #expect(document.entries.map(\.input) == ["https://x.test/c.jpg"])
@@ -117,7 +122,8 @@ struct ContainerPathTests {
     /// The report reads `manifest.json`, which is as editable: a forged path is not linked.
     @Test func reportDoesNotLinkAForgedPath() {
         let entry = ManifestEntry(
-            input: "https://x.test/a.jpg", line: 1, status: .prepared, file: "..\u{0}/x", thumbnail: "Thumbnails/T-a.jpg")
+            input: "https://x.test/a.jpg", line: 1, status: .prepared, file: "..\u{0}/x",
+            thumbnail: "Thumbnails/T-a.jpg")
         let shown = BatchReport.trusted(entry)
         #expect(shown.file == nil && shown.thumbnail == "Thumbnails/T-a.jpg")
         #expect(shown.warnings.count == 1 && shown.warnings[0].contains("not trusted (it holds a NUL byte)"))

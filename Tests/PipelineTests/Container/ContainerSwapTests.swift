@@ -87,7 +87,8 @@ struct ContainerSwapTests {
         let (byInput, _) = try f.manifest(swap.moved)
         #expect(byInput[f.server.url("/a.jpg")]?.status == .prepared)
         #expect(byInput[f.server.url("/gone.jpg")]?.status == .prepared)
-        let journal = try String(contentsOf: swap.moved.appendingPathComponent(ManifestJournal.fileName), encoding: .utf8)
+        let journal = try String(
+            contentsOf: swap.moved.appendingPathComponent(ManifestJournal.fileName), encoding: .utf8)
         #expect(journal.split(separator: "\n").count == 3, "the earlier line and one per item of this run: \(journal)")
     }
 
