@@ -30,7 +30,7 @@ enum PushAttach {
     static let description =
         "pushattach turns the media URLs of rich push notifications into attachment files iOS accepts, sized so a Notification Service Extension can show them, and says of any file whether iOS would accept it, and if not, why."
     static let exitStatus =
-        "0 all good, 1 some file not accepted or item not prepared, 2 fatal (container not writable, disk full, in use), 64 usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM)."
+        "0 all good, 1 some file not accepted or item not prepared, 2 fatal (container not writable, disk full, in use), 64 usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM). A closed stdout or stderr (| head) stops the printing, not the work, and does not change the status."
 
     static var help: String {
         let subcommands = HelpText.table(commands.map { ($0.name, $0.abstract) })
@@ -52,6 +52,10 @@ enum PushAttach {
 
     static func main() async {
         MallocTuning.apply()
+        // A closed stdout or stderr (`| head`, `2>&-`) stops the printing, not the run
+        // (`ConsoleStream`).
+        ConsoleStream.reserveStandardDescriptors()
+        ConsoleStream.ignoreBrokenPipes()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let status = await run(arguments)
         if ProcessInfo.processInfo.environment["PUSHATTACH_REPORT_PEAK_RSS"] == "1" {

@@ -93,6 +93,16 @@ package final class Container: Sendable {
         return container
     }
 
+    /// False when the container's path no longer names the folder opened at `open` (it was
+    /// renamed, or replaced by a link or another folder, during the run). Everything of the run
+    /// is in the folder it opened, wherever that now is.
+    package var isStillAtItsPath: Bool {
+        guard let opened = try? SystemCall.status(root.descriptor, path: root.path),
+            let named = try? SystemCall.status(atPath: root.path)
+        else { return false }
+        return opened.identity == named.identity
+    }
+
     /// The absolute URL of `folder`.
     package func folderURL(_ folder: Folder) -> URL { url.appendingPathComponent(folder.rawValue) }
 
@@ -106,13 +116,12 @@ package final class Container: Sendable {
 
     /// Removes the file `relative` (`Images/…`, as `write` returned it) if it is there: the
     /// name itself, never through a link. False when there was nothing to remove or `relative`
-    /// is not a file in one of the folders.
+    /// is not a file in one of the folders (`ContainerPath`).
     @discardableResult
     func removeFile(_ relative: String) -> Bool {
+        guard ContainerPath.isValid(relative) else { return false }
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let folder = Folder(rawValue: String(parts[0])), !parts[1].isEmpty,
-            parts[1] != "..", parts[1] != "."
-        else { return false }
+        guard let folder = Folder(rawValue: String(parts[0])) else { return false }
         return (try? handle(folder).remove(String(parts[1]))) != nil
     }
 

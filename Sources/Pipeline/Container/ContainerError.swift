@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 
 /// Everything that can go wrong at the container's file-system edge: writing attachment files,
 /// the lock, and the manifest.
@@ -25,6 +26,11 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// shard counts, a shard missing where a complete set is needed, or an unsharded run in a
     /// container of shards (and the reverse).
     case mismatched(path: String, reason: String)
+    /// A path was refused before `call` was made, for `reason` ("it holds a NUL byte", "it has a
+    /// `..` component"): taken as it is, the call would act on another file than the one named,
+    /// perhaps one outside the container. Such a path comes from outside (a journal line
+    /// edited by hand or by an attacker) or from a bug; nothing was done with it.
+    case refusedPath(call: String, path: String, reason: String)
 
     /// What `unsafeEntry` found.
     public enum UnsafeEntry: Sendable, Hashable {
@@ -42,7 +48,7 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .system(_, _, let code): [ENOSPC, EDQUOT, EACCES, EPERM, EROFS].contains(code)
         case .locked, .unsafeEntry, .mismatched: true
-        case .encoding: false
+        case .encoding, .refusedPath: false
         }
     }
 
@@ -61,6 +67,9 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot encode or decode \(path): \(reason)"
         case let .mismatched(path, reason):
             return "\(path): \(reason)"
+        case let .refusedPath(call, path, reason):
+            return "\(call)(2) refused for \(DisplayText.escaped(path)): \(reason), so the call would act on "
+                + "another file than the one named — check where the path came from (an edited journal?)"
         case let .unsafeEntry(path, .symbolicLink):
             return "\(path) is a symbolic link; PushAttach does not follow links inside the container: "
                 + "remove it, then run again"

@@ -15,7 +15,8 @@
 ///     let info = try SystemCall.status(fd, path: path)   // info.kind == .regular
 ///
 /// `path` is only for the message: the file the caller means, which for the `…at` calls is the
-/// folder's path plus the name. Errors name the call by its family (`open` for open/openat,
+/// folder's path plus the name. A name or path holding a NUL byte is refused before the call
+/// (`ContainerError.refusedPath`): C would read it only up to the NUL. Errors name the call by its family (`open` for open/openat,
 /// `rename` for renameat, …), as a reader of the message knows them.
 ///
 /// Inside the container nothing is reached by path: `DirectoryHandle` opens the container once
@@ -40,6 +41,16 @@ enum SystemCall {
     static func message(for code: Int32) -> String { String(cString: strerror(code)) }
 
     static var processID: Int32 { getpid() }
+
+    /// Refuses a name holding a NUL byte before it reaches a C call, which would read only the
+    /// part before the NUL and act on another file than the one named (`"..\u{0}/x.jpg"` would
+    /// be `".."`, the folder above). A path read from outside (a journal line) may hold one; no
+    /// name PushAttach makes does.
+    static func refuseNUL(_ names: String..., call: String, path: String) throws(ContainerError) {
+        for name in names where name.utf8.contains(0) {
+            throw .refusedPath(call: call, path: path, reason: "it holds a NUL byte")
+        }
+    }
 
     // MARK: - Opening and closing
 
@@ -70,6 +81,7 @@ enum SystemCall {
 
     /// `open(2)` by path, following links on the way: for paths the user gave.
     static func open(_ path: String, _ access: Access, _ options: OpenOptions = []) throws(ContainerError) -> Int32 {
+        try refuseNUL(path, call: "open", path: path)
         let flags = access.flags | options.rawValue | O_CLOEXEC
         return try run("open", path: path) { cOpen(path, flags) }
     }
@@ -80,6 +92,7 @@ enum SystemCall {
         in directory: Int32, _ name: String, _ access: Access, _ options: OpenOptions = [], permissions: Int = 0,
         path: String
     ) throws(ContainerError) -> Int32 {
+        try refuseNUL(name, call: "open", path: path)
         let flags = access.flags | options.rawValue | O_CLOEXEC
         let mode = mode_t(permissions)
         return try run("open", path: path) { openat(directory, name, flags, mode) }
@@ -189,6 +202,8 @@ enum SystemCall {
         var kind: Kind
         var size: Int
         var links: Int
+        /// The device and inode: equal for two names (or descriptors) of one file.
+        var identity: FileIdentity
 
         init(_ info: stat) {
             kind =
@@ -200,7 +215,14 @@ enum SystemCall {
                 }
             size = Int(info.st_size)
             links = Int(info.st_nlink)
+            identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         }
+    }
+
+    /// Which file a status is of, whatever name or descriptor reached it.
+    struct FileIdentity: Sendable, Hashable {
+        var device: UInt64
+        var inode: UInt64
     }
 
     /// `fstat(2)`.
@@ -212,6 +234,7 @@ enum SystemCall {
 
     /// `stat(2)` by path, following links: for paths the user gave.
     static func status(atPath path: String) throws(ContainerError) -> FileStatus {
+        try refuseNUL(path, call: "stat", path: path)
         var info = stat()
         try run("stat", path: path) { stat(path, &info) }
         return FileStatus(info)
@@ -219,6 +242,7 @@ enum SystemCall {
 
     /// `fstatat(2)` with `AT_SYMLINK_NOFOLLOW`: a link is reported as one, never followed.
     static func status(in directory: Int32, _ name: String, path: String) throws(ContainerError) -> FileStatus {
+        try refuseNUL(name, call: "stat", path: path)
         var info = stat()
         try run("stat", path: path) { fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) }
         return FileStatus(info)
@@ -227,6 +251,7 @@ enum SystemCall {
     /// `faccessat(2)` of `name` in `directory` (`"."` for the folder itself): may this process
     /// create and remove names there?
     static func checkWritable(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
+        try refuseNUL(name, call: "access", path: path)
         try run("access", path: path) { faccessat(directory, name, W_OK | X_OK, 0) }
     }
 
@@ -234,6 +259,7 @@ enum SystemCall {
 
     /// `mkdir(2)` by path: for the container the user named.
     static func makeDirectory(_ path: String, permissions: Int) throws(ContainerError) {
+        try refuseNUL(path, call: "mkdir", path: path)
         try run("mkdir", path: path) { mkdir(path, mode_t(permissions)) }
     }
 
@@ -241,12 +267,14 @@ enum SystemCall {
     static func makeDirectory(in directory: Int32, _ name: String, permissions: Int, path: String)
         throws(ContainerError)
     {
+        try refuseNUL(name, call: "mkdir", path: path)
         try run("mkdir", path: path) { mkdirat(directory, name, mode_t(permissions)) }
     }
 
     /// `renameat(2)` within one folder: replaces `to` atomically; a link at `to` is replaced,
     /// not followed.
     static func rename(in directory: Int32, _ from: String, to: String, path: String) throws(ContainerError) {
+        try refuseNUL(from, to, call: "rename", path: path)
         try run("rename", path: path) { renameat(directory, from, directory, to) }
     }
 
@@ -255,22 +283,26 @@ enum SystemCall {
     static func rename(in directory: Int32, _ from: String, into target: Int32, _ to: String, path: String)
         throws(ContainerError)
     {
+        try refuseNUL(from, to, call: "rename", path: path)
         try run("rename", path: path) { renameat(directory, from, target, to) }
     }
 
     /// `unlinkat(2)` with `AT_REMOVEDIR`: removes an empty folder itself.
     static func removeDirectory(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
+        try refuseNUL(name, call: "rmdir", path: path)
         try run("rmdir", path: path) { unlinkat(directory, name, AT_REMOVEDIR) }
     }
 
     /// `unlinkat(2)` without `AT_REMOVEDIR`: removes a file or a link itself, never a folder
     /// (EISDIR) and never what a link points to.
     static func unlink(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
+        try refuseNUL(name, call: "unlink", path: path)
         try run("unlink", path: path) { unlinkat(directory, name, 0) }
     }
 
     /// `realpath(3)`: the absolute path with every link and `.`/`..` resolved.
     static func resolvedPath(_ path: String) throws(ContainerError) -> String {
+        try refuseNUL(path, call: "realpath", path: path)
         guard let resolved = realpath(path, nil) else { throw .system(call: "realpath", path: path, errno: errno) }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 
 /// A manifest journal read line by line, each line decoded as `Entry` with where it stands in
 /// the file: the first pass `JournalIndex`, `JournalMerge` and `ResumeIndex` share.
@@ -9,10 +10,14 @@ import Foundation
 ///
 /// The journal is opened in `folder` without following a link and read through `LineReader`
 /// (one buffer; lines up to `maxLineBytes`). Blank lines (spaces and `\r` only) are passed
-/// over; a line too long or not decodable as `Entry` is skipped and kept for `warnings`.
+/// over; a line too long, not decodable as `Entry`, or naming a file that is not one of the
+/// container's (`ContainerPath.problem`: a NUL byte, a `..`, an absolute path, …) is skipped
+/// and kept for `warnings`. Every reader of a journal (`--resume`, the merge that writes
+/// `manifest.json`) goes through here, so no such path reaches a file-system call or the
+/// manifest.
 ///
 /// - Complexity: one read of the file; memory is one line and the numbers of the bad ones.
-struct JournalLines<Entry: Decodable> {
+struct JournalLines<Entry: JournalLine> {
     /// One decoded line: `offset` of its first byte in the file, `length` without the newline.
     struct Line {
         var entry: Entry
@@ -29,7 +34,8 @@ struct JournalLines<Entry: Decodable> {
     private let decoder = JSONDecoder()
     private var offset = 0
     private var lineNumber = 0
-    private var bad: [(line: Int, reason: String)] = []
+    /// Skipped lines; `cut` when the line could be one a crash cut short (it does not decode).
+    private var bad: [(line: Int, reason: String, cut: Bool)] = []
 
     /// Opens `name` in `folder` read-only, without following a link (`ContainerError` when it
     /// cannot be opened).
@@ -47,12 +53,16 @@ struct JournalLines<Entry: Decodable> {
             switch line {
             case .tooLong(let bytes):
                 offset += bytes + 1
-                bad.append((lineNumber, "line too long"))
+                bad.append((lineNumber, "line too long", true))
             case .text(let bytes):
                 offset += bytes.count + 1
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
                 guard let entry = try? decoder.decode(Entry.self, from: Data(bytes)) else {
-                    bad.append((lineNumber, "not a manifest entry"))
+                    bad.append((lineNumber, "not a manifest entry", true))
+                    continue
+                }
+                if let (path, problem) = entry.untrustedPath {
+                    bad.append((lineNumber, "file path \(Self.shown(path)) is not trusted (\(problem))", false))
                     continue
                 }
                 return Line(entry: entry, offset: start, length: bytes.count)
@@ -61,13 +71,41 @@ struct JournalLines<Entry: Decodable> {
         return nil
     }
 
+    /// `path` escaped for a message, its first 120 characters: a warning stays short however
+    /// long the line.
+    private static func shown(_ path: String) -> String {
+        DisplayText.escaped(path.prefix(120)) + (path.count > 120 ? "…" : "")
+    }
+
     /// One warning per skipped line, read once `next` has returned nil: a bad last line is said
     /// to be truncated (an interrupted run leaves one).
     var warnings: [String] {
         bad.map { item in
-            item.line == lineNumber
+            item.line == lineNumber && item.cut
                 ? "\(name):\(item.line): truncated last line skipped (the previous run was interrupted)"
                 : "\(name):\(item.line): \(item.reason), skipped"
         }
     }
+}
+
+/// A journal line as `JournalLines` decodes it: the whole entry, or the fields a pass needs,
+/// always with the paths it names so they are checked.
+protocol JournalLine: Decodable {
+    /// The paths, relative to the container, the line names (`file`, `thumbnail`).
+    var containerPaths: [String] { get }
+}
+
+extension JournalLine {
+    /// The first path the line names that `ContainerPath` refuses, with why; nil when it names
+    /// none.
+    var untrustedPath: (path: String, problem: String)? {
+        for path in containerPaths {
+            if let problem = ContainerPath.problem(path) { return (path, problem) }
+        }
+        return nil
+    }
+}
+
+extension ManifestEntry: JournalLine {
+    var containerPaths: [String] { [file, thumbnail].compactMap { $0 } }
 }

@@ -139,6 +139,12 @@ package enum Manifest {
         try merge(dir: dir, partial: true, now: now)
     }
 
+    /// `finalize(dir:)` in the container open as `folder`, reaching nothing by path.
+    @discardableResult
+    static func finalize(in folder: DirectoryHandle, now: Date = Date()) throws(ContainerError) -> Finalized {
+        try merge(in: folder, partial: true, now: now)
+    }
+
     /// Reads the journal and keeps the prepared entries whose files (and thumbnails) are on disk
     /// as recorded. The caller skips those items on `--resume`.
     /// Files are looked at relative to the folder, without following links: an entry whose file
@@ -161,8 +167,10 @@ package enum Manifest {
         -> String?
     {
         guard let file = entry.file else { return "prepared entry has no file" }
-        guard isInside(file), entry.thumbnail.map(isInside) ?? true else {
-            return "file path \(file) leaves the container"
+        for path in [file, entry.thumbnail].compactMap({ $0 }) {
+            if let problem = ContainerPath.problem(path) {
+                return "file path \(DisplayText.escaped(path)) is not trusted (\(problem))"
+            }
         }
         let info: SystemCall.FileStatus
         switch fileStatus(file, in: folder) {
@@ -211,11 +219,6 @@ package enum Manifest {
             hasher.update(buffer[0..<count])
         }
         return hasher.finalize().hexString
-    }
-
-    /// A relative path with no `..` component.
-    private static func isInside(_ relative: String) -> Bool {
-        !relative.hasPrefix("/") && !relative.split(separator: "/").contains("..")
     }
 
     /// What identifies an entry: a later line with the same key replaces an earlier one.

@@ -113,7 +113,8 @@ package final class ManifestJournal: @unchecked Sendable {
     }
 
     /// The entry appended at `line` (what `append` returned), read back from the file: the
-    /// dedupe table keeps this 16-byte span per URL instead of the entry.
+    /// dedupe table keeps this 16-byte span per URL instead of the entry. A line that now names
+    /// a path `ContainerPath` refuses (the file was edited under the run) is an `.encoding` error.
     package func read(_ line: Appended) throws(ContainerError) -> ManifestEntry {
         mutex.lock()
         defer { mutex.unlock() }
@@ -122,9 +123,19 @@ package final class ManifestJournal: @unchecked Sendable {
         var bytes = [UInt8](repeating: 0, count: line.length)
         let count = try SystemCall.read(fd, into: &bytes, at: line.offset, path: path)
         guard count == line.length else { throw .system(call: "pread", path: path, errno: EIO) }
-        do { return try JSONDecoder().decode(ManifestEntry.self, from: Data(bytes)) } catch {
+        let entry: ManifestEntry
+        do { entry = try JSONDecoder().decode(ManifestEntry.self, from: Data(bytes)) } catch {
             throw .encoding(path: path, reason: "line at byte \(line.offset) is not a manifest entry: \(error)")
         }
+        // The run wrote the line, but the file is the container's: check it as any journal line.
+        if let (file, problem) = entry.untrustedPath {
+            throw .encoding(
+                path: path,
+                reason:
+                    "line at byte \(line.offset) names file path \(DisplayText.escaped(file)), which is not trusted "
+                    + "(\(problem))")
+        }
+        return entry
     }
 
     /// Puts the file back at `path` when it was deleted or replaced under the run. Returns true

@@ -23,7 +23,16 @@ extension Manifest {
     package static func merge(dir: URL, partial: Bool = false, now: Date = Date(), chunkRecords: Int = 1 << 18)
         throws(ContainerError) -> Finalized
     {
-        let folder = try DirectoryHandle(opening: dir.path)
+        try merge(in: DirectoryHandle(opening: dir.path), partial: partial, now: now, chunkRecords: chunkRecords)
+    }
+
+    /// `merge(dir:…)` in the container open as `folder`: the journals, the sorted runs and
+    /// `manifest.json` are all reached relative to its descriptor, so a run merges into the
+    /// container it opened even if the path now names another folder.
+    @discardableResult
+    static func merge(
+        in folder: DirectoryHandle, partial: Bool = false, now: Date = Date(), chunkRecords: Int = 1 << 18
+    ) throws(ContainerError) -> Finalized {
         let set = try JournalSet(in: folder)
         if !partial, let message = set.incompleteMessage {
             throw .mismatched(path: folder.path, reason: incompleteReason(message))
@@ -39,7 +48,8 @@ extension Manifest {
 
     /// `merge` as a command runs it: under the container's lock, so it is refused
     /// (`ContainerError.locked`) while a run or any shard is still writing, and only on a folder
-    /// holding at least one journal.
+    /// holding at least one journal. The folder is opened once: the lock, the journals and
+    /// `manifest.json` are all in that one.
     @discardableResult
     package static func mergeContainer(dir: URL, partial: Bool = false, now: Date = Date())
         throws(ContainerError) -> Finalized
@@ -52,7 +62,7 @@ extension Manifest {
         }
         let lock = try ContainerLock(in: folder)
         defer { lock.release() }
-        return try merge(dir: dir, partial: partial, now: now)
+        return try merge(in: folder, partial: partial, now: now)
     }
 }
 
@@ -76,11 +86,15 @@ struct JournalMerge {
         }
     }
 
-    /// The fields that identify an entry (`Manifest.Key`), decoded without the rest.
-    private struct KeyFields: Decodable {
+    /// The fields that identify an entry (`Manifest.Key`), decoded without the rest but for the
+    /// paths it names, which `JournalLines` checks.
+    private struct KeyFields: JournalLine {
         var index: Int
         var input: String
         var line: Int
+        var file: String?
+        var thumbnail: String?
+        var containerPaths: [String] { [file, thumbnail].compactMap { $0 } }
     }
 
     let folder: DirectoryHandle

@@ -135,7 +135,8 @@ package final class ResumeIndex: @unchecked Sendable {
             do { entry = try JSONDecoder().decode(ManifestEntry.self, from: bytes) } catch {
                 throw .encoding(path: journal.path, reason: "a journal line changed while it was read: \(error)")
             }
-            if entry.input == url { return entry }
+            // Checked when the index was built; checked again, as the line is read back.
+            if entry.input == url, entry.untrustedPath == nil { return entry }
         }
         return nil
     }

@@ -29,6 +29,9 @@ package struct PrepareSummary: Sendable, Hashable {
     package var otherShards = 0
     /// For a shard: true when this run wrote `manifest.json` (every shard was complete).
     package var merged = false
+    /// With `PrepareOptions.report`: the report written, or why none was (nil when not asked,
+    /// or when the run failed before the end).
+    package var report: Result<BatchReport.Written, ReportError>?
 
     package init(container: URL) {
         self.container = container

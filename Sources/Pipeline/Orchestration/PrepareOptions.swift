@@ -50,6 +50,10 @@ package struct PrepareOptions: Sendable {
     /// Damaged image data (a scan cut short, corrupt entropy-coded data) is prepared from what
     /// decodes, with a warning, instead of rejected as corrupt.
     package var acceptDamaged = false
+    /// At the end, once `manifest.json` is written, also write the container's `report.html`
+    /// (`BatchReport`), through the container the run opened; the outcome is
+    /// `PrepareSummary.report`.
+    package var report = false
     /// Redirects, private networks, allowed hosts, deadline, retries, the spool threshold.
     /// `byteCap` and `tightenCap` are set by the preparer from `rules` and `imageDownloadCap`,
     /// `spool` from the container and `spoolBudget`.

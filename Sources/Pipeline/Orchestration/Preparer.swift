@@ -36,6 +36,10 @@ import MediaTypes
 ///   problems go to shard 0); the journal is `manifest.K-of-N.jsonl`, and a shard that ends
 ///   without an interrupt marks it done and, when it is the last, writes `manifest.json`
 ///   (`Manifest.merge`). `--resume` keeps a `ResumeIndex`, fixed bytes per prepared entry.
+/// - The container is its descriptor: after `Container.open` nothing of it is reached by path
+///   (the journal, `manifest.json`, a shard's merge, `report.html`), so a container renamed or
+///   replaced by a link mid-run still gets every file, and nothing lands where the path now
+///   points. The summary names the container by the path it had at `open`.
 /// - Per-item problems are entries. Only container errors that would fail every later item
 ///   (not writable, disk full, locked) stop the run, as `PrepareFailure`.
 package final class Preparer: Sendable {
@@ -90,7 +94,7 @@ package final class Preparer: Sendable {
             }
         }
         let journal: ManifestJournal
-        do { journal = try ManifestJournal(directory: container.url, name: journalName) } catch {
+        do { journal = try ManifestJournal(in: container.root, name: journalName) } catch {
             throw PrepareFailure(error: error, summary: summary)
         }
 
@@ -254,13 +258,25 @@ package final class Preparer: Sendable {
                 do { try Self.finishShard(shard, in: container, summary: &summary) } catch { closing = error }
             }
         } else {
-            do { try Manifest.finalize(dir: container.url) } catch {
+            do { try Manifest.finalize(in: container.root) } catch {
                 closing = closing ?? error
                 // Point at what holds the entries: the journal (`--resume` builds manifest.json).
                 summary.manifest = container.url.appendingPathComponent(ManifestJournal.fileName)
             }
         }
+        if !container.isStillAtItsPath {
+            events(
+                .note(
+                    "\(container.url.path) was moved or replaced during the run: this run wrote its files and manifest into the folder it opened at the start, wherever that is now, and nothing into what \(container.url.path) names now"
+                ))
+        }
         if let error = fatal ?? closing { throw PrepareFailure(error: error, summary: summary) }
+        if options.report {
+            let title = options.container.standardizedFileURL.lastPathComponent
+            summary.report = Result { () throws(ReportError) in
+                try BatchReport.write(in: container.root, title: title)
+            }
+        }
         return summary
     }
 }
@@ -312,7 +328,7 @@ extension Preparer {
         let set = try JournalSet(in: container.root)
         guard set.incompleteMessage == nil else { return }
         container.removeStaleTemporaries()
-        try Manifest.merge(dir: container.url)
+        try Manifest.merge(in: container.root)
         summary.manifest = container.url.appendingPathComponent(Manifest.fileName)
         summary.merged = true
     }

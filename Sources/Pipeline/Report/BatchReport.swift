@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 
 /// `DIR/report.html`: one self-contained page showing every item of a container's manifest, for
 /// people. A contact sheet: each item's thumbnail (or the reason it was refused), its status,
@@ -47,11 +48,15 @@ package enum BatchReport {
     @discardableResult
     package static func write(container: URL) throws(ReportError) -> Written {
         let folder: DirectoryHandle
+        do { folder = try DirectoryHandle(opening: container.path) } catch { throw .container(error) }
+        return try write(in: folder, title: container.standardizedFileURL.lastPathComponent)
+    }
+
+    /// As `write(container:)`, in the container open as `folder` (a run's, which reaches
+    /// nothing of it by path): the page is titled `title`, the container's name.
+    static func write(in folder: DirectoryHandle, title name: String) throws(ReportError) -> Written {
         let opened: Int32?
-        do {
-            folder = try DirectoryHandle(opening: container.path)
-            opened = try folder.openFileIfPresent(Manifest.fileName)
-        } catch { throw .container(error) }
+        do { opened = try folder.openFileIfPresent(Manifest.fileName) } catch { throw .container(error) }
         let manifestPath = folder.path(of: Manifest.fileName)
         guard let manifest = opened else {
             let journal = (try? folder.status(ManifestJournal.fileName)) != nil
@@ -70,7 +75,6 @@ package enum BatchReport {
             out.removeAll(keepingCapacity: true)
         }
 
-        let name = container.standardizedFileURL.lastPathComponent
         out.append(contentsOf: head(title: "PushAttach report: \(name)").utf8)
         out.append(contentsOf: "<body data-page-size=\"\(pageSize)\">\n".utf8)
         out.append(contentsOf: "<script type=\"application/json\" id=\"entries\">[".utf8)
@@ -79,7 +83,7 @@ package enum BatchReport {
         let header = try ManifestStream.read(manifest, path: manifestPath) { (entry) throws(ReportError) in
             if count > 0 { out.append(0x2C) }
             out.append(0x0A)
-            out.append(ReportHTML.scriptData(entry.jsonLine()))
+            out.append(ReportHTML.scriptData(trusted(entry).jsonLine()))
             count += 1
             statuses[entry.status, default: 0] += 1
             try flush()
@@ -90,6 +94,19 @@ package enum BatchReport {
         do { try file.commit() } catch { throw .container(error) }
         return Written(
             url: URL(fileURLWithPath: folder.path(of: fileName)), count: count, statuses: statuses, bytes: bytes)
+    }
+
+    /// `entry` with any `file` or `thumbnail` that is not a file of the container's folders
+    /// (`ContainerPath`) taken out and said in a warning: the page links only the container's
+    /// own files.
+    static func trusted(_ entry: ManifestEntry) -> ManifestEntry {
+        var entry = entry
+        for keyPath in [\ManifestEntry.file, \ManifestEntry.thumbnail] {
+            guard let path = entry[keyPath: keyPath], let problem = ContainerPath.problem(path) else { continue }
+            entry[keyPath: keyPath] = nil
+            entry.warnings.append("file path \(DisplayText.escaped(path)) not shown: it is not trusted (\(problem))")
+        }
+        return entry
     }
 
     private static func head(title: String) -> String {

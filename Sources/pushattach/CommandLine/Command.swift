@@ -38,7 +38,9 @@ enum ExitStatus {
     static func interrupted(by signal: Int32?) -> Int32 { signal.map { 128 + $0 } ?? interrupted }
 }
 
-/// Standard output and error, unbuffered, for results, diagnostics and progress.
+/// Standard output and error, unbuffered, for results, diagnostics and progress. Everything goes
+/// out through `ConsoleStream`, so a reader that goes away (`| head`) or a closed descriptor
+/// stops the printing, never the command.
 ///
 /// Every line of text for people goes through `shown(_:)`: text from outside (URLs, server
 /// messages, file names) should be escaped where it enters a message (`DisplayText`), and this
@@ -46,17 +48,17 @@ enum ExitStatus {
 /// was built. JSON goes out through `json(_:)`.
 enum Console {
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((shown(line) + "\n").utf8))
+        ConsoleStream.standardError.write(Data((shown(line) + "\n").utf8))
     }
 
     static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((shown(line) + "\n").utf8))
+        ConsoleStream.standardOutput.write(Data((shown(line) + "\n").utf8))
     }
 
     /// One encoded JSON value as a line on stdout, with U+2028, U+2029 and the other characters
     /// `DisplayText` escapes written as `\uXXXX` (`DisplayText.escapedJSON`).
     static func json(_ encoded: Data) {
-        FileHandle.standardOutput.write(DisplayText.escapedJSON(encoded) + Data([0x0A]))
+        ConsoleStream.standardOutput.write(DisplayText.escapedJSON(encoded) + Data([0x0A]))
     }
 
     /// `text` with each of its lines escaped (`DisplayText.escaped`): the line breaks of a
@@ -70,7 +72,7 @@ enum Console {
     /// A status line on stderr, redrawn in place (for terminals only); nil clears it.
     static func status(_ line: String?) {
         // The escape sequence is ours (return and clear the line); the text goes through `shown`.
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + (line.map(shown) ?? "")).utf8))
+        ConsoleStream.standardError.write(Data(("\r\u{1B}[K" + (line.map(shown) ?? "")).utf8))
     }
 
     /// True when stderr is a terminal (progress bars only then).

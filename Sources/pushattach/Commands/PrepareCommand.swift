@@ -115,9 +115,12 @@ struct PrepareCommand: Command {
                 .paragraph(
                     "Ctrl-C (SIGINT) or SIGTERM stops reading input, abandons unfinished items, writes the manifest and exits 130 (SIGINT) or 143 (SIGTERM); run again with --resume to finish. A second run on a container in use is refused (exit 2) naming the running one's PID."
                 ),
+                .paragraph(
+                    "A closed standard output or error ('prepare … --json | head -3', '2>&-') stops the printing to it, not the run: every item is still prepared, manifest.json is written, the lock released and DIR/.spool emptied, and the exit status is the run's own (0, 1 or 2), as if the output had been read."
+                ),
             ],
             exitStatus:
-                "0 every item prepared, 1 some rejected or failed, 2 fatal (container not writable, disk full, in use), 64 usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).",
+                "0 every item prepared, 1 some rejected or failed, 2 fatal (container not writable, disk full, in use), 64 usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM). A closed stdout or stderr does not change it: the run finishes.",
             examples: [
                 "pushattach prepare urls.txt --container out --thumbnail 256",
                 "pushattach prepare payload.json --container out --json | jq -r .file",
@@ -153,6 +156,7 @@ struct PrepareCommand: Command {
             container: URL(fileURLWithPath: arguments.value(Options.container) ?? "."), inputs: arguments.positionals)
         json = arguments.flag(Options.json)
         report = arguments.flag(Options.report)
+        options.report = report
         quiet = arguments.flag(Options.quiet)
         verbose = arguments.flag(Options.verbose)
         // Absent options keep the library's defaults (the ones --help shows).
@@ -290,11 +294,12 @@ struct PrepareCommand: Command {
         switch result {
         case .success(let summary):
             reporter.finish(FlagTerms.translated(summary))
-            if report {
-                guard let written = ReportCommand.write(options.container, command: "pushattach prepare") else {
-                    return ExitStatus.fatal
-                }
-                Console.error("report:    \(written.url.path)")
+            switch summary.report {
+            case .success(let written)?: Console.error("report:    \(written.url.path)")
+            case .failure(let error)?:
+                Console.error("pushattach prepare: cannot write the report: \(error)")
+                return ExitStatus.fatal
+            case nil: break
             }
             if summary.interrupted || task.isCancelled { return ExitStatus.interrupted(by: received.value) }
             return summary.allPrepared ? ExitStatus.success : ExitStatus.someFailed

@@ -59,8 +59,8 @@ struct ReportCommand: Command {
         return ExitStatus.success
     }
 
-    /// Writes the report, or says on stderr why it could not and returns nil. `prepare --report`
-    /// calls it too.
+    /// Writes the report, or says on stderr why it could not and returns nil. (`prepare
+    /// --report` has the run write it, into the container the run opened.)
     static func write(_ container: URL, command: String) -> BatchReport.Written? {
         do {
             return try BatchReport.write(container: container)

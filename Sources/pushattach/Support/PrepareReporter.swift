@@ -162,8 +162,8 @@ final class PrepareReporter: @unchecked Sendable {
 
     private func say(_ line: String) {
         lock.withLock {
-            if terminal && statusShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            FileHandle.standardError.write(Data((Console.shown(line) + "\n").utf8))
+            if terminal && statusShown { ConsoleStream.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            ConsoleStream.standardError.write(Data((Console.shown(line) + "\n").utf8))
             saidAnything = true
             if terminal { writeStatusLocked() }
         }
@@ -173,13 +173,13 @@ final class PrepareReporter: @unchecked Sendable {
 
     private func writeStatusLocked() {
         // The escape sequence is ours (clear the line); the status text goes through `shown`.
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + Console.shown(meter.line())).utf8))
+        ConsoleStream.standardError.write(Data(("\r\u{1B}[K" + Console.shown(meter.line())).utf8))
         statusShown = true
     }
 
     private func clearStatus() {
         lock.withLock {
-            if terminal && statusShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if terminal && statusShown { ConsoleStream.standardError.write(Data("\r\u{1B}[K".utf8)) }
             statusShown = false
         }
     }

@@ -246,11 +246,11 @@ struct ManifestTests {
         #expect(state.isPrepared("https://x.test/good.jpg"))
         #expect(state.referencedFiles == ["Images/A-good.jpg"])
         #expect(!state.isPrepared("https://x.test/bad.jpg"))
-        #expect(state.entries.count == 5)
+        #expect(state.entries.count == 4, "the line naming ../outside.jpg is not an entry")
         #expect(state.warnings.contains { $0.contains("manifest.jsonl:6: truncated last line") })
         #expect(state.warnings.contains { $0.contains("changed.jpg") && $0.contains("expected 999") })
         #expect(state.warnings.contains { $0.contains("gone.jpg") && $0.contains("missing") })
-        #expect(state.warnings.contains { $0.contains("leaves the container") })
+        #expect(state.warnings.contains { $0.contains("manifest.jsonl:4: file path ../outside.jpg is not trusted") })
 
         // Reopening ends the broken line, so new entries start cleanly.
         let again = try ManifestJournal(directory: dir.url)
@@ -260,19 +260,22 @@ struct ManifestTests {
                 file: "Images/A-good.jpg", bytes: good.count))
         try again.close()
         let reread = try Manifest.readJournal(dir: dir.url)
-        #expect(reread.entries.count == 6)
-        #expect(reread.warnings.count == 1)
-        #expect(reread.warnings.first?.contains(":6: not a manifest entry") == true)
+        #expect(reread.entries.count == 5)
+        #expect(reread.warnings.count == 2)
+        #expect(reread.warnings.contains { $0.contains(":4: file path ../outside.jpg is not trusted") })
+        #expect(reread.warnings.contains { $0.contains(":6: not a manifest entry") })
     }
 
     @Test func hashMismatchIsCaughtOnlyWhenAsked() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        try AtomicWriter.write(Data("abcd".utf8), to: dir.url.appendingPathComponent("x.jpg"))
+        try FileManager.default.createDirectory(
+            at: dir.url.appendingPathComponent("Images"), withIntermediateDirectories: true)
+        try AtomicWriter.write(Data("abcd".utf8), to: dir.url.appendingPathComponent("Images/x.jpg"))
         let journal = try ManifestJournal(directory: dir.url)
         try journal.append(
             ManifestEntry(
-                input: "https://x.test/x.jpg", line: 1, status: .prepared, file: "x.jpg",
+                input: "https://x.test/x.jpg", line: 1, status: .prepared, file: "Images/x.jpg",
                 bytes: 4, sha256: SHA256.hexDigest(of: Data("wxyz".utf8))))
         try journal.close()
         #expect(try Manifest.load(dir: dir.url, verify: .size).isPrepared("https://x.test/x.jpg"))
