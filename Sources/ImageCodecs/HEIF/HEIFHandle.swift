@@ -1,5 +1,6 @@
 internal import CHeif
 import Foundation
+import MediaTypes
 
 /// Owns one libheif `heif_context` and the `heif_image_handle` of its primary image:
 /// `init` parses the container (no pixels are decoded) and throws with libheif's message when
