@@ -49,7 +49,11 @@ struct HEIFStructureTests {
         let at = try #require(bytes.indices.dropLast(16).first { bytes[$0..<($0 + 4)] == Array("ispe".utf8)[...] })
         bytes.replaceSubrange((at + 8)..<(at + 16), with: [0, 0, 0x2E, 0xE0, 0, 0, 0x23, 0x28])  // 12000, 9000
         let image = try bytes.withUnsafeBytes { try HEIFPrimaryImage($0) }
-        #expect(throws: HEIFStructureError.overBudget(what: "the primary image (item 1, '\(name.hasSuffix("avif") ? "av01" : "hvc1")')", width: 12000, height: 9000)) {
+        #expect(
+            throws: HEIFStructureError.overBudget(
+                what: "the primary image (item 1, '\(name.hasSuffix("avif") ? "av01" : "hvc1")')", width: 12000,
+                height: 9000)
+        ) {
             try image.checkDecodable(pixelBudget: 50_000_000)
         }
         #expect(throws: Never.self) { try image.checkDecodable(pixelBudget: 108_000_000) }
@@ -92,7 +96,9 @@ struct HEIFStructureTests {
         let p = image.pixels
         #expect(p.width == 64 && p.height == 48)
         for (x, y) in [(0, 0), (32, 24), (63, 47)] {
-            for c in 0..<3 { #expect(abs(Int(p[x, y, c]) - 51) <= 2, "\(name) (\(x),\(y)) channel \(c): \(p[x, y, c])") }
+            for c in 0..<3 {
+                #expect(abs(Int(p[x, y, c]) - 51) <= 2, "\(name) (\(x),\(y)) channel \(c): \(p[x, y, c])")
+            }
         }
         let rows = try ImageCodecs.withRows(data, format: Self.format(name)) { try $0.readAll() }
         #expect(rows == p)

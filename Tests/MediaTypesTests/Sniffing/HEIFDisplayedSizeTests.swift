@@ -28,9 +28,9 @@ struct HEIFDisplayedSizeTests {
         #expect(sniffed.width == fixture.width && sniffed.height == fixture.height, "\(sniffed)")
     }
 
-    /// A grid whose tiles are larger than its output (one 64x64 tile, output 48x40) would be
-    /// reported at the tile's size by a largest-`ispe` reading.
-    @Test func theLargestIspeIsNotTheAnswer() throws {
+    /// `HEIFPrimaryImage` itself, which the codec's checks share: the file's only `ispe` is the
+    /// coded 64x64; the displayed size is the `clap`'s 48x40.
+    @Test func thePrimaryImageAppliesTheCleanAperture() throws {
         let url = Corpus.testImages.appendingPathComponent("formats/heif/clap-48x40.heic")
         let bytes = [UInt8](try Data(contentsOf: url))
         let size = bytes.withUnsafeBytes { (try? HEIFPrimaryImage($0))?.displayedSize }

@@ -83,7 +83,9 @@ package struct HEIFMeta {
             let start = base + extent.lowerBound
             let stop = extent.isEmpty ? end : base + extent.upperBound
             guard base >= 0, start >= base, start <= stop, stop <= end else {
-                throw .damaged("item \(item)'s data (iloc extent at \(extent.lowerBound), \(extent.count) bytes) lies outside the file")
+                throw .damaged(
+                    "item \(item)'s data (iloc extent at \(extent.lowerBound), \(extent.count) bytes) lies outside the file"
+                )
             }
             out += reader.bytes[start..<min(stop, start + limit - out.count)]
         }
@@ -144,7 +146,8 @@ package struct HEIFMeta {
             let wide = flags & 1 != 0
             var p = at + 8
             for _ in 0..<entries {
-                guard let item = reader.uint(p, size: version < 1 ? 2 : 4), let count = reader.u8(p + (version < 1 ? 2 : 4))
+                guard let item = reader.uint(p, size: version < 1 ? 2 : 4),
+                    let count = reader.u8(p + (version < 1 ? 2 : 4))
                 else { throw .damaged("the 'ipma' box is cut short") }
                 p += (version < 1 ? 2 : 4) + 1
                 var indices = associations[item] ?? []
@@ -154,7 +157,8 @@ package struct HEIFMeta {
                     p += wide ? 2 : 1
                     let index = value & (wide ? 0x7FFF : 0x7F)
                     guard index <= properties.count else {
-                        throw .damaged("'ipma' associates item \(item) with property \(index); 'ipco' has \(properties.count)")
+                        throw .damaged(
+                            "'ipma' associates item \(item) with property \(index); 'ipco' has \(properties.count)")
                     }
                     if index >= 1 { indices.append(index - 1) }
                 }
@@ -178,7 +182,9 @@ package struct HEIFMeta {
             total += count
             guard total <= Self.limit else { throw .damaged("the 'iref' box holds more than 4096 references") }
             var to: [Int] = []
-            for k in 0..<count { to.append(reader.uint(box.body.lowerBound + idSize + 2 + k * idSize, size: idSize) ?? 0) }
+            for k in 0..<count {
+                to.append(reader.uint(box.body.lowerBound + idSize + 2 + k * idSize, size: idSize) ?? 0)
+            }
             references.append((box.type, from, to))
         }
     }
@@ -192,7 +198,11 @@ package struct HEIFMeta {
         let indexSize = version >= 1 ? sizes & 15 : 0
         guard [0, 4, 8].contains(offsetSize), [0, 4, 8].contains(lengthSize), [0, 4, 8].contains(baseSize),
             [0, 4, 8].contains(indexSize)
-        else { throw .damaged("the 'iloc' box has field sizes \(offsetSize)/\(lengthSize)/\(baseSize)/\(indexSize) bytes, not 0, 4 or 8") }
+        else {
+            throw .damaged(
+                "the 'iloc' box has field sizes \(offsetSize)/\(lengthSize)/\(baseSize)/\(indexSize) bytes, not 0, 4 or 8"
+            )
+        }
         let idSize = version < 2 ? 2 : 4
         guard let count = reader.uint(at + 6, size: idSize) else { throw .damaged("the 'iloc' box is cut short") }
         guard count <= Self.limit else { throw .damaged("the 'iloc' box lists \(count) items, over 4096") }
@@ -213,7 +223,8 @@ package struct HEIFMeta {
             var extents: [Range<Int>] = []
             for _ in 0..<extentCount {
                 p += indexSize
-                guard let offset = reader.uint(p, size: offsetSize), let length = reader.uint(p + offsetSize, size: lengthSize),
+                guard let offset = reader.uint(p, size: offsetSize),
+                    let length = reader.uint(p + offsetSize, size: lengthSize),
                     p + offsetSize + lengthSize <= iloc.body.upperBound
                 else { throw .damaged("the 'iloc' entry of item \(id) is cut short") }
                 p += offsetSize + lengthSize

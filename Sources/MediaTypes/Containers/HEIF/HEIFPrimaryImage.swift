@@ -86,10 +86,13 @@ package struct HEIFPrimaryImage {
         while let item = queue.first {
             queue.removeFirst()
             guard seen.insert(item).inserted else { continue }
-            guard seen.count <= HEIFMeta.limit else { throw .damaged("the primary image is built from over 4096 items") }
+            guard seen.count <= HEIFMeta.limit else {
+                throw .damaged("the primary image is built from over 4096 items")
+            }
             order.append(item)
             queue += meta.referenced("dimg", from: item)
-            queue += meta.references.filter { $0.type == "auxl" && $0.to.contains(item) && isAlpha($0.from) }.map(\.from)
+            queue += meta.references.filter { $0.type == "auxl" && $0.to.contains(item) && isAlpha($0.from) }.map(
+                \.from)
         }
         return order
     }
@@ -105,7 +108,8 @@ package struct HEIFPrimaryImage {
 
     func describe(_ item: Int) -> String {
         let type = meta.itemTypes[item].map { "'\($0)'" } ?? "of no type"
-        return item == primary ? "the primary image (item \(item), \(type))" : "item \(item) (\(type)) of the primary image"
+        return item == primary
+            ? "the primary image (item \(item), \(type))" : "item \(item) (\(type)) of the primary image"
     }
 
     private func checkSupported(_ item: Int) throws(HEIFStructureError) {
@@ -126,7 +130,9 @@ package struct HEIFPrimaryImage {
         switch type {
         case "hvc1", "av01", "grid", "iovl": return
         case "iden":
-            throw .unsupported("\(describe(item)) is a derived image of type 'iden' (identity transform), which libheif 1.15 cannot decode")
+            throw .unsupported(
+                "\(describe(item)) is a derived image of type 'iden' (identity transform), which libheif 1.15 cannot decode"
+            )
         case "avc1": throw .unsupported("\(describe(item)) is coded in H.264/AVC, which libheif 1.15 cannot decode")
         case "lhv1": throw .unsupported("\(describe(item)) is coded in layered HEVC, which libheif 1.15 cannot decode")
         default: throw .unsupported("\(describe(item)) has an item type libheif 1.15 cannot decode")
@@ -143,7 +149,9 @@ package struct HEIFPrimaryImage {
         }
         switch meta.itemTypes[item] {
         case "hvc1":
-            guard let hvcC = meta.property("hvcC", of: item) else { throw .damaged("\(name) has no 'hvcC' decoder configuration") }
+            guard let hvcC = meta.property("hvcC", of: item) else {
+                throw .damaged("\(name) has no 'hvcC' decoder configuration")
+            }
             let sps = try HEVCSequenceParameterSet(hvcC: bytes(hvcC.body))
             guard let ispe else { throw .damaged("\(name) has no 'ispe' size") }
             guard (0...1).contains(sps.width - ispe.width), (0...1).contains(sps.height - ispe.height) else {
@@ -160,7 +168,9 @@ package struct HEIFPrimaryImage {
             }
             try within(sps.width, sps.height)
         case "av01":
-            guard let av1C = meta.property("av1C", of: item) else { throw .damaged("\(name) has no 'av1C' decoder configuration") }
+            guard let av1C = meta.property("av1C", of: item) else {
+                throw .damaged("\(name) has no 'av1C' decoder configuration")
+            }
             let header = try sequenceHeader(of: item, av1C: av1C)
             guard let ispe else { throw .damaged("\(name) has no 'ispe' size") }
             guard header.maxWidth == ispe.width, header.maxHeight == ispe.height else {
@@ -190,7 +200,8 @@ package struct HEIFPrimaryImage {
         let rows = Int(data[2]) + 1, columns = Int(data[3]) + 1
         let tiles = meta.referenced("dimg", from: item)
         guard tiles.count == rows * columns else {
-            throw .damaged("\(describe(item)) has \(rows)x\(columns) cells but \(tiles.count) tiles ('dimg' references)")
+            throw .damaged(
+                "\(describe(item)) has \(rows)x\(columns) cells but \(tiles.count) tiles ('dimg' references)")
         }
         guard let size = meta.spatialExtent(of: tiles[0]),
             tiles.allSatisfy({ meta.spatialExtent(of: $0).map { $0 == size } ?? false })
@@ -224,7 +235,9 @@ package struct HEIFPrimaryImage {
 
     /// The AV1 sequence header of `item`: from `av1C`'s configOBUs, else from the item's data.
     func sequenceHeader(of item: Int, av1C: HEIFMeta.Box) throws(HEIFStructureError) -> AV1SequenceHeader {
-        if av1C.body.count > 4, let header = try AV1SequenceHeader(obus: bytes((av1C.body.lowerBound + 4)..<av1C.body.upperBound)[...]) {
+        if av1C.body.count > 4,
+            let header = try AV1SequenceHeader(obus: bytes((av1C.body.lowerBound + 4)..<av1C.body.upperBound)[...])
+        {
             return header
         }
         if let header = try AV1SequenceHeader(obus: try meta.data(of: item, limit: 4096)[...]) { return header }

@@ -69,7 +69,8 @@ package struct ISOBoxReader {
                 size = range.upperBound - i
             }
             guard size >= header, size <= range.upperBound - i else {
-                throw .damaged("box '\(type)' in '\(parent)' at byte \(i) claims \(size) bytes, past the end of its parent")
+                throw .damaged(
+                    "box '\(type)' in '\(parent)' at byte \(i) claims \(size) bytes, past the end of its parent")
             }
             found.append(Box(type: type, body: (i + header)..<(i + size)))
             i += size
