@@ -1,5 +1,6 @@
 internal import CHeif
 import Foundation
+import MediaTypes
 
 /// HEIC, HEIF and AVIF through libheif (with libde265 for HEVC and dav1d or libaom for AV1).
 ///
@@ -34,9 +35,11 @@ public enum HEIFCodec {
 
     /// Decodes the primary image, upright, to `.rgb` or `.rgba` (alpha plane present).
     ///
-    /// - Throws: `CodecError`: `.pixelBudgetExceeded` when the header size is over
-    ///   `options.pixelBudget` (checked before decoding), `.corrupt` or `.unsupported` with
-    ///   libheif's message.
+    /// - Throws: `CodecError`, before any pixel is decoded: `.pixelBudgetExceeded` when the
+    ///   header size, or the coded size of any item the image is built from (tiles, alpha), or a
+    ///   grid's output is over `options.pixelBudget`; `.corrupt` when a coded size disagrees
+    ///   with its `ispe`; `.unsupported` naming the feature (`iden`, `pred`, layered, AVC).
+    ///   While decoding, `.corrupt` or `.unsupported` with libheif's message.
     public static func decode(_ data: Data, options: DecodeOptions) throws(CodecError) -> DecodedImage {
         try JPEGCodec.reading(data) { bytes throws(CodecError) in
             let rows = try HEIFRowSource(bytes, options: options)
@@ -67,6 +70,16 @@ public enum HEIFCodec {
         return info
     }
 
+    /// The box walk's refusal as a `CodecError`: damage is `.corrupt`, a missing feature
+    /// `.unsupported` (named), a size over `budget` `.pixelBudgetExceeded`.
+    static func error(_ error: HEIFStructureError, budget: Int) -> CodecError {
+        switch error {
+        case .damaged(let message): .corrupt(codec: "heif-boxes", message: message)
+        case .unsupported(let message): .unsupported(codec: name, message: message)
+        case .overBudget(_, let width, let height): .pixelBudgetExceeded(width: width, height: height, budget: budget)
+        }
+    }
+
     /// libheif's error as a `CodecError`, its message copied and `step` saying where it failed.
     static func error(_ error: heif_error, while step: String) -> CodecError {
         let text = error.message.map { String(cString: $0) } ?? "no message"
@@ -89,12 +102,21 @@ final class HEIFRowSource: ImageRowSource {
     let iccProfile: [UInt8]?
     private(set) var rowsRead = 0
 
+    /// Levels 16...235 to 0...255, for limited-range monochrome; nil for other images.
+    private let expansion: [UInt8]?
+
     init(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(CodecError) {
-        let handle = try HEIFHandle(bytes, maximumSide: HEIFCodec.maximumSide)
+        let handle = try HEIFHandle(bytes, maximumSide: HEIFCodec.maximumSide, pixelBudget: options.pixelBudget)
         try Limits.check(width: handle.width, height: handle.height, budget: options.pixelBudget)
         self.handle = handle
         self.iccProfile = handle.iccProfile
         self.image = try handle.decode(alpha: handle.hasAlpha, strict: options.strict)
+        self.expansion = handle.isLimitedRangeMonochrome ? Self.fullRange : nil
+    }
+
+    /// Limited-range luma (16 black, 235 white) stretched to full range, clamped.
+    static let fullRange: [UInt8] = (0..<256).map { v in
+        UInt8(clamping: Int(((Double(v) - 16) * 255 / 219).rounded()))
     }
 
     var width: Int { image.width }
@@ -111,7 +133,17 @@ final class HEIFRowSource: ImageRowSource {
         guard n > 0 else { return 0 }
         let rowBytes = width * image.channels
         for i in 0..<n {
-            (buffer + i * stride).update(from: image.plane + (rowsRead + i) * image.stride, count: rowBytes)
+            let row = buffer + i * stride
+            row.update(from: image.plane + (rowsRead + i) * image.stride, count: rowBytes)
+            if let expansion {
+                // Grey in R, G and B; an alpha channel is left as it is.
+                let channels = image.channels
+                for p in Swift.stride(from: 0, to: rowBytes, by: channels) {
+                    row[p] = expansion[Int(row[p])]
+                    row[p + 1] = expansion[Int(row[p + 1])]
+                    row[p + 2] = expansion[Int(row[p + 2])]
+                }
+            }
         }
         rowsRead += n
         return n

@@ -1,5 +1,6 @@
 internal import CHeif
 import Foundation
+import MediaTypes
 
 /// Owns one libheif `heif_context` and the `heif_image_handle` of its primary image:
 /// `init` parses the container (no pixels are decoded) and throws with libheif's message when
@@ -25,12 +26,36 @@ final class HEIFHandle {
 
     /// Parses the container in `bytes` and opens its primary image.
     ///
-    /// - Parameter maximumSide: libheif's own security limit on each side of any image in the
-    ///   file (`heif_context_set_maximum_image_size_limit`), checked as it parses.
-    init(_ bytes: UnsafeRawBufferPointer, maximumSide: Int) throws(CodecError) {
+    /// Before libheif sees the bytes, the boxes are walked (`HEIFPrimaryImage.checkDecodable`):
+    /// every item the primary image is built from must be HEVC or AV1 coded at the size its
+    /// `ispe` says (libheif allocates what the stream says, whatever `ispe` claims), and with a
+    /// `pixelBudget`, within it.
+    ///
+    /// - Parameters:
+    ///   - maximumSide: libheif's own security limit on each side of any image in the file
+    ///     (`heif_context_set_maximum_image_size_limit`, the only limit libheif 1.15 offers),
+    ///     checked against `ispe` as it parses.
+    ///   - pixelBudget: the most pixels any coded item or grid output may have; nil checks only
+    ///     that the coded sizes agree with the headers.
+    init(_ bytes: UnsafeRawBufferPointer, maximumSide: Int, pixelBudget: Int? = nil) throws(CodecError) {
         _ = Self.initialized
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             throw .corrupt(codec: HEIFCodec.name, message: "the file is empty")
+        }
+        let structure: HEIFPrimaryImage
+        do {
+            structure = try HEIFPrimaryImage(bytes)
+        } catch {
+            throw HEIFCodec.error(error, budget: pixelBudget ?? 0)
+        }
+        // The displayed size first, so the refusal names the size a reader sees.
+        if let pixelBudget, let size = structure.displayedSize {
+            try Limits.check(width: size.width, height: size.height, budget: pixelBudget)
+        }
+        do {
+            try structure.checkDecodable(pixelBudget: pixelBudget)
+        } catch {
+            throw HEIFCodec.error(error, budget: pixelBudget ?? 0)
         }
         guard let context = heif_context_alloc() else {
             throw .corrupt(codec: HEIFCodec.name, message: "heif_context_alloc failed (out of memory)")
@@ -54,13 +79,14 @@ final class HEIFHandle {
         // The displayed size: the coded (`ispe`) size through the clap/irot transforms, which
         // libheif 1.15's handle size leaves out (newer libheif includes them).
         let ispe = (Int(heif_image_handle_get_ispe_width(primary)), Int(heif_image_handle_get_ispe_height(primary)))
-        let transforms = HEIFTransforms.read(bytes)
-        if ispe.0 > 0, ispe.1 > 0, let transforms {
+        let transforms = structure.transforms
+        if ispe.0 > 0, ispe.1 > 0 {
             (width, height) = transforms.upright(width: ispe.0, height: ispe.1)
         } else {
             (width, height) = (Int(heif_image_handle_get_width(primary)), Int(heif_image_handle_get_height(primary)))
         }
         self.transforms = transforms
+        self.isLimitedRangeMonochrome = structure.isLimitedRangeMonochrome
     }
 
     deinit {
@@ -73,8 +99,11 @@ final class HEIFHandle {
     let width: Int
     /// Height of the primary image as displayed, after its transforms.
     let height: Int
-    /// The primary image's transform properties, as read from the boxes; nil when unreadable.
-    let transforms: HEIFTransforms?
+    /// The primary image's transform properties, as read from the boxes.
+    let transforms: HEIFTransforms
+    /// Whether the primary image is limited-range monochrome, whose luma libheif 1.15 copies to
+    /// RGB without expanding it (16...235 where 0...255 is meant).
+    let isLimitedRangeMonochrome: Bool
     /// Whether the primary image has an alpha plane (an auxiliary alpha image).
     var hasAlpha: Bool { heif_image_handle_has_alpha_channel(handle) != 0 }
     /// Bits per luma sample as coded (8, 10, 12); nil when the file does not say.

@@ -1,10 +1,14 @@
-/// Image size of a HEIC/HEIF/AVIF file from the `ispe` (image spatial extent) properties in
-/// `meta` > `iprp` > `ipco`. The largest extent is taken: thumbnails and grid tiles are smaller
-/// than the image they belong to. Rotation (`irot`) is not applied.
+/// Image size of a HEIC/HEIF/AVIF file as displayed: the primary item's (`pitm`) `ispe`, or a
+/// `grid`/`iovl` output size, cropped by its `clap` and turned by its `irot`
+/// (`HEIFPrimaryImage.displayedSize`, the walk the codec's checks use too). When the item
+/// structure cannot be walked, the largest `ispe` in `ipco` stands in.
 ///
-///     HEIFImageSize.read(bytes)  // (width: 3313, height: 2566)
+///     HEIFImageSize.read(bytes)  // (width: 3024, height: 4032) for a portrait iPhone photo
 enum HEIFImageSize {
-    static func read(_ bytes: [UInt8]) -> (width: Int, height: Int)? { properties(bytes)?.size }
+    static func read(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        let displayed = bytes.withUnsafeBytes { raw in (try? HEIFPrimaryImage(raw))?.displayedSize }
+        return displayed ?? properties(bytes)?.size
+    }
 
     /// Whether the file has an alpha plane: an `auxC` property naming the alpha auxiliary type
     /// (HEVC's `urn:mpeg:hevc:2015:auxid:1`, MIAF's `urn:mpeg:mpegB:cicp:systems:auxiliary:alpha`).
@@ -15,7 +19,7 @@ enum HEIFImageSize {
 
     private static let alphaTypes = ["urn:mpeg:hevc:2015:auxid:1", "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha"]
 
-    /// The largest `ispe` and whether an alpha `auxC` is present, from one walk of `ipco`.
+    /// The largest `ispe` (a stand-in for the primary's size) and whether an alpha `auxC` is present, from one walk of `ipco`.
     private static func properties(_ bytes: [UInt8]) -> (size: (width: Int, height: Int)?, alpha: Bool)? {
         let reader = ByteReader(bytes)
         guard let meta = box("meta", in: reader, from: 0, to: bytes.count),
