@@ -80,6 +80,21 @@ import Testing
         )
     }
 
+    /// A PNG cut inside its image data: refused as damaged, or used as decoded (the rows that
+    /// are there, the rest black) under `acceptDamaged`, with the damage in the warnings.
+    @Test func truncatedPNGIsUsedOnlyWhenDamageIsAccepted() throws {
+        let cut = try Processing.fixture("opaque-300x200.png").prefix(50_000)
+        #expect {
+            _ = try Processing.run(Data(cut))
+        } throws: { error in
+            guard case .damaged(.png, let detail)? = error as? ProcessingError else { return false }
+            return detail.hasPrefix("PNG file truncated inside the IDAT chunk")
+        }
+        let accepted = try Processing.run(Data(cut), ProcessingLimits(acceptDamaged: true))
+        #expect(accepted.output.width == 267 && accepted.output.height == 200)
+        #expect(accepted.warnings.contains("damaged PNG used as decoded (damaged images accepted)"), "\(accepted.warnings)")
+    }
+
     /// A thumbnail on a passthrough decodes once, at the thumbnail's own scale.
     @Test func passthroughThumbnailDecodesAtItsScale() throws {
         let data = try Processing.fixture("photo-1600x1200.jpg")
