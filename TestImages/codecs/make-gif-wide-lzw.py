@@ -95,3 +95,15 @@ for n in range(image.n_frames):
     image.seek(n)
     image.convert("RGBA").save(f"TestImages/codecs/gif_lzw_code_size_9_11_frame{n + 1}.png")
 print(len(data), "bytes,", image.n_frames, "frames")
+
+# `gif_frame_larger_than_screen.gif`: a 16x16 screen with two frames larger than it, one colour
+# each: 4000x16 at (0, 0), and 16x60000 interlaced at (0, 0) (row 15, its last on the screen,
+# is stored row 30,007: pass 4 starts at 30,000). The pixel budget is checked on the screen;
+# these frames cost 64,000 and 480,128 decoded pixels.
+palette2 = bytes([255, 0, 0, 0, 0, 255])
+data = b"GIF89a" + struct.pack("<HH", 16, 16) + bytes([0x80, 0, 0]) + palette2
+data += frame(0, 0, 4000, 16, 2, [0] * (4000 * 16))
+data += frame(0, 0, 16, 60000, 2, [1] * (16 * 60000), interlaced=True)
+data += b"\x3b"
+open("TestImages/codecs/gif_frame_larger_than_screen.gif", "wb").write(data)
+print(len(data), "bytes: gif_frame_larger_than_screen.gif")

@@ -14,6 +14,9 @@ import Foundation
 /// back). Frames partly outside the canvas are clipped; interlaced rows are placed by pass.
 /// Memory: a copy of the file, the canvas, at most one saved canvas and one row of indices —
 /// never a whole frame's raster (`DGifSlurp` would hold every frame).
+/// Budget: the logical screen is checked before anything is decoded (`checkCanvas`), and each
+/// frame's decoded area (its width x the rows decoded, which can exceed the screen's) before
+/// its rows are (`drawFrame`).
 final class GIFAnimationSource: AnimationSource {
     static let name = "giflib"
 
@@ -27,6 +30,7 @@ final class GIFAnimationSource: AnimationSource {
     private let reader: GIFReader
     private let gif: UnsafeMutablePointer<GifFileType>
     private let strict: Bool
+    private let pixelBudget: Int
     private var canvas: PixelBuffer
     private var saved: PixelBuffer?
     /// The previous frame's disposal, applied before the next frame is drawn.
@@ -54,6 +58,7 @@ final class GIFAnimationSource: AnimationSource {
         loopCount = scan.loopCount
         totalDurationMilliseconds = scan.totalCentiseconds * 10
         strict = options.strict
+        pixelBudget = options.pixelBudget
         canvas = PixelBuffer(width: scan.width, height: scan.height, layout: .rgba)
     }
 
@@ -180,6 +185,13 @@ final class GIFAnimationSource: AnimationSource {
                 rowsNeeded = stored + 1
                 break
             }
+        }
+        // The budget was checked on the logical screen, but LZW cannot skip the part of a row
+        // off the canvas: a frame wider (or, interlaced, taller) than the screen costs its own
+        // width x the rows decoded. Up to 65535 x 65535 of them from a few MB of LZW data is a
+        // CPU bomb, so that area is held to the same budget.
+        if width * rowsNeeded > pixelBudget {
+            throw .pixelBudgetExceeded(width: width, height: rowsNeeded, budget: pixelBudget)
         }
         /// Paints one decoded row onto the canvas.
         func paint<Index: FixedWidthInteger>(_ line: [Index], stored: Int) {
