@@ -1,11 +1,12 @@
 /// A GIF LZW decoder for the frames giflib refuses: an LZW minimum code size of 9 to 11.
 ///
-///     var lzw = try GIFLZWDecoder(minimumCodeSize: 9, reader: reader)   // reader just past the size byte
-///     while rows remain { try lzw.readLine(into: &line) }
-///     try lzw.skipToEnd()                                               // past the block terminator
+///     var lzw = try GIFLZWDecoder(minimumCodeSize: 9, reader: reader)  // reader just past the size byte
+///     var line = [UInt16](repeating: 0, count: frameWidth)
+///     for _ in 0..<frameHeight { try lzw.readLine(into: &line) }
+///     try lzw.skipToEnd()                                              // past the block terminator
 ///
 /// The format allows minimum code sizes up to 11 (codes stay at most 12 bits); giflib 5.2's
-/// `DGifSetupDecompress` refuses anything above 8, where Pillow, libvips and browsers decode.
+/// `DGifSetupDecompress` refuses anything above 8, where Pillow and libvips decode.
 /// Such a file is legal, only unusual (an encoder that always starts at 9 bits), so giflib keeps
 /// every other frame and this decoder reads the refused one's sub-blocks straight from the
 /// `GIFReader`, after which giflib's record walk goes on from the byte after the terminator.
@@ -14,6 +15,8 @@
 /// read past the end); a code above the next free table entry is damage; the string table is
 /// 4,096 entries and the output stack 4,096 pixels, fixed. Indices can be up to 2,047 (a code
 /// size of 11), wider than `GifPixelType`, so lines are `UInt16`. One frame at a time.
+///
+/// - Complexity: O(pixels + compressed bytes); memory 3 x 8 KB of tables and an 8 KB stack.
 struct GIFLZWDecoder {
     enum Failure: Error, Equatable {
         /// The minimum code size is not 2-11.
