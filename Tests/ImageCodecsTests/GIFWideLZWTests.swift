@@ -35,7 +35,9 @@ import Testing
         let whole = [UInt8](try Self.data())
         for cut in stride(from: 800, to: whole.count - 1, by: 97) {
             let copy = Data(whole.prefix(cut))
-            #expect(throws: CodecError.self) { try decodeAllFrames(copy, format: .gif, options: DecodeOptions(strict: true)) }
+            #expect(throws: CodecError.self) {
+                try decodeAllFrames(copy, format: .gif, options: DecodeOptions(strict: true))
+            }
             do {
                 let result = try decodeAllFrames(copy, format: .gif, options: DecodeOptions())
                 #expect(!result.warnings.isEmpty, "cut at \(cut)")

@@ -28,7 +28,11 @@ import Testing
         // The rows before the cut are the whole file's; the rest are zeros.
         let rowBytes = reference.width * reference.layout.channels
         var same = 0
-        while same < reference.height, (0..<rowBytes).allSatisfy({ image.pixels.bytes[same * image.pixels.stride + $0] == reference.bytes[same * reference.stride + $0] }) {
+        while same < reference.height,
+            (0..<rowBytes).allSatisfy({
+                image.pixels.bytes[same * image.pixels.stride + $0] == reference.bytes[same * reference.stride + $0]
+            })
+        {
             same += 1
         }
         print("PNG cut at \(length) of \(whole.count) bytes: \(same) of 200 rows as in the whole file; \(damage)")

@@ -215,7 +215,9 @@ final class GIFAnimationSource: AnimationSource {
             var line = [UInt16](repeating: 0, count: max(1, width))
             for stored in 0..<rowsNeeded {
                 do { try lzw.readLine(into: &line) } catch {
-                    let message = "\(error) in frame \(decoded + 1) at row \(stored) of \(height) (LZW code size above 8, decoded without giflib)"
+                    let message =
+                        "\(error) in frame \(decoded + 1) at row \(stored) of \(height)"
+                        + " (LZW code size above 8, decoded without giflib)"
                     return try damaged(message, partial: AnimationFrame(canvas: canvas, durationMilliseconds: duration))
                 }
                 paint(line, stored: stored)

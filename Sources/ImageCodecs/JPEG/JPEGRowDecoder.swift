@@ -229,7 +229,9 @@ final class JPEGRowDecoder: ImageRowSource {
         }
         let why = embeddedProfile == nil ? "no ICC profile in the file" : "the file's ICC profile is unusable"
         let rendering = DefaultCMYKProfile.rendering
-        switch CMYKTransformCache.shared.transform(for: DefaultCMYKProfile.bytes, inverted: inverted, rendering: rendering) {
+        let made = CMYKTransformCache.shared.transform(
+            for: DefaultCMYKProfile.bytes, inverted: inverted, rendering: rendering)
+        switch made {
         case .success(let transform):
             cmykTransform = transform
             notes.append(

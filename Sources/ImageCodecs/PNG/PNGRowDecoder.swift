@@ -123,7 +123,9 @@ final class PNGRowDecoder: ImageRowSource {
     var damage: [String] {
         guard let truncation = chunks.truncation else { return [] }
         guard let cut else { return ["PNG \(truncation); every row was there"] }
-        let rows = isInterlaced ? "the interlace passes before it kept" : "rows \(cut.row)-\(height - 1) of \(height) filled with black"
+        let rows =
+            isInterlaced
+            ? "the interlace passes before it kept" : "rows \(cut.row)-\(height - 1) of \(height) filled with black"
         return ["PNG \(truncation): \(cut.message) at row \(cut.row); \(rows)"]
     }
 
