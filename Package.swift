@@ -28,6 +28,8 @@ let package = Package(
         // setjmp/longjmp error handling of libjpeg's scanline API and libpng's row API, kept in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        // The default CMYK ICC profile (public domain), as a C array: no resource bundle to find.
+        .target(name: "CDefaultCMYKProfile", exclude: ["ChemicalProof.icc", "LICENSE.txt"]),
 
         // Stages, in the direction data flows.
         .target(name: "MediaTypes"),
@@ -35,7 +37,7 @@ let package = Package(
             name: "ImageCodecs",
             dependencies: [
                 "MediaTypes", "CTurboJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CWebP", "CHeif", "CGIF", "CImageQuant",
-                "CLCMS2",
+                "CLCMS2", "CDefaultCMYKProfile",
             ]),
         .target(name: "ImageEngine", dependencies: ["MediaTypes", "ImageCodecs"]),
         .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"]),

@@ -230,6 +230,8 @@ int pa_png_decoder_read_image(pa_png_decoder *decoder, uint8_t *buffer, size_t s
     return 0;
 }
 
+uint32_t pa_png_decoder_rows_read(const pa_png_decoder *decoder) { return decoder->rows_read; }
+
 const char *pa_png_decoder_error(const pa_png_decoder *decoder) { return decoder->error; }
 
 size_t pa_png_decoder_warning_count(const pa_png_decoder *decoder) { return decoder->warning_count; }

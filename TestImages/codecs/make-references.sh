@@ -7,17 +7,8 @@ set -eu
 corpus="${PUSHATTACH_CORPUS:-../shared/corpus}"
 out="TestImages/codecs"
 
-# CMYK/YCCK JPEGs to 8-bit RGB with ImageMagick's naive conversion (no colour management:
-# ImageMagick here has no lcms delegate), the same formula ImageCodecs uses.
-convert "$corpus/photos/cmyk_canon_eos300d_wikimedia.jpg" -colorspace sRGB -depth 8 \
-    -crop 128x128+186+102 +repage -strip "PNG24:$out/cmyk_canon_eos300d_center128.png"
-# (The files with a CMYK profile get lcms2 references from make-srgb-references.py.)
-for name in pillow_pil_sample_cmyk sharp_cmyk_no_profile; do
-    convert "$corpus/jpeg/misc/$name.jpg" -colorspace sRGB -depth 8 -strip "PNG24:$out/$name.png"
-done
-convert "$corpus/jpeg/misc/sharp_cmyk_no_profile.jpg" -colorspace sRGB -depth 8 \
-    -crop 128x128+186+102 +repage -strip "PNG24:$out/sharp_cmyk_no_profile_center128.png"
-rm -f "$out/sharp_cmyk_no_profile.png"
+# CMYK/YCCK JPEGs get lcms2 references from make-srgb-references.py (embedded profile) and
+# make-default-cmyk-references.py (the default CMYK profile).
 
 # A PNG whose iCCP chunk is deflate-compressed by real zlib (Python's zlib module, level 9;
 # ImageMagick without lcms will not attach a profile), to test ImageCodecs' inflater; plus the

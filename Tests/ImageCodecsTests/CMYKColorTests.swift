@@ -5,7 +5,7 @@ import Testing
 @testable import ImageCodecs
 
 /// CMYK and YCCK JPEGs with a CMYK ICC profile go to sRGB through lcms2; without one, or with
-/// one lcms2 cannot use, the naive conversion stays (with a warning that says why).
+/// one lcms2 cannot use (a warning says why), through the default CMYK profile.
 @Suite struct CMYKColorTests {
     static let profiled = "photos/cmyk_canon_eos300d_wikimedia.jpg"
     /// The same photo with its profile stripped (sharp's fixture): identical scan data.
@@ -56,41 +56,94 @@ import Testing
     }
 
     /// Pillow ImageCms (perceptual) is the reference: the lcms2 decode is within rounding of it,
-    /// the naive one (same scan data, no profile) is far off.
+    /// the default profile's decode of the same scan data (no profile) is close, the naive
+    /// formula far off.
     @Test func managedIsCloserToTheReferenceThanNaive() throws {
         let reference = try Self.reference("cmyk_canon_eos300d_srgb.png")
         let managed = try JPEGCodec.decode(try Corpus.data(Self.profiled), options: DecodeOptions()).pixels
-        let naive = try JPEGCodec.decode(try Corpus.data(Self.unprofiled), options: DecodeOptions())
-        #expect(naive.notes == ["converted ycck to rgb without colour management (no ICC profile)"])
-        #expect(naive.warnings.isEmpty)
+        let unprofiled = try Corpus.data(Self.unprofiled)
+        let fallback = try JPEGCodec.decode(unprofiled, options: DecodeOptions())
+        #expect(fallback.notes == [Self.defaultNote("ycck")])
+        #expect(fallback.warnings.isEmpty)
+        let naive = try Self.naiveDecode(unprofiled)
         let managedError = try #require(Pixels.meanAbsoluteError(managed, reference))
-        let naiveError = try #require(Pixels.meanAbsoluteError(naive.pixels, reference))
-        print("CMYK decode, mean absolute error against Pillow ImageCms: lcms2 \(managedError), naive \(naiveError)")
+        let fallbackError = try #require(Pixels.meanAbsoluteError(fallback.pixels, reference))
+        let naiveError = try #require(Pixels.meanAbsoluteError(naive, reference))
+        print(
+            "CMYK decode, mean absolute error against Pillow ImageCms (SWOP): lcms2 \(managedError), default profile \(fallbackError), naive \(naiveError)"
+        )
         #expect(managedError < 1, "lcms2 decode: mean absolute error \(managedError)")
         #expect(naiveError > 8, "naive decode: mean absolute error \(naiveError)")
     }
 
-    /// A profile that is not CMYK (here the photo's, relabelled RGB) falls back to the naive
-    /// conversion: the pixels match ImageMagick's naive reference and a warning says why.
-    @Test func mismatchedProfileFallsBackToNaive() throws {
+    /// The note for a file without a usable profile.
+    static func defaultNote(_ space: String, why: String = "no ICC profile in the file") -> String {
+        "converted \(space) to sRGB through the default CMYK profile 'Chemical proof', \(why) (lcms2, relative colorimetric intent, black point compensation)"
+    }
+
+    /// The naive formula (`CMYKConversion`) on the file's CMYK, for comparison.
+    static func naiveDecode(_ data: Data) throws -> PixelBuffer {
+        let jpeg = [UInt8](data)
+        #expect(TurboJPEGReference.hasAdobeSegment(jpeg))
+        let raw = try #require(TurboJPEGReference.rawCMYK(jpeg))
+        return CMYKConversion.toRGB(raw.cmyk, width: raw.width, height: raw.height, inverted: true)
+    }
+
+    /// A CMYK JPEG without a profile (160x120, TestImages/codecs/make-default-cmyk-references.py)
+    /// goes through the default CMYK profile: within 1 level of Pillow ImageCms with the same
+    /// profile and intent (observed 0.0), far from the naive formula (observed 13.8).
+    @Test func unprofiledCMYKGoesThroughTheDefaultProfile() throws {
+        let data = try Data(contentsOf: Corpus.testImages.appendingPathComponent("codecs/cmyk_no_profile_160.jpg"))
+        #expect(try JPEGCodec.readInfo(data).iccProfile == nil)
+        let image = try JPEGCodec.decode(data, options: DecodeOptions(strict: true))
+        #expect(image.notes == [Self.defaultNote("cmyk")])
+        #expect(!image.notes.contains { $0.contains("without colour management") })
+        #expect(image.warnings.isEmpty && image.damage.isEmpty && image.iccProfile == nil)
+        let reference = try Self.reference("cmyk_no_profile_160_default_srgb.png")
+        let error = try #require(Pixels.meanAbsoluteError(image.pixels, reference))
+        let naiveError = try #require(Pixels.meanAbsoluteError(try Self.naiveDecode(data), reference))
+        print("CMYK without a profile, against Pillow ImageCms 'Chemical proof': ours \(error), naive \(naiveError)")
+        #expect(error < 1, "mean absolute error \(error)")
+        #expect(naiveError > 5, "naive: mean absolute error \(naiveError)")
+    }
+
+    /// The default profile is the committed file, byte for byte, and lcms2 reads it.
+    @Test func defaultProfileIsTheCommittedFile() throws {
+        let url = Corpus.packageRoot.appendingPathComponent("Sources/CDefaultCMYKProfile/ChemicalProof.icc")
+        #expect(DefaultCMYKProfile.bytes == [UInt8](try Data(contentsOf: url)))
+        let transform = try CMYKColorTransform.make(
+            profile: DefaultCMYKProfile.bytes, inverted: false, rendering: DefaultCMYKProfile.rendering
+        ).get()
+        #expect(transform.profileDescription == DefaultCMYKProfile.name)
+        // No ink is paper white, full ink near black: BPC maps the proof's black (L* 13.5) onto
+        // sRGB black, where relative colorimetric alone leaves (33, 33, 44).
+        var ends = [UInt8](repeating: 0, count: 6)
+        transform.convert([0, 0, 0, 0, 255, 255, 255, 255], stride: 8, into: &ends, stride: 6, width: 2, rows: 1)
+        #expect(ends == [255, 255, 255, 0, 0, 20], "\(ends)")
+    }
+
+    /// A profile that is not CMYK (here the photo's, relabelled RGB) is set aside with a
+    /// warning, and the default profile converts: the pixels match the default profile's
+    /// reference of the same scan data.
+    @Test func mismatchedProfileFallsBackToTheDefaultProfile() throws {
         var bytes = [UInt8](try Corpus.data(Self.profiled))
         let profile = try Self.profileRange(in: bytes)
         bytes.replaceSubrange((profile.lowerBound + 16)..<(profile.lowerBound + 20), with: Array("RGB ".utf8))
         let image = try JPEGCodec.decode(bytes: bytes, options: DecodeOptions(strict: true))
         #expect(
             image.warnings == [
-                "CMYK ICC profile (557168 bytes) not used: the ICC profile describes 'RGB', not CMYK; colours converted without colour management"
+                "CMYK ICC profile (557168 bytes) not used: the ICC profile describes 'RGB', not CMYK; colours converted through the default CMYK profile 'Chemical proof'"
             ])
         #expect(image.damage.isEmpty)
-        #expect(image.notes == ["converted ycck to rgb without colour management (ICC profile unusable)"])
+        #expect(image.notes == [Self.defaultNote("ycck", why: "the file's ICC profile is unusable")])
         #expect(image.iccProfile == nil)
-        let reference = try Self.reference("cmyk_canon_eos300d_center128.png")
+        let reference = try Self.reference("sharp_cmyk_no_profile_default_srgb_center128.png")
         var crop = PixelBuffer(width: reference.width, height: reference.height, layout: .rgb)
         for y in 0..<reference.height {
             for x in 0..<reference.width { for c in 0..<3 { crop[x, y, c] = image.pixels[186 + x, 102 + y, c] } }
         }
         let error = try #require(Pixels.meanAbsoluteError(crop, reference))
-        #expect(error < 2, "mean absolute error against the naive reference \(error)")
+        #expect(error < 1, "mean absolute error against the default profile's reference \(error)")
     }
 
     /// lcms2's own error text reaches the warning (through the context's log handler).
@@ -125,6 +178,7 @@ import Testing
             #expect(image.pixels.width == 500 && image.pixels.height == 333 && image.pixels.layout == .rgb)
             let warned = image.warnings.contains { $0.hasPrefix("CMYK ICC profile") }
             let converted = image.notes.contains { $0.contains("to sRGB through the embedded ICC profile") }
+            #expect(warned == image.notes.contains { $0.contains("through the default CMYK profile") })
             #expect(warned != converted, "round \(round): \(image.notes) \(image.warnings)")
             if converted { managed += 1 } else { fellBack += 1 }
         }

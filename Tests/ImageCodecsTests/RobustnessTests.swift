@@ -58,8 +58,9 @@ import Testing
             !$0.name.hasPrefix("x") && !$0.url.path.contains("/extra/")
         }
 
-    /// Cut at 10%, 50% and 99%: strict decoding throws `.corrupt`; lenient JPEG decoding may
-    /// return a grey-filled image, and then it must say so in `warnings`.
+    /// Cut at 10%, 50% and 99%: strict decoding throws `.corrupt`; lenient decoding may return
+    /// a filled image (grey JPEG rows, black PNG rows), and then it must say so in `warnings`
+    /// and `damage`.
     @Test(arguments: truncationSources)
     func truncatedFilesFail(_ file: CorpusFile) throws {
         let data = try file.data
@@ -72,13 +73,12 @@ import Testing
             } catch {
                 #expect(error.isCorrupt, "\(Int(fraction * 100))%: \(error)")
             }
-            if format == .jpeg {
-                do {
-                    let lenient = try ImageCodecs.decode(cut, format: format, options: DecodeOptions())
-                    #expect(!lenient.warnings.isEmpty, "\(Int(fraction * 100))% decoded leniently with no warning")
-                } catch {
-                    #expect(error.isCorrupt, "\(Int(fraction * 100))%: \(error)")
-                }
+            do {
+                let lenient = try ImageCodecs.decode(cut, format: format, options: DecodeOptions())
+                #expect(!lenient.warnings.isEmpty, "\(Int(fraction * 100))% decoded leniently with no warning")
+                if format == .png { #expect(lenient.isDamaged, "\(Int(fraction * 100))% decoded with no damage") }
+            } catch {
+                #expect(error.isCorrupt, "\(Int(fraction * 100))%: \(error)")
             }
         }
     }

@@ -135,6 +135,23 @@ struct ConformanceTests {
         #expect(report.width == 1600)
         #expect(Verifier().verify(data: data, path: "truncated.jpg", fileExtension: "jpg").errorCode == 105)
     }
+
+    /// A PNG cut inside its image data has a whole header: its size is reported, it is damaged
+    /// (105) by default and used as decoded under `acceptDamaged`, like a JPEG cut in its scan.
+    @Test(arguments: [20_000, 50_000])
+    func pngCutInImageDataIsDamagedNotHeaderDamaged(_ length: Int) throws {
+        let whole = try Data(contentsOf: Corpus.testImages.appendingPathComponent("opaque-300x200.png"))
+        let cut = whole.prefix(length)
+        let refused = Verifier().verify(data: cut, path: "cut.png", fileExtension: "png")
+        #expect(refused.errorCode == 105, "\(refused.reason ?? "")")
+        #expect(refused.width == 267 && refused.height == 200)
+        #expect(refused.reason?.contains("header") == false, "\(refused.reason ?? "")")
+        let accepted = Verifier(options: VerifyOptions(acceptDamaged: true)).verify(
+            data: cut, path: "cut.png", fileExtension: "png")
+        #expect(accepted.isAccepted, "\(accepted.reason ?? "")")
+        #expect(accepted.width == 267 && accepted.height == 200)
+        #expect(accepted.warnings.contains { $0.contains("damaged PNG") }, "\(accepted.warnings)")
+    }
 }
 
 /// Pixel bombs are refused on their header: the child process never grows a big buffer.

@@ -85,6 +85,9 @@ int pa_png_decoder_read_rows(pa_png_decoder *decoder, uint8_t *buffer, size_t st
    apart). Interlaced images need this: each pass fills in pixels of rows already handed out. */
 int pa_png_decoder_read_image(pa_png_decoder *decoder, uint8_t *buffer, size_t stride);
 
+/* Rows handed out by pa_png_decoder_read_rows so far (a failed call counts the rows it
+   finished before the error). */
+uint32_t pa_png_decoder_rows_read(const pa_png_decoder *decoder);
 /* The error message of the failed call ("" when none). Valid until the decoder is destroyed. */
 const char *pa_png_decoder_error(const pa_png_decoder *decoder);
 

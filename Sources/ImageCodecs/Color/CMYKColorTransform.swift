@@ -8,12 +8,14 @@ import Foundation
 ///     case .failure(let failure): print(failure.message)   // convert without colour management
 ///     }
 ///
-/// - **Intent**: perceptual. It is the intent the ICC recommends for photographs and the one
+/// - **Intent**: perceptual for embedded profiles (`Rendering.perceptual`). It is the intent the ICC recommends for photographs and the one
 ///   Pillow's `ImageCms.profileToProfile` uses by default; press profiles (SWOP, FOGRA) map
 ///   their paper white and their ink black onto the display's white and black with it. libvips
 ///   defaults to relative colorimetric, which leaves a press black as dark grey (L* 15-20)
 ///   unless black point compensation is on. A profile without perceptual tables falls back to
-///   its default tables inside lcms2.
+///   its default tables inside lcms2. The default CMYK profile uses relative colorimetric with
+///   black point compensation instead (`Rendering.relativeWithBlackPointCompensation`, why in
+///   `DefaultCMYKProfile`).
 /// - **Output**: sRGB, lcms2's built-in profile; the pixels carry no profile afterwards (an
 ///   untagged image is sRGB on iOS, and an attachment's bytes count).
 /// - **Adobe inversion**: Adobe applications store CMYK inverted (0 = full ink); such input
@@ -37,8 +39,25 @@ final class CMYKColorTransform: @unchecked Sendable {
     /// The profile's description tag ("U.S. Web Coated (SWOP) v2"), or nil when it has none.
     let profileDescription: String?
 
-    /// The lcms2 rendering intent used, in words for notes.
-    static let intentName = "perceptual"
+    /// The lcms2 rendering intent and flags of a transform.
+    enum Rendering: Equatable, Sendable {
+        case perceptual
+        case relativeWithBlackPointCompensation
+
+        /// In words, for notes.
+        var name: String {
+            switch self {
+            case .perceptual: "perceptual intent"
+            case .relativeWithBlackPointCompensation: "relative colorimetric intent, black point compensation"
+            }
+        }
+
+        var intent: UInt32 {
+            self == .perceptual ? UInt32(INTENT_PERCEPTUAL) : UInt32(INTENT_RELATIVE_COLORIMETRIC)
+        }
+
+        var flags: UInt32 { self == .perceptual ? 0 : UInt32(cmsFLAGS_BLACKPOINTCOMPENSATION) }
+    }
 
     private init(context: cmsContext, transform: cmsHTRANSFORM, log: ErrorLog, description: String?) {
         self.context = context
@@ -55,7 +74,9 @@ final class CMYKColorTransform: @unchecked Sendable {
 
     /// A transform from `profile` (a CMYK ICC profile) to sRGB, for CMYK stored `inverted`
     /// (Adobe) or as plain ink amounts; the failure says why the profile cannot be used.
-    static func make(profile: [UInt8], inverted: Bool) -> Result<CMYKColorTransform, Failure> {
+    static func make(
+        profile: [UInt8], inverted: Bool, rendering: Rendering = .perceptual
+    ) -> Result<CMYKColorTransform, Failure> {
         if let problem = headerProblem(profile) { return .failure(Failure(message: problem)) }
         let log = ErrorLog()
         guard let context = cmsCreateContext(nil, Unmanaged.passUnretained(log).toOpaque()) else {
@@ -78,7 +99,7 @@ final class CMYKColorTransform: @unchecked Sendable {
         let format = inverted ? PA_LCMS_TYPE_CMYK_8_REV : PA_LCMS_TYPE_CMYK_8
         guard
             let made = cmsCreateTransformTHR(
-                context, input, format, sRGB, PA_LCMS_TYPE_RGB_8, UInt32(INTENT_PERCEPTUAL), 0)
+                context, input, format, sRGB, PA_LCMS_TYPE_RGB_8, rendering.intent, rendering.flags)
         else {
             return .failure(Failure(message: log.reason("lcms2 cannot build a transform from the ICC profile")))
         }

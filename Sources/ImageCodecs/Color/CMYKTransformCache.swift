@@ -1,6 +1,7 @@
 import Foundation
 
-/// The last few CMYK → sRGB transforms, keyed by the exact profile bytes and the inversion, so a
+/// The last few CMYK → sRGB transforms, keyed by the exact profile bytes, the inversion and the
+/// rendering (the default CMYK profile's transform is one of them), so a
 /// batch of files from one press workflow (the same SWOP or FOGRA profile) builds its transform
 /// once: building one costs about 20 ms, more than decoding a small image.
 ///
@@ -19,8 +20,13 @@ final class CMYKTransformCache: @unchecked Sendable {
 
     private struct Entry {
         let inverted: Bool
+        let rendering: CMYKColorTransform.Rendering
         let profile: [UInt8]
         let transform: CMYKColorTransform
+
+        func matches(_ profile: [UInt8], _ inverted: Bool, _ rendering: CMYKColorTransform.Rendering) -> Bool {
+            self.inverted == inverted && self.rendering == rendering && self.profile == profile
+        }
     }
 
     private let lock = NSLock()
@@ -30,16 +36,18 @@ final class CMYKTransformCache: @unchecked Sendable {
 
     init(capacity: Int) { self.capacity = capacity }
 
-    /// The transform for `profile` and `inverted`, from the cache or newly built (and cached
-    /// when the profile is small enough).
-    func transform(for profile: [UInt8], inverted: Bool) -> Result<CMYKColorTransform, CMYKColorTransform.Failure> {
-        if let hit = lookUp(profile, inverted: inverted) { return .success(hit) }
-        let made = CMYKColorTransform.make(profile: profile, inverted: inverted)
+    /// The transform for `profile`, `inverted` and `rendering`, from the cache or newly built
+    /// (and cached when the profile is small enough).
+    func transform(
+        for profile: [UInt8], inverted: Bool, rendering: CMYKColorTransform.Rendering = .perceptual
+    ) -> Result<CMYKColorTransform, CMYKColorTransform.Failure> {
+        if let hit = lookUp(profile, inverted: inverted, rendering: rendering) { return .success(hit) }
+        let made = CMYKColorTransform.make(profile: profile, inverted: inverted, rendering: rendering)
         if case .success(let transform) = made, profile.count <= Self.maximumProfileBytes {
             lock.withLock {
-                guard !entries.contains(where: { $0.inverted == inverted && $0.profile == profile }) else { return }
+                guard !entries.contains(where: { $0.matches(profile, inverted, rendering) }) else { return }
                 if entries.count >= capacity { entries.removeFirst() }
-                entries.append(Entry(inverted: inverted, profile: profile, transform: transform))
+                entries.append(Entry(inverted: inverted, rendering: rendering, profile: profile, transform: transform))
             }
         }
         return made
@@ -48,9 +56,11 @@ final class CMYKTransformCache: @unchecked Sendable {
     /// Entries held now (for tests).
     var count: Int { lock.withLock { entries.count } }
 
-    private func lookUp(_ profile: [UInt8], inverted: Bool) -> CMYKColorTransform? {
+    private func lookUp(
+        _ profile: [UInt8], inverted: Bool, rendering: CMYKColorTransform.Rendering
+    ) -> CMYKColorTransform? {
         lock.withLock {
-            guard let index = entries.firstIndex(where: { $0.inverted == inverted && $0.profile == profile }) else {
+            guard let index = entries.firstIndex(where: { $0.matches(profile, inverted, rendering) }) else {
                 return nil
             }
             let entry = entries.remove(at: index)

@@ -3,6 +3,8 @@ import Foundation
 
 /// Reads a GIF record by record through giflib (`DGifOpen` over the bytes in memory, then
 /// `DGifGetRecordType` / `DGifGetImageDesc` / `DGifGetLine`), compositing each frame onto one canvas.
+/// A frame whose LZW minimum code size is 9-11 (legal; giflib refuses above 8) is decoded by
+/// `GIFLZWDecoder` from the same bytes, and giflib's walk goes on after it.
 ///
 ///     let source = try GIFAnimationSource(data, options: DecodeOptions())
 ///     while let frame = try source.nextFrame() { _ = frame.canvas }
@@ -12,6 +14,9 @@ import Foundation
 /// back). Frames partly outside the canvas are clipped; interlaced rows are placed by pass.
 /// Memory: a copy of the file, the canvas, at most one saved canvas and one row of indices —
 /// never a whole frame's raster (`DGifSlurp` would hold every frame).
+/// Budget: the logical screen is checked before anything is decoded (`checkCanvas`), and each
+/// frame's decoded area (its width x the rows decoded, which can exceed the screen's) before
+/// its rows are (`drawFrame`).
 final class GIFAnimationSource: AnimationSource {
     static let name = "giflib"
 
@@ -25,6 +30,7 @@ final class GIFAnimationSource: AnimationSource {
     private let reader: GIFReader
     private let gif: UnsafeMutablePointer<GifFileType>
     private let strict: Bool
+    private let pixelBudget: Int
     private var canvas: PixelBuffer
     private var saved: PixelBuffer?
     /// The previous frame's disposal, applied before the next frame is drawn.
@@ -52,6 +58,7 @@ final class GIFAnimationSource: AnimationSource {
         loopCount = scan.loopCount
         totalDurationMilliseconds = scan.totalCentiseconds * 10
         strict = options.strict
+        pixelBudget = options.pixelBudget
         canvas = PixelBuffer(width: scan.width, height: scan.height, layout: .rgba)
     }
 
@@ -109,17 +116,39 @@ final class GIFAnimationSource: AnimationSource {
                 guard decoded < frameCount else {
                     return try damaged("giflib reads more images than the \(frameCount) the block scan found")
                 }
+                let descriptor = reader.position
                 guard DGifGetImageDesc(gif) == GIF_OK else {
+                    // giflib read the whole descriptor, then refused the LZW code size (9-11 is
+                    // legal): this frame is ours to decode.
+                    if let codeSize = refusedCodeSize(descriptor: descriptor) {
+                        let lzw: GIFLZWDecoder
+                        do { lzw = try GIFLZWDecoder(minimumCodeSize: codeSize, reader: reader) } catch {
+                            return try damaged("\(error) in frame \(decoded + 1)")
+                        }
+                        return try drawFrame(control, lzw: lzw)
+                    }
                     return try damaged(Self.describe(gif.pointee.Error, "DGifGetImageDesc"))
                 }
-                return try drawFrame(control)
+                return try drawFrame(control, lzw: nil)
             default:
                 return try damaged("unexpected GIF record type \(record.rawValue)")
             }
         }
     }
 
-    private func drawFrame(_ control: GraphicsControlBlock) throws(CodecError) -> AnimationFrame? {
+    /// The LZW minimum code size giflib just refused (above 8, which `DGifSetupDecompress`
+    /// rejects), when the reader stands right after it: the descriptor at `descriptor` (9 bytes),
+    /// its local colour table, then the size byte. Nil for any other failure.
+    private func refusedCodeSize(descriptor: Int) -> Int? {
+        guard let packed = reader.byte(at: descriptor + 8) else { return nil }
+        let at = descriptor + 9 + GIFScan.colorTableSize(packed)
+        guard reader.position == at + 1, let size = reader.byte(at: at), size > 8 else { return nil }
+        return Int(size)
+    }
+
+    /// Draws the frame giflib's descriptor describes, its rows from giflib or, for a frame
+    /// giflib refused, from `lzw`.
+    private func drawFrame(_ control: GraphicsControlBlock, lzw: GIFLZWDecoder?) throws(CodecError) -> AnimationFrame? {
         applyPendingDisposal()
         let image = gif.pointee.Image
         let left = Int(image.Left), top = Int(image.Top), width = Int(image.Width), height = Int(image.Height)
@@ -157,17 +186,17 @@ final class GIFAnimationSource: AnimationSource {
                 break
             }
         }
-        var line = [GifPixelType](repeating: 0, count: max(1, width))
-        for stored in 0..<rowsNeeded {
-            let ok = line.withUnsafeMutableBufferPointer { DGifGetLine(gif, $0.baseAddress, Int32(width)) == GIF_OK }
-            guard ok else {
-                let message =
-                    Self.describe(gif.pointee.Error, "DGifGetLine")
-                    + " in frame \(decoded + 1) at row \(stored) of \(height)"
-                return try damaged(message, partial: AnimationFrame(canvas: canvas, durationMilliseconds: duration))
-            }
+        // The budget was checked on the logical screen, but LZW cannot skip the part of a row
+        // off the canvas: a frame wider (or, interlaced, taller) than the screen costs its own
+        // width x the rows decoded. Up to 65535 x 65535 of them from a few MB of LZW data is a
+        // CPU bomb, so that area is held to the same budget.
+        if width * rowsNeeded > pixelBudget {
+            throw .pixelBudgetExceeded(width: width, height: rowsNeeded, budget: pixelBudget)
+        }
+        /// Paints one decoded row onto the canvas.
+        func paint<Index: FixedWidthInteger>(_ line: [Index], stored: Int) {
             let y = top + (rowOrder?[stored] ?? stored)
-            guard y >= 0, y < canvasHeight, x0 < x1 else { continue }
+            guard y >= 0, y < canvasHeight, x0 < x1 else { return }
             canvas.withUnsafeMutableBytes { pixels in
                 var o = (y * canvasWidth + x0) * 4
                 for x in x0..<x1 {
@@ -181,6 +210,35 @@ final class GIFAnimationSource: AnimationSource {
                     o += 4
                 }
             }
+        }
+        if var lzw {
+            var line = [UInt16](repeating: 0, count: max(1, width))
+            for stored in 0..<rowsNeeded {
+                do { try lzw.readLine(into: &line) } catch {
+                    let message =
+                        "\(error) in frame \(decoded + 1) at row \(stored) of \(height)"
+                        + " (LZW code size above 8, decoded without giflib)"
+                    return try damaged(message, partial: AnimationFrame(canvas: canvas, durationMilliseconds: duration))
+                }
+                paint(line, stored: stored)
+            }
+            do { try lzw.skipToEnd() } catch {
+                let message = "the LZW data of frame \(decoded + 1) runs past the end of the file"
+                return try damaged(message, partial: AnimationFrame(canvas: canvas, durationMilliseconds: duration))
+            }
+            decoded += 1
+            return AnimationFrame(canvas: canvas, durationMilliseconds: duration)
+        }
+        var line = [GifPixelType](repeating: 0, count: max(1, width))
+        for stored in 0..<rowsNeeded {
+            let ok = line.withUnsafeMutableBufferPointer { DGifGetLine(gif, $0.baseAddress, Int32(width)) == GIF_OK }
+            guard ok else {
+                let message =
+                    Self.describe(gif.pointee.Error, "DGifGetLine")
+                    + " in frame \(decoded + 1) at row \(stored) of \(height)"
+                return try damaged(message, partial: AnimationFrame(canvas: canvas, durationMilliseconds: duration))
+            }
+            paint(line, stored: stored)
         }
         if rowsNeeded < height || width == 0 || height == 0 {
             var block: UnsafeMutablePointer<GifByteType>?
@@ -241,6 +299,29 @@ final class GIFReader {
     init(_ data: Data) { storage = [UInt8](data) }
 
     var atEnd: Bool { offset >= storage.count }
+
+    /// Bytes read so far.
+    var position: Int { offset }
+
+    /// The byte at `index`, or nil past the end.
+    func byte(at index: Int) -> UInt8? { index >= 0 && index < storage.count ? storage[index] : nil }
+
+    /// The next byte, or nil at the end.
+    func nextByte() -> UInt8? {
+        guard offset < storage.count else { return nil }
+        offset += 1
+        return storage[offset - 1]
+    }
+
+    /// Skips `count` bytes; false (and at the end) when fewer are left.
+    func skip(_ count: Int) -> Bool {
+        guard count <= storage.count - offset else {
+            offset = storage.count
+            return false
+        }
+        offset += count
+        return true
+    }
 
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { storage.withUnsafeBufferPointer(body) }
 

@@ -1,4 +1,5 @@
-/// CMYK to RGB for CMYK and YCCK JPEGs, without colour management.
+/// CMYK to RGB for CMYK and YCCK JPEGs, without colour management: the last resort when lcms2
+/// cannot build even the default CMYK profile's transform, and a test reference.
 ///
 ///     let rgb = CMYKConversion.toRGB(cmykPixels, width: w, height: h, inverted: true)
 ///

@@ -3,8 +3,8 @@ import MediaTypes
 
 extension JPEGCodec {
     /// Decodes to `.gray` (greyscale JPEGs) or `.rgb` (everything else; CMYK and YCCK are
-    /// converted to sRGB through their ICC profile, or without colour management when they have
-    /// none, see `JPEGRowDecoder`): every row of `JPEGRowDecoder` in one buffer.
+    /// converted to sRGB through their ICC profile, or through `DefaultCMYKProfile` when they
+    /// have no usable one, see `JPEGRowDecoder`): every row of `JPEGRowDecoder` in one buffer.
     ///
     ///     let image = try JPEGCodec.decode(data, options: DecodeOptions(strict: true))
     ///

@@ -15,10 +15,10 @@ import Foundation
 /// inside its closure). One thread at a time.
 ///
 /// Output: `.gray` for greyscale JPEGs, `.rgb` for everything else; CMYK and YCCK come out of
-/// libjpeg as CMYK and are converted a few rows at a time: to sRGB through lcms2 when the file
-/// embeds a CMYK ICC profile (`CMYKColorTransform`; the pixels then carry no profile), else
-/// without colour management (`CMYKConversion`, with a warning when a profile was there but
-/// unusable). `notes` says which; `iccProfile` is nil for them. Always the accurate integer
+/// libjpeg as CMYK and are converted a few rows at a time to sRGB through lcms2
+/// (`CMYKColorTransform`; the pixels then carry no profile): through the file's CMYK ICC
+/// profile, or through `DefaultCMYKProfile` when it has none or one lcms2 cannot use (with a
+/// warning then). `notes` says which; `iccProfile` is nil for them. Always the accurate integer
 /// IDCT; progressive files with more than 500 scans are refused.
 ///
 /// Warnings: libjpeg's own handler prints only the first warning of a decode, and TurboJPEG
@@ -57,7 +57,7 @@ final class JPEGRowDecoder: ImageRowSource {
     /// CMYK output to convert: nil for grey and RGB output, else whether it is stored inverted.
     private var cmykInverted: Bool?
     private var cmykScratch: [UInt8] = []
-    /// The lcms2 transform for a CMYK file with a usable CMYK profile; nil converts naively.
+    /// The lcms2 transform for a CMYK file (its profile's or the default's); nil converts naively.
     private var cmykTransform: CMYKColorTransform?
     /// How the colours were handled (a CMYK conversion), for the caller's log.
     private(set) var notes: [String] = []
@@ -83,8 +83,8 @@ final class JPEGRowDecoder: ImageRowSource {
     var damage: [String] { libjpegWarnings.filter { !JPEGCodec.isMetadataWarning($0) } + extraDamage }
 
     /// The profile that describes the rows handed out: the embedded one, except for CMYK and
-    /// YCCK, whose rows are RGB made here (sRGB through lcms2, untagged; or the naive
-    /// conversion, which no embedded profile describes, whatever colour space it claims).
+    /// YCCK, whose rows are sRGB made here through lcms2 (untagged), which no embedded profile
+    /// describes, whatever colour space it claims.
     var iccProfile: [UInt8]? { cmykInverted == nil ? embeddedProfile : nil }
 
     /// Every warning libjpeg emitted, repeats included; `warnings` keeps one text per kind.
@@ -207,26 +207,39 @@ final class JPEGRowDecoder: ImageRowSource {
         return done
     }
 
-    /// Picks the CMYK conversion: lcms2 when the file embeds a profile it can use, else the
-    /// naive one; sets `notes`, and a warning when a profile was there but is unusable.
+    /// Picks the CMYK conversion: lcms2 through the file's profile when it embeds one lcms2 can
+    /// use, else through `DefaultCMYKProfile` (with a warning when the file's profile was there
+    /// but unusable); the naive formula only if lcms2 cannot build either. Sets `notes`.
     private func chooseCMYKConversion(inverted: Bool) {
         let space = header.colorSpace == PA_JPEG_CS_YCCK ? "ycck" : "cmyk"
-        guard let profile = embeddedProfile else {
-            notes.append("converted \(space) to rgb without colour management (no ICC profile)")
-            return
+        if let profile = embeddedProfile {
+            switch CMYKTransformCache.shared.transform(for: profile, inverted: inverted) {
+            case .success(let transform):
+                cmykTransform = transform
+                let name = transform.profileDescription.map { " '\($0)'" } ?? ""
+                notes.append(
+                    "converted \(space) to sRGB through the embedded ICC profile\(name) (lcms2, \(CMYKColorTransform.Rendering.perceptual.name))"
+                )
+                return
+            case .failure(let failure):
+                colorWarnings.append(
+                    "CMYK ICC profile (\(profile.count) bytes) not used: \(failure.message); colours converted through the default CMYK profile '\(DefaultCMYKProfile.name)'"
+                )
+            }
         }
-        switch CMYKTransformCache.shared.transform(for: profile, inverted: inverted) {
+        let why = embeddedProfile == nil ? "no ICC profile in the file" : "the file's ICC profile is unusable"
+        let rendering = DefaultCMYKProfile.rendering
+        let made = CMYKTransformCache.shared.transform(
+            for: DefaultCMYKProfile.bytes, inverted: inverted, rendering: rendering)
+        switch made {
         case .success(let transform):
             cmykTransform = transform
-            let name = transform.profileDescription.map { " '\($0)'" } ?? ""
             notes.append(
-                "converted \(space) to sRGB through the embedded ICC profile\(name) (lcms2, \(CMYKColorTransform.intentName) intent)"
+                "converted \(space) to sRGB through the default CMYK profile '\(DefaultCMYKProfile.name)', \(why) (lcms2, \(rendering.name))"
             )
         case .failure(let failure):
-            notes.append("converted \(space) to rgb without colour management (ICC profile unusable)")
-            colorWarnings.append(
-                "CMYK ICC profile (\(profile.count) bytes) not used: \(failure.message); colours converted without colour management"
-            )
+            notes.append("converted \(space) to rgb without colour management (\(why))")
+            colorWarnings.append("the default CMYK profile is unusable: \(failure.message)")
         }
     }
 

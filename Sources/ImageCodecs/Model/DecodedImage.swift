@@ -13,11 +13,11 @@ public struct DecodedImage: Sendable {
     public var sourceHeight: Int
     /// The embedded ICC colour profile, uncompressed, when it describes `pixels`; `nil` when
     /// the file has none, the codec could not hand it over (a malformed profile is set aside
-    /// with a warning), or the pixels were converted from CMYK (through the profile to sRGB, or
-    /// without colour management: see `notes`). `ImageInfo.iccProfile` always has the file's.
+    /// with a warning), or the pixels were converted from CMYK (to sRGB through the file's
+    /// profile or the default CMYK profile: see `notes`). `ImageInfo.iccProfile` always has the file's.
     public var iccProfile: [UInt8]?
     /// What the codec did to the colours, in its own words: how a CMYK or YCCK JPEG became RGB
-    /// (through its ICC profile with lcms2, or without colour management). Not a problem;
+    /// (through its ICC profile or the default CMYK profile, with lcms2). Not a problem;
     /// an unusable profile is in `warnings` too.
     public var notes: [String]
     /// Problems the codec recovered from (lenient mode), in its own words.

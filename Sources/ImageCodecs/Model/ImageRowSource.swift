@@ -20,8 +20,8 @@ package protocol ImageRowSource: AnyObject {
     var sourceWidth: Int { get }
     var sourceHeight: Int { get }
     /// The ICC profile that describes the rows: the embedded one, or nil when the image has
-    /// none or the codec converted the pixels (a CMYK JPEG becomes sRGB through its profile,
-    /// or RGB without colour management).
+    /// none or the codec converted the pixels (a CMYK JPEG becomes sRGB through its profile or
+    /// the default CMYK profile).
     var iccProfile: [UInt8]? { get }
     /// What the codec did to the colours, for the caller's log ("converted ycck to sRGB through
     /// the embedded ICC profile ..."); known once the source is open.

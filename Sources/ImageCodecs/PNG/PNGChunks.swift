@@ -2,7 +2,9 @@
 /// bytes. libpng rejects all of PngSuite's `x*` files by itself, but the row decoder stops
 /// after the last image row, so it would accept a file cut anywhere after it (no IEND needed);
 /// this walk requires IEND, checks critical-chunk CRCs (so libpng need not) and collects
-/// iCCP, eXIf, XMP and acTL.
+/// iCCP, eXIf, XMP and acTL. A file cut inside or after its image data (an IDAT chunk has
+/// begun) is not refused here: `truncation` says where, and the row decoder reports it as
+/// damage with the rows that are there. A cut before any IDAT is still an error.
 ///
 ///     let chunks = try data.withUnsafeBytes { try PNGChunks($0) { w, h throws(CodecError) in ... } }
 ///     chunks.width; chunks.iccpData; chunks.animationFrames
@@ -22,6 +24,8 @@ struct PNGChunks: Sendable {
     /// The iTXt chunk with keyword "XML:com.adobe.xmp" (keyword, flags, language, translated
     /// keyword, then the possibly compressed text), when its CRC is good.
     var xmpData: [UInt8]?
+    /// Where the file ends early, when it ends inside or after its image data (before IEND).
+    var truncation: String?
 
     /// Walks every chunk of `bytes` up to IEND, reading them in place. `sizeCheck` runs right
     /// after IHDR, before the rest of the file is read, so a pixel-budget refusal wins over
@@ -40,7 +44,11 @@ struct PNGChunks: Sendable {
         var index = 0
         var sawIDAT = false
         while true {
-            guard bytes.count - offset >= 8 else { throw fail("file truncated before IEND (at byte \(offset))") }
+            guard bytes.count - offset >= 8 else {
+                guard sawIDAT else { throw fail("file truncated before IEND (at byte \(offset))") }
+                truncation = "file truncated before IEND (at byte \(offset))"
+                break
+            }
             let length = u32(offset)
             let typeBytes = bytes[(offset + 4)..<(offset + 8)]
             guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
@@ -48,7 +56,13 @@ struct PNGChunks: Sendable {
             }
             let type = String(decoding: typeBytes, as: UTF8.self)
             guard length <= 0x7FFF_FFFF else { throw fail("chunk \(type) has an impossible length \(length)") }
-            guard bytes.count - offset - 12 >= length else { throw fail("file truncated inside the \(type) chunk") }
+            guard bytes.count - offset - 12 >= length else {
+                guard sawIDAT || type == "IDAT" else { throw fail("file truncated inside the \(type) chunk") }
+                sawIDAT = true
+                truncation =
+                    "file truncated inside the \(type) chunk at byte \(offset) (the chunk ends at byte \(offset + 12 + length), the file at \(bytes.count))"
+                break
+            }
             let dataStart = offset + 8
             let crcStart = dataStart + length
             let stored = UInt32(u32(crcStart))

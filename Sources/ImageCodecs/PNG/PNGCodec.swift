@@ -60,9 +60,11 @@ public enum PNGCodec {
         try withBytes(data) { raw throws(CodecError) in
             let decoder = try PNGRowDecoder(raw, pixelBudget: options.pixelBudget)
             let pixels = try decoder.readAll()
+            // A file cut in its image data decodes leniently (with damage); strict refuses it.
+            if options.strict, let damage = decoder.damage.first { throw .corrupt(codec: name, message: damage) }
             return DecodedImage(
                 pixels: pixels, sourceWidth: decoder.width, sourceHeight: decoder.height,
-                iccProfile: decoder.iccProfile, warnings: decoder.warnings)
+                iccProfile: decoder.iccProfile, warnings: decoder.warnings, damage: decoder.damage)
         }
     }
 

@@ -20,6 +20,11 @@ internal import CPNGShim
 ///   (width × height × channels, also in `workingMemory`) and later calls copy rows out of it.
 ///   `readAll()` on a fresh decoder skips that buffer and decodes into its result directly.
 /// - APNG files decode their default image (libpng skips fcTL and fdAT as unknown chunks).
+/// - A file cut inside or after its image data (`PNGChunks.truncation`) decodes the rows that
+///   are there; libpng stops at the cut ("read beyond end of data") and the rows after it are
+///   filled with zeros (black, transparent where there is alpha), as libvips leaves them.
+///   `damage` says so, so the engine refuses the image unless damaged images are accepted, as
+///   for a JPEG cut short. An interlaced file keeps the passes that completed.
 ///
 /// Used by one thread at a time, like every `ImageRowSource`.
 final class PNGRowDecoder: ImageRowSource {
@@ -40,6 +45,8 @@ final class PNGRowDecoder: ImageRowSource {
     private var frame: [UInt8]?
     /// The first error: libpng's state is undefined after one, so every later call repeats it.
     private var failure: CodecError?
+    /// Set when libpng hit the cut of a truncated file: the row it stopped at, and its message.
+    private var cut: (row: Int, message: String)?
     private(set) var rowsRead = 0
 
     /// Largest ancillary chunk libpng buffers (`png_set_chunk_malloc_max`): libpng's own default,
@@ -102,17 +109,25 @@ final class PNGRowDecoder: ImageRowSource {
     var sourceHeight: Int { height }
 
     /// libpng's warnings (benign errors included) so far, then the note on a set-aside iCCP
-    /// profile.
+    /// profile, then `damage`.
     var warnings: [String] {
         var all = (0..<pa_png_decoder_warning_count(raw)).map { String(cString: pa_png_decoder_warning(raw, $0)) }
         let dropped = pa_png_decoder_warnings_dropped(raw)
         if dropped > 0 { all.append("\(dropped) more libpng warnings not kept") }
         if let profileNote { all.append(profileNote) }
-        return all
+        return all + damage
     }
 
-    /// Always empty: libpng fails on damaged image data rather than making pixels up.
-    var damage: [String] { [] }
+    /// The truncation of a file cut inside or after its image data, with the rows decoded;
+    /// otherwise empty (libpng fails on damaged image data rather than making pixels up).
+    var damage: [String] {
+        guard let truncation = chunks.truncation else { return [] }
+        guard let cut else { return ["PNG \(truncation); every row was there"] }
+        let rows =
+            isInterlaced
+            ? "the interlace passes before it kept" : "rows \(cut.row)-\(height - 1) of \(height) filled with black"
+        return ["PNG \(truncation): \(cut.message) at row \(cut.row); \(rows)"]
+    }
 
     /// libpng's row buffers and zlib's state; for an interlaced file, the whole frame.
     var workingMemory: Int {
@@ -126,17 +141,28 @@ final class PNGRowDecoder: ImageRowSource {
         let n = min(count, height - rowsRead)
         guard n > 0 else { return 0 }
         if !isInterlaced {
-            try check(pa_png_decoder_read_rows(raw, buffer, stride, UInt32(n)))
+            if cut == nil {
+                let status = pa_png_decoder_read_rows(raw, buffer, stride, UInt32(n))
+                if status != 0 {
+                    try checkCut(status, row: Int(pa_png_decoder_rows_read(raw)))
+                }
+            }
+            if cut != nil {
+                // The rows from the cut on (this call's share of them) are zeros.
+                let done = max(0, Int(pa_png_decoder_rows_read(raw)) - rowsRead)
+                for i in done..<n { (buffer + i * stride).update(repeating: 0, count: rowBytes) }
+            }
         } else if rowsRead == 0 && n == height {
             // Every row at once (readAll): the passes go straight into the caller's frame.
-            try check(pa_png_decoder_read_image(raw, buffer, stride))
+            for i in 0..<n { (buffer + i * stride).update(repeating: 0, count: rowBytes) }
+            try checkCut(pa_png_decoder_read_image(raw, buffer, stride), row: 0)
         } else {
             if frame == nil {
                 var whole = [UInt8](repeating: 0, count: rowBytes * height)
                 let status = whole.withUnsafeMutableBufferPointer {
                     pa_png_decoder_read_image(raw, $0.baseAddress, rowBytes)
                 }
-                try check(status)
+                try checkCut(status, row: 0)
                 frame = whole
             }
             frame!.withUnsafeBufferPointer { whole in
@@ -149,6 +175,20 @@ final class PNGRowDecoder: ImageRowSource {
         if rowsRead == height { frame = nil }
         return n
     }
+
+    /// A failed shim call on a truncated file is the cut (recorded, not thrown); any other
+    /// failure, or one on a whole file, is the decoder's (sticky) error.
+    private func checkCut(_ status: Int32, row: Int) throws(CodecError) {
+        guard status != 0 else { return }
+        let message = String(cString: pa_png_decoder_error(raw))
+        // The shim's read callback says this when the bytes run out; any other error (a bad
+        // filter byte, a zlib error) is damage libpng refuses, cut file or not.
+        guard chunks.truncation != nil, message == Self.ranOutMessage else { return try check(status) }
+        cut = (row, message)
+    }
+
+    /// `pa_png_read`'s error when libpng asks for bytes past the end of the input.
+    static let ranOutMessage = "read beyond end of data"
 
     /// Turns a failed shim call into the decoder's (sticky) error.
     private func check(_ status: Int32) throws(CodecError) {

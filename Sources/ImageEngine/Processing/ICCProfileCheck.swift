@@ -6,7 +6,7 @@ import ImageCodecs
 ///
 /// A profile that does not match the layout (a CMYK profile on RGB pixels) would make viewers
 /// misread the output, so it is dropped. CMYK JPEGs do not reach here with theirs: the codec
-/// converts them (to sRGB through the profile with lcms2, or without colour management) and
+/// converts them (to sRGB with lcms2, through the profile or the default CMYK one) and
 /// reports no profile. RGB profiles (Display P3 and others) are kept as they are: iOS is
 /// colour managed. The data colour space is the 4-byte signature at offset 16 of the 128-byte
 /// ICC header.

@@ -20,7 +20,8 @@ import MediaTypes
 ///   (the rows stream into the thumbnail, or are dropped).
 ///   CMYK/YCCK JPEGs are always re-encoded as RGB (colour handling of Adobe CMYK differs between
 ///   decoders, and RGB is what every iOS path expects): to sRGB through their ICC profile
-///   (lcms2) when they embed one, without colour management otherwise; the step says which.
+///   (lcms2) when they embed a usable one, through the default CMYK profile otherwise
+///   (libvips' "Chemical proof"); the step says which.
 ///   RGB profiles (Display P3 and others) are kept, not converted: iOS is colour managed.
 /// - **Damage**: a decode whose codec reports damaged data (`ImageRowSource.damage`, complete
 ///   once every row is read) throws `.damaged`, passthrough or not, unless `limits.acceptDamaged`;

@@ -5,7 +5,9 @@
 /// Every IHDR field is checked (PNG spec 11.2.2): width and height 1...2^31-1, a bit depth the
 /// colour type allows, compression method 0, filter method 0, interlace method 0 or 1.
 /// Chunks are walked by their lengths only (CRCs are the decoder's business); the walk stops at
-/// the first IDAT (checking only that it fits in the file), so the image data is never read.
+/// the first IDAT, so the image data is never read. An IDAT that runs past the end of the file
+/// is not a header problem: the header is whole, and the decoder reports the cut image data as
+/// damage (with the rows that are there), as for a JPEG cut inside its scan.
 /// Chunk names in messages are escaped (`ByteReader.displayText`): they are bytes from outside.
 enum PNGHeader {
     static let maxDimension = Int(Int32.max)
@@ -63,6 +65,7 @@ enum PNGHeader {
                     detail: "chunk '\(reader.displayText(at: i + 4, count: 4))' at byte \(i) claims \(length) bytes")
             }
             let end = i + 12 + Int(length)
+            if type == "IDAT" || type == "IEND" { break }
             guard end <= bytes.count else {
                 throw .truncated(
                     format: .png,
@@ -70,7 +73,6 @@ enum PNGHeader {
                         "chunk '\(reader.displayText(at: i + 4, count: 4))' at byte \(i) claims \(length) bytes, past the end"
                 )
             }
-            if type == "IDAT" || type == "IEND" { break }
             switch type {
             case "tRNS": hasAlpha = true
             case "acTL":

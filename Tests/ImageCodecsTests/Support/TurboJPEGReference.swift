@@ -9,7 +9,7 @@ import MediaTypes
 /// `TJPF_CMYK` for CMYK/YCCK, `TJPF_RGB` otherwise), so the row decoder's output can be
 /// compared with it byte for byte. CMYK goes to RGB as the row decoder takes it: through the
 /// embedded CMYK profile (`CMYKColorTransform`, the whole frame in one call) when lcms2 can use
-/// it, else `CMYKConversion`.
+/// it, else the default CMYK profile (`DefaultCMYKProfile`).
 ///
 ///     let reference = TurboJPEGReference.decode([UInt8](data), width: w, height: h)
 enum TurboJPEGReference {
@@ -32,6 +32,22 @@ enum TurboJPEGReference {
         // "Could not determine subsampling" fails the call after the fields are filled in.
         guard width > 0, height > 0, colorSpace >= 0 else { return nil }
         return (Int(width), Int(height), colorSpace)
+    }
+
+    /// The stored CMYK of a CMYK or YCCK JPEG at full size (inverted for Adobe files), or nil.
+    static func rawCMYK(_ jpeg: [UInt8]) -> (cmyk: [UInt8], width: Int, height: Int)? {
+        guard let header = header(jpeg), let handle = tjInitDecompress() else { return nil }
+        defer { tjDestroy(handle) }
+        var output = [UInt8](repeating: 0, count: header.width * header.height * 4)
+        let status = jpeg.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { destination in
+                tjDecompress2(
+                    handle, source.baseAddress, UInt(source.count), destination.baseAddress, Int32(header.width),
+                    Int32(header.width * 4), Int32(header.height), Int32(TJPF_CMYK.rawValue),
+                    Int32(TJFLAG_ACCURATEDCT))
+            }
+        }
+        return status == 0 ? (output, header.width, header.height) : nil
     }
 
     /// Decodes at the TurboJPEG factor whose output is `width` x `height` (TurboJPEG takes the
@@ -64,11 +80,17 @@ enum TurboJPEGReference {
     }
 
     /// TurboJPEG's CMYK output as RGB: through the file's CMYK profile when lcms2 can use it,
-    /// naively otherwise.
+    /// through the default CMYK profile otherwise.
     static func cmykToRGB(_ cmyk: [UInt8], jpeg: [UInt8], width: Int, height: Int) -> PixelBuffer {
         let inverted = hasAdobeSegment(jpeg)
-        guard let profile = try? JPEGCodec.readInfo(Data(jpeg)).iccProfile,
-            case .success(let transform) = CMYKColorTransform.make(profile: profile, inverted: inverted)
+        let embedded = (try? JPEGCodec.readInfo(Data(jpeg)).iccProfile).flatMap {
+            try? CMYKColorTransform.make(profile: $0, inverted: inverted).get()
+        }
+        guard
+            let transform = embedded
+                ?? (try? CMYKColorTransform.make(
+                    profile: DefaultCMYKProfile.bytes, inverted: inverted, rendering: DefaultCMYKProfile.rendering
+                ).get())
         else { return CMYKConversion.toRGB(cmyk, width: width, height: height, inverted: inverted) }
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         transform.convert(cmyk, stride: width * 4, into: &rgb, stride: width * 3, width: width, rows: height)

@@ -80,6 +80,21 @@ import Testing
         )
     }
 
+    /// A PNG cut inside its image data: refused as damaged, or used as decoded (the rows that
+    /// are there, the rest black) under `acceptDamaged`, with the damage in the warnings.
+    @Test func truncatedPNGIsUsedOnlyWhenDamageIsAccepted() throws {
+        let cut = try Processing.fixture("opaque-300x200.png").prefix(50_000)
+        #expect {
+            _ = try Processing.run(Data(cut))
+        } throws: { error in
+            guard case .damaged(.png, let detail)? = error as? ProcessingError else { return false }
+            return detail.hasPrefix("PNG file truncated inside the IDAT chunk")
+        }
+        let accepted = try Processing.run(Data(cut), ProcessingLimits(acceptDamaged: true))
+        #expect(accepted.output.width == 267 && accepted.output.height == 200)
+        #expect(accepted.warnings.contains("damaged PNG used as decoded (damaged images accepted)"), "\(accepted.warnings)")
+    }
+
     /// A thumbnail on a passthrough decodes once, at the thumbnail's own scale.
     @Test func passthroughThumbnailDecodesAtItsScale() throws {
         let data = try Processing.fixture("photo-1600x1200.jpg")
@@ -204,7 +219,7 @@ import Testing
     }
 
     /// A CMYK file's profile that lcms2 cannot use (relabelled RGB) is not carried over either,
-    /// though it claims RGB: it does not describe the naively converted pixels.
+    /// though it claims RGB: it does not describe the pixels the default CMYK profile made.
     @Test func unusableCMYKProfileIsDropped() throws {
         var bytes = [UInt8](try Corpus.data("photos/cmyk_canon_eos300d_wikimedia.jpg"))
         let at = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("ICC_PROFILE".utf8)) })
@@ -212,7 +227,10 @@ import Testing
         let result = try Processing.run(Data(bytes))
         #expect(try JPEGCodec.readInfo(result.output.data).iccProfile == nil)
         #expect(
-            result.steps.contains { $0 == "converted ycck to rgb without colour management (ICC profile unusable)" },
+            result.steps.contains {
+                $0
+                    == "converted ycck to sRGB through the default CMYK profile 'Chemical proof', the file's ICC profile is unusable (lcms2, relative colorimetric intent, black point compensation)"
+            },
             "\(result.steps)")
         #expect(
             result.warnings.contains { $0.contains("CMYK ICC profile (557168 bytes) not used") }, "\(result.warnings)")

@@ -150,4 +150,17 @@ struct PNGHeaderFieldTests {
         let error = SniffError.invalidHeader(format: .png, detail: "raw \u{1B}[31m\nnext")
         #expect(error.description.contains(#"raw \u{1B}[31m\nnext"#))
     }
+
+    /// An IDAT that runs past the end of the file is the image data cut short, not a damaged
+    /// header: the sniffer gives IHDR's facts and leaves the damage to the decoder.
+    @Test func idatPastTheEndIsNotAHeaderProblem() throws {
+        var b = Array(Self.png(width: 40, height: 30, colorType: 2).dropLast(12))
+        b += Self.be32(5000) + Array("IDAT".utf8) + [0x78, 0x9C, 1, 2, 3]
+        let sniffed = try Sniffer.sniff(b)
+        #expect(sniffed.format == .png && sniffed.width == 40 && sniffed.height == 30)
+        // A chunk before IDAT that runs past the end is still the header cut short.
+        var early = Array(Self.png().dropLast(12))
+        early += Self.be32(5000) + Array("tEXt".utf8) + [1, 2, 3]
+        #expect(throws: SniffError.self) { _ = try Sniffer.sniff(early) }
+    }
 }

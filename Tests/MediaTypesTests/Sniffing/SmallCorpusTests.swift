@@ -25,7 +25,8 @@ let smallCorpusCases: [SmallCorpusCase] = [
     .init(path: "small/gif-transparent.gif", format: .gif, width: 1, height: 1),
     // The 26-byte "smallest WebP": its VP8L header really says 11330x446.
     .init(path: "small/webp.webp", format: .webp, width: 11330, height: 446, detail: "VP8L"),
-    .init(path: "small/png-truncated.png", format: .png, throwsAs: true),
+    // Cut inside its IDAT: the header is whole (the decoder reports the cut image data).
+    .init(path: "small/png-truncated.png", format: .png, width: 1, height: 1),
     .init(path: "small/bmp.bmp", format: .bmp, width: 1, height: 1),
     .init(path: "small/ico.ico", format: .ico, width: 1, height: 1),
     .init(path: "small/tiff.tif", format: .tiff, width: 1, height: 1, detail: "big-endian"),
