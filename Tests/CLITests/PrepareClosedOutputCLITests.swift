@@ -9,7 +9,7 @@ import Testing
 ///
 /// The binary runs against a loopback server whose held route puts the test in charge of when
 /// the last items finish: the output is closed, or the container swapped, while they are held.
-@Suite("pushattach prepare: closed output, swapped container")
+@Suite("pushattach prepare: closed output, swapped container", .ownThread)
 struct PrepareClosedOutputCLITests {
     static let jpeg = (try? Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))) ?? Data()
 
