@@ -128,6 +128,14 @@ public struct EngineCase: Sendable, CustomStringConvertible {
         if container == .gif || container == .gifAnimated, alpha == .partial { alpha = .binary }
         if gray, container == .jpeg { colours = nil; pattern = r.pick([.gradient, .noise]) }
         if container == .gif || container == .gifAnimated, colours == nil { colours = 256 }
+        // Lossy WebP of pixel noise is noise (4:2:0 chroma over random neighbours: 20-50 levels off
+        // per pixel), which no tolerance can tell from a wrong output on a tiny image; lossy WebP
+        // gets what lossy WebP is made for: gradients and flat blocks.
+        if container == .webp || container == .webpAnimated, !lossless {
+            if pattern == .noise || pattern == .ramp { pattern = r.pick([.gradient, .blocks]) }
+            if pattern == .gradient { colours = nil }
+            blockSize = max(8, blockSize)
+        }
 
         byteCapFactor = r.weighted([(0.3, 2), (0.7, 2), (0.97, 2), (1.0, 2), (1.03, 1), (2.0, 2), (1000, 4)])
         maxLongSide = r.weighted([

@@ -35,7 +35,7 @@ struct PixelCheck {
     }
 
     /// Cell means of both images over black and over white: (mean, max) cell difference.
-    static func grid(_ source: PixelBuffer, _ output: PixelBuffer) -> (mean: Double, max: Double) {
+    static func grid(_ source: PixelBuffer, _ output: PixelBuffer) -> (mean: Double, max: Double, cellPixels: Int) {
         let out = toRGBA(output)
         let gw = max(1, min(8, out.width / 8)), gh = max(1, min(8, out.height / 8))
         let a = cellMeans(source, gw, gh), b = cellMeans(out, gw, gh)
@@ -45,7 +45,7 @@ struct PixelCheck {
             sum += d
             worst = max(worst, d)
         }
-        return (sum / Double(a.count), worst)
+        return (sum / Double(a.count), worst, max(1, out.width * out.height / (gw * gh)))
     }
 
     /// Per cell: premultiplied R, G, B (over black) and R, G, B over white, as means in 0...255.
@@ -87,6 +87,39 @@ struct PixelCheck {
                     out.bytes[d + 2] = image.bytes[s + 2]; out.bytes[d + 3] = 255
                 case .rgba: for c in 0..<4 { out.bytes[d + c] = image.bytes[s + c] }
                 }
+            }
+        }
+        return out
+    }
+
+    /// `image` (tight RGBA) averaged down to `width` x `height`: each output pixel the
+    /// area-weighted mean of the source pixels it covers, colour premultiplied by alpha. An
+    /// independent stand-in for the engine's resampler where order matters: a GIF's alpha is
+    /// made binary after the resize, so the reference must be too.
+    static func boxResize(_ image: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
+        if image.width == width && image.height == height { return image }
+        var out = PixelBuffer(width: width, height: height, layout: .rgba)
+        let sx = Double(image.width) / Double(width), sy = Double(image.height) / Double(height)
+        for y in 0..<height {
+            let y0 = Double(y) * sy, y1 = Double(y + 1) * sy
+            for x in 0..<width {
+                let x0 = Double(x) * sx, x1 = Double(x + 1) * sx
+                var sum = [0.0, 0.0, 0.0, 0.0], area = 0.0
+                for iy in Int(y0)..<min(image.height, Int(y1.rounded(.up))) {
+                    let wy = min(y1, Double(iy + 1)) - max(y0, Double(iy))
+                    for ix in Int(x0)..<min(image.width, Int(x1.rounded(.up))) {
+                        let wxy = (min(x1, Double(ix + 1)) - max(x0, Double(ix))) * wy
+                        let o = (iy * image.width + ix) * 4
+                        let a = Double(image.bytes[o + 3])
+                        for c in 0..<3 { sum[c] += Double(image.bytes[o + c]) * a * wxy }
+                        sum[3] += a * wxy
+                        area += wxy
+                    }
+                }
+                let d = (y * width + x) * 4
+                let alpha = sum[3] / max(area, 1e-9)
+                for c in 0..<3 { out.bytes[d + c] = sum[3] > 0 ? UInt8(min(255, (sum[c] / sum[3]).rounded())) : 0 }
+                out.bytes[d + 3] = UInt8(min(255, alpha.rounded()))
             }
         }
         return out

@@ -31,6 +31,24 @@ struct EngineFuzzSliceTests {
     }
 }
 
+/// Cases the engine fuzzer found that crash the process today (issue 20, finding 1: `GIFEncoder.quantize`
+/// traps at `UInt8(transparent!)` when a frame's exact palette is full and a transparent pixel
+/// follows). Disabled until the fix on main is merged here; then they must pass like the slice.
+@Suite("generative engine fuzzing: the full-palette GIF crash")
+struct EngineFuzzKnownCrashTests {
+    /// 5423: an animated GIF over the byte cap (256 colours, unchanged pixels inside a repainted
+    /// rectangle), the issue's own case at a 5 KB cap instead of 10 MB; 1054: an animated WebP
+    /// transcoded to GIF (256 colours, the same holes).
+    @Test(
+        .disabled("issue 20 finding 1: GIFEncoder.quantize traps (SIGILL); enable once the fix from main is merged"),
+        arguments: [5423, 1054] as [UInt64])
+    func fullPaletteThenTransparentPixel(seed: UInt64) {
+        let result = EngineFuzz.run(seed: seed, prepare: MediaStage.engineFuzzOutcome)
+        #expect(result.paths.contains(.gifAnimation) || result.paths.contains(.firstFrame), "\(result.description)")
+        #expect(result.failures.isEmpty, "\(result.description)\n  \(result.failures.joined(separator: "\n  "))")
+    }
+}
+
 /// The checks can fail: a stage that mirrors every still it writes is caught.
 @Suite("generative engine fuzzing: the checks catch a wrong output")
 struct EngineFuzzMutantTests {
@@ -59,11 +77,15 @@ struct EngineFuzzMutantTests {
         var mutated = 0, caught = 0
         for seed in EngineFuzzSliceTests.seeds {
             let result = EngineFuzz.run(seed: seed, maxSide: EngineFuzzSliceTests.maxSide, prepare: Self.mirroringStage)
-            guard result.paths.isDisjoint(with: [.gifAnimation]), !result.steps.isEmpty else { continue }
+            // The grid has one column below 16 px: a mirror there is invisible by design.
+            guard result.paths.isDisjoint(with: [.gifAnimation]), result.outputWidth >= 16 else { continue }
             mutated += 1
             if !result.failures.isEmpty { caught += 1 }
         }
-        // Some generated images look the same mirrored (one colour, one pixel wide): most do not.
-        #expect(mutated >= 20 && caught * 3 >= mutated * 2, "\(caught) of \(mutated) mirrored outputs caught")
+        // Some look the same mirrored at the grid's scale (one colour; noise and ramps, whose cells
+        // all average alike, are caught only where the output is compared exactly): most do not.
+        // (20 of 28 when written.)
+        #expect(mutated >= 12 && caught * 3 >= mutated * 2, "\(caught) of \(mutated) mirrored outputs caught")
+        print("engine fuzz mutant: \(caught) of \(mutated) mirrored outputs caught")
     }
 }
