@@ -287,8 +287,8 @@ public enum EngineFuzz {
                 }
                 continue
             }
-            let (mean, worst, cellPixels) = PixelCheck.grid(reference, output)
-            let limit = tolerance(format, lossyInput: lossyInput, cellPixels: cellPixels)
+            let (mean, worst, cellSide) = PixelCheck.grid(reference, output)
+            let limit = tolerance(format, lossyInput: lossyInput, cellSide: cellSide)
             result.measurements.append(
                 String(format: "frame %d %@ grid: mean %.2f, cell %.1f", k, format.rawValue, mean, worst))
             result.toleranceUsed = max(result.toleranceUsed, mean / limit.mean, worst / limit.cell)
@@ -314,8 +314,8 @@ public enum EngineFuzz {
                 if max(image.width, image.height) > side {
                     fail("thumbnail \(image.width)x\(image.height) over \(side)")
                 }
-                let (mean, worst, cellPixels) = PixelCheck.grid(frames[0], image)
-                let limit = tolerance(thumb.format, lossyInput: lossyInput, cellPixels: cellPixels)
+                let (mean, worst, cellSide) = PixelCheck.grid(frames[0], image)
+                let limit = tolerance(thumb.format, lossyInput: lossyInput, cellSide: cellSide)
                 result.measurements.append(
                     String(format: "thumbnail %@ grid: mean %.2f, cell %.1f", thumb.format.rawValue, mean, worst))
                 result.toleranceUsed = max(result.toleranceUsed, mean / limit.mean, worst / limit.cell)
@@ -333,15 +333,15 @@ public enum EngineFuzz {
         }
     }
 
-    /// The grid tolerance of an output: its format's, plus `lossy` for a lossy input. A lossy part
-    /// grows as cells shrink below 64 pixels (less averaging: a 3x3 JPEG is one 4:2:0 block of
-    /// random colours), by sqrt(64 / pixels), at most 4 times.
-    static func tolerance(_ format: MediaFormat, lossyInput: Bool, cellPixels: Int) -> (mean: Double, cell: Double) {
+    /// The grid tolerance of an output: its format's, plus `lossy` for a lossy input; all of it
+    /// times 8 / the cell's shorter side when cells are narrower than 8 pixels (at most x4): there
+    /// the means average little (a 3x3 JPEG is one 4:2:0 block of random colours; a 2-pixel-wide
+    /// resize is all edge), so only gross errors are caught.
+    static func tolerance(_ format: MediaFormat, lossyInput: Bool, cellSide: Int) -> (mean: Double, cell: Double) {
         let base = format == .gif ? Tolerance.gif : format == .jpeg ? Tolerance.lossy : Tolerance.png
-        let small = min(4, max(1, (64 / Double(cellPixels)).squareRoot()))
-        var limit: (mean: Double, cell: Double) = format == .jpeg ? (base.mean * small, base.cell * small) : base
-        if lossyInput { limit = (limit.mean + Tolerance.lossy.mean * small, limit.cell + Tolerance.lossy.cell * small) }
-        return limit
+        let small = min(4, max(1, 8 / Double(cellSide)))
+        let extra = lossyInput ? Tolerance.lossy : (mean: 0, cell: 0)
+        return ((base.mean + extra.mean) * small, (base.cell + extra.cell) * small)
     }
 
     /// Distinct opaque colours of a frame (to know whether a GIF could keep them exactly).

@@ -35,7 +35,8 @@ struct PixelCheck {
     }
 
     /// Cell means of both images over black and over white: (mean, max) cell difference.
-    static func grid(_ source: PixelBuffer, _ output: PixelBuffer) -> (mean: Double, max: Double, cellPixels: Int) {
+    /// `cellSide`: the shorter side of a cell, in output pixels.
+    static func grid(_ source: PixelBuffer, _ output: PixelBuffer) -> (mean: Double, max: Double, cellSide: Int) {
         let out = toRGBA(output)
         let gw = max(1, min(8, out.width / 8)), gh = max(1, min(8, out.height / 8))
         let a = cellMeans(source, gw, gh), b = cellMeans(out, gw, gh)
@@ -45,7 +46,7 @@ struct PixelCheck {
             sum += d
             worst = max(worst, d)
         }
-        return (sum / Double(a.count), worst, max(1, out.width * out.height / (gw * gh)))
+        return (sum / Double(a.count), worst, max(1, min(out.width / gw, out.height / gh)))
     }
 
     /// Per cell: premultiplied R, G, B (over black) and R, G, B over white, as means in 0...255.

@@ -37,11 +37,11 @@ struct EngineFuzzSliceTests {
 @Suite("generative engine fuzzing: the full-palette GIF crash")
 struct EngineFuzzKnownCrashTests {
     /// 5423: an animated GIF over the byte cap (256 colours, unchanged pixels inside a repainted
-    /// rectangle), the issue's own case at a 5 KB cap instead of 10 MB; 1054: an animated WebP
+    /// rectangle), the issue's own case at a 5 KB cap instead of 10 MB; 100330: an animated WebP
     /// transcoded to GIF (256 colours, the same holes).
     @Test(
         .disabled("issue 20 finding 1: GIFEncoder.quantize traps (SIGILL); enable once the fix from main is merged"),
-        arguments: [5423, 1054] as [UInt64])
+        arguments: [5423, 100330] as [UInt64])
     func fullPaletteThenTransparentPixel(seed: UInt64) {
         let result = EngineFuzz.run(seed: seed, prepare: MediaStage.engineFuzzOutcome)
         #expect(result.paths.contains(.gifAnimation) || result.paths.contains(.firstFrame), "\(result.description)")
