@@ -264,6 +264,7 @@ public enum EngineFuzz {
         // WebPAnimEncoder may merge frames that end up identical; then only the first is compared.
         let pairs = animatedOutput && decoded.count == frames.count ? Array(zip(frames, decoded)) : [(frames[0], first)]
         let lossyInput = c.container == .jpeg || (sourceFormat == .webp && !c.lossless)
+        var exactSoFar = true
         for (k, (source, output)) in pairs.enumerated() {
             // A GIF's alpha is made binary after the resize: the reference is resized, then made binary.
             let reference =
@@ -274,10 +275,11 @@ public enum EngineFuzz {
             if format == .gif, !sameSize {
                 result.measurements.append("frame \(k): reference box-resized, then alpha made binary")
             }
-            // A GIF keeps exact colours when a frame has at most 255 (the transparent entry is the 256th).
-            let quantised =
-                format == .gif && !outcome.outputIsInput
-                && !(joined.contains("256 colours") && maxColours(reference) <= 255)
+            // A GIF keeps exact colours while every frame so far has at most 255 (the transparent
+            // entry is the 256th): pixels a frame leaves unchanged show what earlier, perhaps
+            // quantised, frames wrote.
+            exactSoFar = exactSoFar && maxColours(reference) <= 255
+            let quantised = format == .gif && !outcome.outputIsInput && !(joined.contains("256 colours") && exactSoFar)
             if sameSize, !lossyInput, format != .jpeg, !quantised {
                 let tolerance = c.container == .png && c.sixteenBit ? Tolerance.exactSixteenBit : Tolerance.exact
                 let worst = PixelCheck.exact(reference, output)
