@@ -84,7 +84,7 @@ compare: deps
 	$(SWIFT) build -c release --product pushattach-bench
 	Benchmarks/compare $(BENCH_ARGS)
 
-# Robustness (docs/ROBUSTNESS.md). libFuzzer harnesses and the generative `engine` harness (section 9):
+# Robustness (docs/ROBUSTNESS.md). libFuzzer harnesses and the generative `engine` harness (section 10):
 # FUZZ_SECONDS each, FUZZ_TARGETS=sniffer,png to choose, FUZZ_PARALLEL harnesses at a time,
 # FUZZ_ENGINE_SEED=N to start the engine harness's seeds at N.
 FUZZ_SECONDS ?= 60
