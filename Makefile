@@ -84,13 +84,16 @@ compare: deps
 	$(SWIFT) build -c release --product pushattach-bench
 	Benchmarks/compare $(BENCH_ARGS)
 
-# Robustness (docs/ROBUSTNESS.md). libFuzzer harnesses: FUZZ_SECONDS each, FUZZ_TARGETS=sniffer,png to
-# choose, FUZZ_PARALLEL harnesses at a time.
+# Robustness (docs/ROBUSTNESS.md). libFuzzer harnesses and the generative `engine` harness (section 10):
+# FUZZ_SECONDS each, FUZZ_TARGETS=sniffer,png to choose, FUZZ_PARALLEL harnesses at a time,
+# FUZZ_ENGINE_SEED=N to start the engine harness's seeds at N.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
 FUZZ_PARALLEL ?= 1
+FUZZ_ENGINE_SEED ?=
 fuzz: deps
-	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_PARALLEL=$(FUZZ_PARALLEL) SWIFT=$(SWIFT) Scripts/fuzz
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_PARALLEL=$(FUZZ_PARALLEL) \
+	    FUZZ_ENGINE_SEED="$(FUZZ_ENGINE_SEED)" SWIFT=$(SWIFT) Scripts/fuzz
 
 # verify (and prepare, once it exists) over broken, truncated, bit-flipped and bomb inputs.
 census: build

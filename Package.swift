@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // libwebp's encoders (still and WebPAnimEncoder), for generated test inputs only (EngineFuzzKit).
+        .systemLibrary(name: "CWebPMux", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         // setjmp/longjmp error handling of libjpeg's scanline API and libpng's row API, kept in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
@@ -55,8 +57,18 @@ let package = Package(
             path: "Benchmarks/BenchmarkKit"),
         // libFuzzer harnesses: a stub unless built by `make fuzz` (-DFUZZING).
         .executableTarget(
-            name: "PushAttachFuzz", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Fetch", "Pipeline"],
+            name: "PushAttachFuzz",
+            dependencies: [
+                "MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "Pipeline", "EngineFuzzKit",
+            ],
             path: "Fuzz", exclude: ["seeds"]),
+        // Generative whole-engine fuzzing (docs/ROBUSTNESS.md): images generated from a seed, written by
+        // the project's encoders or small hand-written writers, checked after `prepare`'s per-item call.
+        // Used by the fuzz target's `engine` mode and by PipelineTests' seeded slice.
+        .target(
+            name: "EngineFuzzKit",
+            dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "CTurboJPEG", "CWebPMux"],
+            path: "Tests/EngineFuzzKit"),
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -67,7 +79,11 @@ let package = Package(
         .testTarget(name: "VerificationTests", dependencies: ["Verification", "MediaTypes", "TestSupport"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"]),
         .testTarget(
-            name: "PipelineTests", dependencies: ["Pipeline", "Fetch", "ImageEngine", "MediaTypes", "Verification", "TestSupport"]),
+            name: "PipelineTests",
+            dependencies: [
+                "Pipeline", "Fetch", "ImageCodecs", "ImageEngine", "MediaTypes", "Verification", "TestSupport",
+                "EngineFuzzKit",
+            ]),
         .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["pushattach", "TestSupport"]),
     ],

@@ -3,7 +3,8 @@
 //
 //     PUSHATTACH_FUZZ_TARGET=sniffer .build/fuzz/debug/PushAttachFuzz -max_total_time=600 corpus seeds
 //
-// The harness is chosen by PUSHATTACH_FUZZ_TARGET (see `Harness.all`). Each harness feeds the bytes
+// The harness is chosen by PUSHATTACH_FUZZ_TARGET (see `Harness.all`; `engine` is the generative
+// harness of EngineHarness.swift, which loops over seeds instead of libFuzzer inputs). Each harness feeds the bytes
 // to one parser and ignores its thrown errors: a throw is a correct answer to hostile input; a trap,
 // an ASan report, a hang (libFuzzer -timeout) or a leak is a finding.
 #if FUZZING
@@ -48,6 +49,10 @@
     /// SwiftPM renames an executable target's `main` to `<Target>_main`; libFuzzer's driver runs here.
     @_cdecl("PushAttachFuzz_main")
     func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+        // The generative engine harness loops over seeds itself (EngineHarness.swift).
+        if ProcessInfo.processInfo.environment["PUSHATTACH_FUZZ_TARGET"] == "engine" {
+            return EngineHarness.main(CommandLine.arguments)
+        }
         _ = Harness.selected  // fail fast on a wrong target name, before libFuzzer starts
         var argc = argc
         var argv = argv

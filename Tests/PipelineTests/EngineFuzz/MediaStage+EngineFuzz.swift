@@ -1,0 +1,22 @@
+import EngineFuzzKit
+import Foundation
+import ImageEngine
+import MediaTypes
+
+@testable import Pipeline
+
+extension MediaStage {
+    /// `prepare`'s per-item call for one generated body, under a run's rules and engine limits,
+    /// as `EngineFuzz` takes it.
+    static func engineFuzzOutcome(_ data: Data, rules: AppleRules, limits: ProcessingLimits) -> StageOutcome {
+        var options = PrepareOptions(container: URL(fileURLWithPath: "/nonexistent"), inputs: [])
+        options.cpuThreads = 1
+        options.rules = rules
+        options.limits = limits
+        let outcome = MediaStage(options: options).prepare(data, claims: MediaClaims())
+        return StageOutcome(
+            prepared: outcome.status == .prepared, reason: outcome.reason, data: outcome.data, format: outcome.format,
+            width: outcome.width, height: outcome.height, frames: outcome.frames, steps: outcome.steps,
+            warnings: outcome.warnings, thumbnail: outcome.thumbnail, outputIsInput: outcome.outputIsInput)
+    }
+}
