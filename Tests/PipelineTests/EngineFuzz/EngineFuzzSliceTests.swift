@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import ImageEngine
 import MediaTypes
+import TestSupport
 import Testing
 
 @testable import Pipeline
@@ -10,7 +11,7 @@ import Testing
 /// A fixed slice of the generative engine fuzzer (`make fuzz` target `engine`, docs/ROBUSTNESS.md):
 /// seeded cases, sides at most `maxSide`, through `MediaStage.prepare`, every check of the
 /// fuzzer; and every output path reached, so the slice cannot silently test nothing.
-@Suite("generative engine fuzzing: a seeded slice", .serialized)
+@Suite("generative engine fuzzing: a seeded slice", .serialized, .ownThread)
 struct EngineFuzzSliceTests {
     /// Seeds chosen so that every output path is reached in a few seconds of a debug build.
     static let seeds: [UInt64] = Array(0..<48)
@@ -31,17 +32,15 @@ struct EngineFuzzSliceTests {
     }
 }
 
-/// Cases the engine fuzzer found that crash the process today (issue 20, finding 1: `GIFEncoder.quantize`
-/// traps at `UInt8(transparent!)` when a frame's exact palette is full and a transparent pixel
-/// follows). Disabled until the fix on main is merged here; then they must pass like the slice.
-@Suite("generative engine fuzzing: the full-palette GIF crash")
+/// Cases the engine fuzzer found that crashed the process (issue 20, finding 1: `GIFEncoder.quantize`
+/// trapped at `UInt8(transparent!)` when a frame's exact palette was full and a transparent pixel
+/// followed). They must pass like the slice.
+@Suite("generative engine fuzzing: the full-palette GIF crash", .ownThread)
 struct EngineFuzzKnownCrashTests {
     /// 5423: an animated GIF over the byte cap (256 colours, unchanged pixels inside a repainted
     /// rectangle), the issue's own case at a 5 KB cap instead of 10 MB; 100330: an animated WebP
     /// transcoded to GIF (256 colours, the same holes).
-    @Test(
-        .disabled("issue 20 finding 1: GIFEncoder.quantize traps (SIGILL); enable once the fix from main is merged"),
-        arguments: [5423, 100330] as [UInt64])
+    @Test(arguments: [5423, 100330] as [UInt64])
     func fullPaletteThenTransparentPixel(seed: UInt64) {
         let result = EngineFuzz.run(seed: seed, prepare: MediaStage.engineFuzzOutcome)
         #expect(result.paths.contains(.gifAnimation) || result.paths.contains(.firstFrame), "\(result.description)")
@@ -50,7 +49,7 @@ struct EngineFuzzKnownCrashTests {
 }
 
 /// The checks can fail: a stage that mirrors every still it writes is caught.
-@Suite("generative engine fuzzing: the checks catch a wrong output")
+@Suite("generative engine fuzzing: the checks catch a wrong output", .ownThread)
 struct EngineFuzzMutantTests {
     /// The real stage, with its JPEG or PNG output mirrored left to right (and written as PNG).
     static func mirroringStage(_ data: Data, rules: AppleRules, limits: ProcessingLimits) -> StageOutcome {
