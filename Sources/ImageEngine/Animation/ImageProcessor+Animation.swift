@@ -47,7 +47,8 @@ extension ImageProcessor {
             let output = ProcessedImage(
                 data: data, format: .gif, width: facts.canvas.width, height: facts.canvas.height, frames: facts.frames)
             let thumbnail = try thumb.map { thumb throws(ProcessingError) in
-                try encodeThumbnail(thumb, icc: nil, limits: limits, log: &log)
+                try encodeThumbnail(
+                thumb, icc: nil, within: Size(width: output.width, height: output.height), limits: limits, log: &log)
             }
             return result(output, passthrough: true, thumbnail: thumbnail, facts: facts, log)
         case .firstFrame(let reason):
@@ -93,7 +94,8 @@ extension ImageProcessor {
                 let output = ProcessedImage(
                     data: gif, format: .gif, width: size.width, height: size.height, frames: frames)
                 let thumbnail = try thumb.map { thumb throws(ProcessingError) in
-                    try encodeThumbnail(thumb, icc: nil, limits: limits, log: &log)
+                    try encodeThumbnail(
+                thumb, icc: nil, within: Size(width: output.width, height: output.height), limits: limits, log: &log)
                 }
                 return result(output, passthrough: false, thumbnail: thumbnail, facts: facts, log)
             case .overCap(let written):
@@ -226,7 +228,8 @@ extension ImageProcessor {
             "animated \(format.displayName) (\(facts.frames) frames): only the first frame is kept, as \(output.format.displayName): \(why)"
         )
         let thumbnail = try thumb.map { thumb throws(ProcessingError) in
-            try encodeThumbnail(thumb, icc: nil, limits: limits, log: &log)
+            try encodeThumbnail(
+                thumb, icc: nil, within: Size(width: output.width, height: output.height), limits: limits, log: &log)
         }
         return result(output, passthrough: false, thumbnail: thumbnail, facts: facts, log)
     }

@@ -77,24 +77,45 @@ extension ImageProcessor {
         return usable
     }
 
-    /// The thumbnail: `thumb` (already upright at its size) encoded as JPEG at
-    /// `thumbnailQuality`, or PNG when it has real alpha. Whole-buffer encode: bounded by the
-    /// thumbnail's size.
-    func encodeThumbnail(_ thumb: PixelBuffer, icc: [UInt8]?, limits: ProcessingLimits, log: inout ProcessingLog)
-        throws(ProcessingError) -> ProcessedImage
-    {
-        let size = Size(width: thumb.width, height: thumb.height)
+    /// The thumbnail: `thumb` (already upright) encoded as JPEG at `thumbnailQuality`, or PNG
+    /// when it has real alpha. Whole-buffer encode: bounded by the thumbnail's size.
+    ///
+    /// A thumbnail is held to the limits of the attachment it stands for: never larger than
+    /// `output` (an image the byte cap or the decoded budget shrank gets a thumbnail no larger
+    /// than itself, however large `thumbnailSize` is), and never over `byteCap`: a noisy PNG
+    /// thumbnail over it is made smaller until it fits.
+    func encodeThumbnail(
+        _ thumb: PixelBuffer, icc: [UInt8]?, within output: Size, limits: ProcessingLimits, log: inout ProcessingLog
+    ) throws(ProcessingError) -> ProcessedImage {
+        let requested = Size(width: thumb.width, height: thumb.height)
+        var size = requested
+        if size.width > output.width || size.height > output.height {
+            size = FitBox.fit(requested, in: output)
+        }
         let opaque = AlphaChannel.isOpaque(thumb)
         do {
-            if opaque {
-                let data = try JPEGCodec.encode(thumb, quality: limits.thumbnailQuality, iccProfile: icc)
-                log.steps.append("thumbnail \(size.width)x\(size.height) jpeg q\(limits.thumbnailQuality)")
-                return ProcessedImage(
-                    data: data, format: .jpeg, width: size.width, height: size.height, quality: limits.thumbnailQuality)
+            while true {
+                let pixels = size == requested ? thumb : resizer.resize(thumb, to: size)
+                let image: ProcessedImage
+                if opaque {
+                    let data = try JPEGCodec.encode(pixels, quality: limits.thumbnailQuality, iccProfile: icc)
+                    image = ProcessedImage(
+                        data: data, format: .jpeg, width: size.width, height: size.height, quality: limits.thumbnailQuality)
+                } else {
+                    let data = try PNGCodec.encode(pixels, iccProfile: icc)
+                    image = ProcessedImage(data: data, format: .png, width: size.width, height: size.height)
+                }
+                if image.data.count > limits.byteCap, size.width * size.height > 1 {
+                    size = TargetSize.shrunk(size, by: 0.75, aspectOf: requested)
+                    continue
+                }
+                var step = "thumbnail \(size.width)x\(size.height) " + (opaque ? "jpeg q\(limits.thumbnailQuality)" : "png")
+                if size != requested {
+                    step += " (held to the attachment's \(output.width)x\(output.height) and \(limits.byteCap) bytes)"
+                }
+                log.steps.append(step)
+                return image
             }
-            let data = try PNGCodec.encode(thumb, iccProfile: icc)
-            log.steps.append("thumbnail \(size.width)x\(size.height) png")
-            return ProcessedImage(data: data, format: .png, width: size.width, height: size.height)
         } catch {
             throw .codec(error)
         }

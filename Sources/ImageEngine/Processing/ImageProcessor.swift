@@ -96,7 +96,8 @@ public final class ImageProcessor {
         let stored = Size(width: info.width, height: info.height)
         let upright = orientation.swapsDimensions ? Size(width: stored.height, height: stored.width) : stored
         let mainSize = TargetSize.main(for: upright, limits: limits)
-        let thumbSize = limits.thumbnailSize.map { TargetSize.thumbnail(for: upright, side: $0) }
+        // Never larger than the attachment: a thumbnail box over the fitted size gets the fitted size.
+        let thumbSize = limits.thumbnailSize.map { FitBox.fit(TargetSize.thumbnail(for: upright, side: $0), in: mainSize) }
 
         let isCMYK = info.colorSpace == "cmyk" || info.colorSpace == "ycck"
         let passthrough =
@@ -116,7 +117,7 @@ public final class ImageProcessor {
                 }
                 try Self.record(decode, stored: stored, format: format, limits: limits, &log)
                 let icc = Self.profile(decode.iccProfile, for: decode.layout, &log)
-                thumbnail = try encodeThumbnail(decode.value, icc: icc, limits: limits, log: &log)
+                thumbnail = try encodeThumbnail(decode.value, icc: icc, within: upright, limits: limits, log: &log)
             } else {
                 try Self.decodeToValidate(input, stored: stored, orientation, limits, &log)
                 log.steps[log.steps.count - 1] += " to validate"
@@ -178,7 +179,8 @@ public final class ImageProcessor {
                     try rowResizer.resize(source, to: thumbSize, orientation: orientation).pixels
                 }.value
             }
-            thumbnail = try encodeThumbnail(thumb, icc: icc, limits: limits, log: &log)
+            thumbnail = try encodeThumbnail(
+                thumb, icc: icc, within: Size(width: output.width, height: output.height), limits: limits, log: &log)
             log.steps[log.steps.count - 1] += fromMain ? " (from the main output)" : " (from the decode)"
         }
         return ProcessingResult(

@@ -248,3 +248,38 @@ import Testing
         }
     }
 }
+
+/// Issue 20 (found by the generative engine harness): a thumbnail is held to the limits of the
+/// attachment it stands for. A noisy PNG with alpha that the byte cap shrinks got a thumbnail at
+/// the requested box instead, larger than the attachment and over the cap (2600x2600 and 27 MB
+/// beside a 1504x1504 image under 10 MB, with `--thumbnail 4096`).
+@Suite struct ThumbnailLimitTests {
+    static let cap = 150_000
+
+    static func noisyPNG(side: Int) throws -> Data {
+        var pixels = Synthetic.make(.noise, width: side, height: side, layout: .rgba)
+        for i in stride(from: 3, to: pixels.bytes.count, by: 4) { pixels.bytes[i] = UInt8(64 + (i / 4) % 128) }
+        return try PNGCodec.encode(pixels)
+    }
+
+    @Test(arguments: [600, 2048])
+    func aThumbnailIsNeverLargerThanItsAttachmentNorOverTheCap(thumbnailSize: Int) throws {
+        let limits = ProcessingLimits(byteCap: Self.cap, maxLongSide: 2048, thumbnailSize: thumbnailSize)
+        let result = try Processing.run(try Self.noisyPNG(side: 600), limits)
+        #expect(result.output.format == .png && result.output.data.count <= Self.cap)
+        #expect(result.output.width < 600, "the cap shrank the image: \(result.steps)")
+        let thumbnail = try #require(result.thumbnail)
+        #expect(thumbnail.width <= result.output.width && thumbnail.height <= result.output.height, "\(result.steps)")
+        #expect(thumbnail.data.count <= Self.cap)
+        let pixels = try Processing.pixels(thumbnail)
+        #expect(pixels.width == thumbnail.width && pixels.height == thumbnail.height)
+    }
+
+    /// A thumbnail box smaller than the attachment is kept as asked.
+    @Test func aSmallThumbnailKeepsItsBox() throws {
+        let limits = ProcessingLimits(byteCap: Self.cap, maxLongSide: 2048, thumbnailSize: 64)
+        let result = try Processing.run(try Self.noisyPNG(side: 600), limits)
+        let thumbnail = try #require(result.thumbnail)
+        #expect(thumbnail.width == 64 && thumbnail.height == 64)
+    }
+}
