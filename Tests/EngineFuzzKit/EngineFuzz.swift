@@ -302,9 +302,12 @@ public enum EngineFuzz {
             }
         }
 
-        // The thumbnail: within its box, like frame 0, and a file iOS takes. It is not fitted to the
-        // run's byte cap (the engine does not promise that), so it is verified under Apple's own rules.
+        // The thumbnail: within its box, like frame 0, a file iOS takes, and held to the attachment's
+        // limits: never larger than the output, never over the run's byte cap.
         if let thumb = outcome.thumbnail, let side = limits.thumbnailSize {
+            if thumb.data.count > rules.imageByteCap {
+                fail("thumbnail of \(thumb.data.count) bytes is over the run's cap \(rules.imageByteCap)")
+            }
             let report = Verifier().verify(
                 data: thumb.data, path: "thumb.\(thumb.format.fileExtension)", fileExtension: thumb.format.fileExtension
             )
@@ -315,6 +318,9 @@ public enum EngineFuzz {
                 let image = try PixelCheck.decodeFrames(thumb.data, format: thumb.format)[0]
                 if max(image.width, image.height) > side {
                     fail("thumbnail \(image.width)x\(image.height) over \(side)")
+                }
+                if image.width > width || image.height > height {
+                    fail("thumbnail \(image.width)x\(image.height) is larger than the attachment's \(width)x\(height)")
                 }
                 let (mean, worst, cellSide) = PixelCheck.grid(frames[0], image)
                 let limit = tolerance(thumb.format, lossyInput: lossyInput, cellSide: cellSide)
