@@ -13,7 +13,7 @@ import Testing
         ("fit 2048 + thumbnail 256", ProcessingLimits(thumbnailSize: 256)),
         ("fit 256 q80", ProcessingLimits(maxLongSide: 256, quality: 80)),
         ("byte cap shrinks", ProcessingLimits(byteCap: 30_000, maxLongSide: 1024, qualityFloor: 80)),
-        ("thumbnail above the main output", ProcessingLimits(maxLongSide: 120, thumbnailSize: 200)),
+        ("thumbnail box above the main output (held to it)", ProcessingLimits(maxLongSide: 120, thumbnailSize: 200)),
     ]
 
     static let files: [String] =
@@ -75,8 +75,10 @@ struct OldRoute {
         orientation = inspection.orientation
         let stored = Size(width: inspection.width, height: inspection.height)
         let upright = orientation.swapsDimensions ? Size(width: stored.height, height: stored.width) : stored
-        mainSize = TargetSize.main(for: upright, limits: limits)
-        thumbSize = limits.thumbnailSize.map { TargetSize.thumbnail(for: upright, side: $0) }
+        let mainSize = TargetSize.main(for: upright, limits: limits)
+        self.mainSize = mainSize
+        // A thumbnail is never larger than the attachment (issue 20).
+        thumbSize = limits.thumbnailSize.map { FitBox.fit(TargetSize.thumbnail(for: upright, side: $0), in: mainSize) }
         let cover = Size(
             width: max(mainSize.width, thumbSize?.width ?? 0), height: max(mainSize.height, thumbSize?.height ?? 0))
         let isCMYK = inspection.colorSpace == "cmyk" || inspection.colorSpace == "ycck"
@@ -88,10 +90,8 @@ struct OldRoute {
 
     func resized(to size: Size) -> PixelBuffer { Resizer().resize(decoded.pixels, to: size, orientation: orientation) }
 
-    /// From the main output when it covers the thumbnail, else from the decode.
+    /// From the main output, which always covers the thumbnail (held to it).
     func thumbnail() -> PixelBuffer {
-        let main = resized(to: mainSize), thumb = thumbSize!
-        if main.width >= thumb.width && main.height >= thumb.height { return Resizer().resize(main, to: thumb) }
-        return resized(to: thumb)
+        Resizer().resize(resized(to: mainSize), to: thumbSize!)
     }
 }

@@ -168,20 +168,11 @@ public final class ImageProcessor {
 
         var thumbnail: ProcessedImage? = nil
         if let thumbSize {
-            let fromMain = mainPixels.width >= thumbSize.width && mainPixels.height >= thumbSize.height
-            let thumb: PixelBuffer
-            if fromMain {
-                thumb = resizer.resize(mainPixels, to: thumbSize)
-            } else {
-                // The main output is smaller than the thumbnail, so the decode covered the
-                // thumbnail: decode again (same scale, same pixels) and stream it to the thumbnail.
-                thumb = try Self.stream(input, options: options, decodeAhead: limits.decodeAhead) { source throws(CodecError) in
-                    try rowResizer.resize(source, to: thumbSize, orientation: orientation).pixels
-                }.value
-            }
+            // `thumbSize` is within `mainSize`, so the main output's pixels cover it.
+            let thumb = resizer.resize(mainPixels, to: thumbSize)
             thumbnail = try encodeThumbnail(
                 thumb, icc: icc, within: Size(width: output.width, height: output.height), limits: limits, log: &log)
-            log.steps[log.steps.count - 1] += fromMain ? " (from the main output)" : " (from the decode)"
+            log.steps[log.steps.count - 1] += " (from the main output)"
         }
         return ProcessingResult(
             output: output, passthrough: false, thumbnail: thumbnail, steps: log.steps, warnings: log.warnings,
