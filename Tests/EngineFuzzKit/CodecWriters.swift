@@ -17,6 +17,41 @@ enum CodecWriters {
         }
     }
 
+    /// RGBA pixels as the CMYK the JPEG writer stores (Adobe's inverted form: R = C * K / 255),
+    /// 4 bytes a pixel.
+    public static func adobeCMYK(_ rgba: [UInt8], pixels: Int) -> [UInt8] {
+        var cmyk = [UInt8](repeating: 0, count: pixels * 4)
+        for p in 0..<pixels {
+            let r = Int(rgba[p * 4]), g = Int(rgba[p * 4 + 1]), b = Int(rgba[p * 4 + 2])
+            let k = max(r, g, b)
+            if k > 0 {
+                cmyk[p * 4] = UInt8((r * 255 + k / 2) / k)
+                cmyk[p * 4 + 1] = UInt8((g * 255 + k / 2) / k)
+                cmyk[p * 4 + 2] = UInt8((b * 255 + k / 2) / k)
+            }
+            cmyk[p * 4 + 3] = UInt8(k)
+        }
+        return cmyk
+    }
+
+    /// What a CMYK JPEG written from `upright` shows once decoded: its CMYK through the default
+    /// CMYK profile the decoder applies to a file without one (the profile's own conversion is
+    /// checked against Pillow ImageCms in CMYKColorTests; here it is the reference, so the rest of
+    /// the engine is judged on top of it).
+    public static func cmykReference(_ upright: PixelBuffer) throws -> PixelBuffer {
+        let pixels = upright.width * upright.height
+        var rgba = [UInt8](repeating: 255, count: pixels * 4)
+        for p in 0..<pixels { for c in 0..<3 { rgba[p * 4 + c] = upright.bytes[p * upright.layout.channels + c] } }
+        guard let rgb = DefaultCMYKProfile.sRGB(fromCMYK: adobeCMYK(rgba, pixels: pixels), pixels: pixels, inverted: true)
+        else { throw Failure.encoder("the default CMYK profile is unusable") }
+        var out = PixelBuffer(width: upright.width, height: upright.height, layout: .rgba)
+        for p in 0..<pixels {
+            for c in 0..<3 { out.bytes[p * 4 + c] = rgb[p * 3 + c] }
+            out.bytes[p * 4 + 3] = 255
+        }
+        return out
+    }
+
     /// `upright` stored turned so that Exif `orientation` turns it back, as a JPEG.
     static func jpeg(
         _ upright: PixelBuffer, orientation: Int, quality: Int, progressive: Bool, cmyk: Bool, gray: Bool,
@@ -28,18 +63,7 @@ enum CodecWriters {
         let format: TJPF
         var sampling: TJSAMP = [TJSAMP_444, TJSAMP_422, TJSAMP_420][subsampling % 3]
         if cmyk {
-            // Adobe's inverted CMYK: R = C * K / 255.
-            source = [UInt8](repeating: 0, count: w * h * 4)
-            for p in 0..<(w * h) {
-                let r = Int(stored.bytes[p * 4]), g = Int(stored.bytes[p * 4 + 1]), b = Int(stored.bytes[p * 4 + 2])
-                let k = max(r, g, b)
-                if k > 0 {
-                    source[p * 4] = UInt8((r * 255 + k / 2) / k)
-                    source[p * 4 + 1] = UInt8((g * 255 + k / 2) / k)
-                    source[p * 4 + 2] = UInt8((b * 255 + k / 2) / k)
-                }
-                source[p * 4 + 3] = UInt8(k)
-            }
+            source = adobeCMYK(stored.bytes, pixels: w * h)
             format = TJPF_CMYK
         } else if gray {
             source = (0..<(w * h)).map { stored.bytes[$0 * 4] }

@@ -26,7 +26,7 @@ internal import CDefaultCMYKProfile
 ///   0.977, the naive formula 0.982).
 /// - **Loading**: the bytes are copied out of the C array once, on first use; the transform
 ///   is built once and kept by `CMYKTransformCache` like any embedded profile's.
-enum DefaultCMYKProfile {
+package enum DefaultCMYKProfile {
     /// The profile's bytes.
     static let bytes: [UInt8] = Array(
         UnsafeBufferPointer(start: pa_default_cmyk_profile(), count: Int(pa_default_cmyk_profile_size())))
@@ -36,4 +36,27 @@ enum DefaultCMYKProfile {
 
     /// The intent and flags its transforms use.
     static let rendering = CMYKColorTransform.Rendering.relativeWithBlackPointCompensation
+}
+
+extension DefaultCMYKProfile {
+    /// The sRGB pixels (3 bytes each) that a decode of a CMYK JPEG without a profile gives for
+    /// `cmyk` (4 bytes a pixel, stored as Adobe writes it when `inverted`): the reference for
+    /// tests and the engine fuzzer, which write such files. Nil when the profile is unusable.
+    ///
+    ///     let rgb = DefaultCMYKProfile.sRGB(fromCMYK: [0, 0, 0, 255], pixels: 1, inverted: true)
+    package static func sRGB(fromCMYK cmyk: [UInt8], pixels: Int, inverted: Bool) -> [UInt8]? {
+        guard pixels > 0, cmyk.count >= pixels * 4,
+            case .success(let transform) = CMYKTransformCache.shared.transform(
+                for: bytes, inverted: inverted, rendering: rendering)
+        else { return nil }
+        var rgb = [UInt8](repeating: 0, count: pixels * 3)
+        cmyk.withUnsafeBufferPointer { source in
+            rgb.withUnsafeMutableBufferPointer { destination in
+                transform.convert(
+                    source.baseAddress!, stride: pixels * 4, into: destination.baseAddress!, stride: pixels * 3,
+                    width: pixels, rows: 1)
+            }
+        }
+        return rgb
+    }
 }
