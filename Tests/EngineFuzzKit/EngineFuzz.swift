@@ -268,14 +268,18 @@ public enum EngineFuzz {
         let lossyInput = c.container == .jpeg || (sourceFormat == .webp && !c.lossless)
         var exactSoFar = true
         for (k, (source, output)) in pairs.enumerated() {
-            // A GIF's alpha is made binary after the resize: the reference is resized, then made binary.
-            let reference =
-                format == .gif
-                ? PixelCheck.binaryAlpha(PixelCheck.boxResize(source, width: output.width, height: output.height))
-                : source
+            // A GIF's alpha is made binary after the resize: the reference is resized, then made binary
+            // (at the source's size, with no edge left to the output's choice).
             let sameSize = output.width == source.width && output.height == source.height
+            let reference =
+                format != .gif
+                ? source
+                : sameSize
+                    ? PixelCheck.binaryAlpha(source, edgesAs: nil)
+                    : PixelCheck.binaryAlpha(
+                        PixelCheck.boxResize(source, width: output.width, height: output.height), edgesAs: output)
             if format == .gif, !sameSize {
-                result.measurements.append("frame \(k): reference box-resized, then alpha made binary")
+                result.measurements.append("frame \(k): reference box-resized, then alpha made binary (edges as the output)")
             }
             // A GIF keeps exact colours while every frame so far has at most 255 (the transparent
             // entry is the 256th): pixels a frame leaves unchanged show what earlier, perhaps
