@@ -5,12 +5,25 @@ import MediaTypes
 ///     let report = Verifier(options: .init()).verify(data: bytes, path: "a.webp")
 ///     report.verdict  // "transcode"
 ///
-/// Encoded as JSON with exactly the keys of the `--json` output, nulls included.
+/// Encoded as JSON with exactly the keys of the `--json` output, nulls included. `verdict`,
+/// `action`, `output_format` and `error_code` are `prepare`'s half (what it will do, from the
+/// same plan it runs: `MediaCheck.plan`); `ios` is what iOS would do with the file as it is.
 public struct FileReport: Sendable, Hashable, Encodable {
     /// The file as the caller named it (`displayPath`, or the URL's path), for display only.
     public var path: String
-    /// `accepted`, `transcode` or `rejected`.
+    /// What `prepare` does with the file, in three words: `accepted` (written unchanged),
+    /// `transcode` (converted, fitted, re-encoded or renamed: `action` says which) or `rejected`
+    /// (refused, with the `errorCode` `prepare` records).
     public var verdict: String
+    /// What `prepare` does, in one word of `AttachmentPlan.Action` (`pass-through`, `rename`,
+    /// `convert`, `fit`, `reencode-animation`, `first-frame`, `refuse`).
+    public var action: AttachmentPlan.Action = .refuse
+    /// The format `prepare` writes; nil when it refuses the file.
+    public var outputFormat: MediaFormat?
+    /// What iOS does with the file as it is: `accepted`, or `rejected` with `iosErrorCode`.
+    public var iosVerdict: String = "rejected"
+    /// The UNErrorCode iOS would refuse the file with as it is; nil when it takes it.
+    public var iosErrorCode: Int?
     /// What the bytes are; `.unknown` when no signature matched or the file could not be read.
     public var format: MediaFormat
     /// The format's Uniform Type Identifier, e.g. `"public.jpeg"`; `nil` when the format is
@@ -20,15 +33,17 @@ public struct FileReport: Sendable, Hashable, Encodable {
     public var category: MediaCategory?
     /// The file's size in bytes; 0 when it could not be read.
     public var bytes: Int
-    /// Width in pixels from the header, as stored (before Exif orientation); `nil` when the
-    /// format does not state it here (audio, movies, HEIC) or the file was refused first.
+    /// Width in pixels, upright (its Exif or XMP orientation applied, as `prepare`'s
+    /// `source_width`); as stored in the header when the orientation could not be read; `nil`
+    /// when the format does not state it here (audio, movies) or the file was refused first.
     public var width: Int?
-    /// Height in pixels from the header, as stored (before Exif orientation); `nil` as for `width`.
+    /// Height in pixels, upright; `nil` as for `width`.
     public var height: Int?
     /// Frames in an image (1 for a still, more for animated GIF, APNG and WebP); `nil` when
     /// not counted for the format.
     public var frames: Int?
-    /// The UNErrorCode iOS would give, when it would refuse the file.
+    /// The UNErrorCode `prepare` records when it refuses the file (nil for refusals of the
+    /// library's own, such as no size fitting the byte cap, and when not refused).
     public var errorCode: Int?
     /// Why the file is refused or must be transcoded, and what to do; `nil` when accepted.
     public var reason: String?
@@ -40,15 +55,27 @@ public struct FileReport: Sendable, Hashable, Encodable {
     public var isAccepted: Bool { verdict == "accepted" }
 
     enum CodingKeys: String, CodingKey {
-        case path, verdict, format, uti, category, bytes, width, height, frames
+        case path, verdict, action
+        case outputFormat = "output_format"
+        case ios, format, uti, category, bytes, width, height, frames
         case errorCode = "error_code"
         case reason, warnings
+    }
+
+    enum IOSKeys: String, CodingKey {
+        case verdict
+        case errorCode = "error_code"
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(path, forKey: .path)
         try c.encode(verdict, forKey: .verdict)
+        try c.encode(action.rawValue, forKey: .action)
+        try c.encode(outputFormat?.rawValue, forKey: .outputFormat)
+        var ios = c.nestedContainer(keyedBy: IOSKeys.self, forKey: .ios)
+        try ios.encode(iosVerdict, forKey: .verdict)
+        try ios.encode(iosErrorCode, forKey: .errorCode)
         try c.encode(format.rawValue, forKey: .format)
         try c.encode(uti, forKey: .uti)
         try c.encode(category?.rawValue, forKey: .category)

@@ -77,54 +77,44 @@ public struct Verifier: Sendable {
     }
 
     /// Verifies bytes already in memory. `fileExtension` is the name's extension: "" for a name
-    /// without one (which iOS cannot type: rejected 101), nil when the bytes have no name (a
-    /// download before it is written).
+    /// without one (which iOS cannot type, so `prepare` renames it), nil when the bytes have no
+    /// name (a download before it is written).
     ///
-    /// The steps are `MediaCheck`'s, the same `prepare` takes: identify (sniff, rules), then for
-    /// JPEG, PNG, WebP, GIF, HEIC and AVIF the pixel budget and a decode under the damage policy.
+    /// The report is the plan `prepare` runs (`MediaCheck.plan`): identify (sniff, claims, rules),
+    /// then for JPEG, PNG, WebP, GIF, HEIC and AVIF the pixel budget, orientation and a decode under
+    /// the damage policy, then the engine's own passthrough and animation decisions.
     public func verify(data: Data, path: String, fileExtension: String?) -> FileReport {
-        let bytes = [UInt8](data)
         let policy = options.policy
-        let seen = Sniffer.identify(prefix: Array(bytes.prefix(Sniffer.identifyPrefixLength)))
+        let seen = Sniffer.identify(prefix: Array(data.prefix(Sniffer.identifyPrefixLength)))
         var report = FileReport(
             path: path, verdict: "rejected", format: seen, uti: seen == .unknown ? nil : seen.uti,
-            category: seen.category, bytes: bytes.count, width: nil, height: nil, frames: nil,
+            category: seen.category, bytes: data.count, width: nil, height: nil, frames: nil,
             errorCode: nil, reason: nil, warnings: [])
-
-        // 1. What the bytes are, and what Apple's rules say.
-        let id: Identification
-        switch MediaCheck.identify(bytes, fileExtension: fileExtension, policy: policy) {
-        case .failure(let rejection): return report.rejecting(rejection)
-        case .success(let identification): id = identification
+        let (plan, id, inspection, rejection) = MediaCheck.plan(
+            for: data, fileExtension: fileExtension, policy: policy, decode: options.decode)
+        report.action = plan.action
+        report.outputFormat = plan.format
+        report.iosVerdict = plan.asIs.verdict
+        report.iosErrorCode = plan.asIs.code?.rawValue
+        if let id {
+            report.format = id.sniffed.format
+            report.uti = id.sniffed.format.uti
+            report.category = id.sniffed.format.category
+            report.width = id.sniffed.width
+            report.height = id.sniffed.height
+            report.frames = id.sniffed.frames
+            report.warnings += id.warnings
         }
-        report.format = id.sniffed.format
-        report.uti = id.sniffed.format.uti
-        report.category = id.sniffed.format.category
-        report.width = id.sniffed.width
-        report.height = id.sniffed.height
-        report.frames = id.sniffed.frames
-        report.warnings += id.warnings
-
-        // 2. Pixel budget, then a real decode (at 1/8 for JPEG): damage outranks the size and
-        // the name, as in `prepare`, which decodes an image before fitting it to the cap.
-        switch MediaCheck.inspectImage(data, sniffed: id.sniffed, policy: policy, decode: options.decode) {
-        case .failure(let rejection): return report.rejecting(rejection)
-        case .success(let inspection): report.warnings += inspection?.warnings ?? []
+        if let inspection {
+            // Upright, as `prepare` records the source.
+            (report.width, report.height) = inspection.orientation.uprightSize(
+                width: inspection.width, height: inspection.height)
+            report.warnings += inspection.warnings
         }
-        switch id.assessment.verdict {
-        case .rejected(let code, let reason):
-            report.errorCode = code.rawValue
-            report.reason = reason
-        case .transcode(let target):
-            report.verdict = id.assessment.verdict.name
-            // A GIF iOS takes as a type (but not at its size) says what prepare does instead.
-            report.reason =
-                policy.rules.isAccepted(id.sniffed.format)
-                ? id.assessment.reason
-                : "iOS does not accept \(id.sniffed.format.displayName); Preparer transcodes it to \(target.displayName)"
-        case .accepted:
-            report.verdict = id.assessment.verdict.name
-        }
+        if let rejection { return report.rejecting(rejection) }
+        report.verdict = plan.action.verdict
+        report.errorCode = plan.code?.rawValue
+        report.reason = plan.reason
         return report
     }
 
@@ -134,9 +124,9 @@ public struct Verifier: Sendable {
         let format = Sniffer.identify(prefix: Array(prefix.prefix(Sniffer.identifyPrefixLength)))
         let cap = format.category.map { options.rules.byteCap(for: $0) } ?? options.rules.movieByteCap
         return FileReport(
-            path: path, verdict: "rejected", format: format, uti: format == .unknown ? nil : format.uti,
-            category: format.category, bytes: size, width: nil, height: nil, frames: nil,
-            errorCode: UNErrorCode.invalidFileSize.rawValue,
+            path: path, verdict: "rejected", iosErrorCode: UNErrorCode.invalidFileSize.rawValue, format: format,
+            uti: format == .unknown ? nil : format.uti, category: format.category, bytes: size, width: nil,
+            height: nil, frames: nil, errorCode: UNErrorCode.invalidFileSize.rawValue,
             reason:
                 "\(size) bytes is over the \(cap / 1_000_000) MB cap iOS sets for \(format.category?.rawValue ?? "any") attachments",
             warnings: [])
@@ -144,7 +134,8 @@ public struct Verifier: Sendable {
 
     private func unreadable(path: String, message: String) -> FileReport {
         FileReport(
-            path: path, verdict: "rejected", format: .unknown, uti: nil, category: nil, bytes: 0, width: nil,
+            path: path, verdict: "rejected", iosErrorCode: UNErrorCode.invalidURL.rawValue, format: .unknown, uti: nil,
+            category: nil, bytes: 0, width: nil,
             height: nil,
             frames: nil, errorCode: UNErrorCode.invalidURL.rawValue, reason: message, warnings: [])
     }

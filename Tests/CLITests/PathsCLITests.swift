@@ -4,7 +4,7 @@ import Testing
 
 /// PATH and INPUT arguments as `ls` and `identify` treat them: a missing one is reported and the
 /// others still checked; a folder's README is not an attachment; a name iOS cannot type is
-/// rejected; and `prepare` with nothing it can read refuses before creating anything.
+/// renamed by `prepare` (iOS would refuse it as it is); and `prepare` with nothing it can read refuses before creating anything.
 @Suite("pushattach paths")
 struct PathsCLITests {
     static let jpeg = Corpus.testImages.appendingPathComponent("small-320x240.jpg")
@@ -46,9 +46,10 @@ struct PathsCLITests {
     }
 
     /// In a folder: the README is skipped and counted, not a rejected attachment; a JPEG named
-    /// without an extension is rejected (101), as iOS types a file by its extension. Named on
+    /// without an extension is one iOS would refuse (101, it types a file by its extension) and
+    /// `prepare` renames. Named on
     /// the command line, a file that is not media is rejected (101).
-    @Test func folderSkipsWhatIsNotMediaAndRejectsANameWithoutExtension() throws {
+    @Test func folderSkipsWhatIsNotMediaAndRenamesANameWithoutExtension() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(at: Self.jpeg, to: dir.appendingPathComponent("photo.jpg"))
@@ -63,12 +64,14 @@ struct PathsCLITests {
             uniqueKeysWithValues: reports.map { (URL(fileURLWithPath: $0["path"] as! String).lastPathComponent, $0) })
         #expect(Set(byName.keys) == ["photo", "photo.jpg"])
         #expect(byName["photo.jpg"]?["verdict"] as? String == "accepted")
-        #expect(byName["photo"]?["verdict"] as? String == "rejected")
-        #expect(byName["photo"]?["error_code"] as? Int == 101)
+        // iOS cannot type it as it is (101); prepare names it .jpg.
+        #expect(byName["photo"]?["verdict"] as? String == "transcode")
+        #expect(byName["photo"]?["action"] as? String == "rename")
+        #expect((byName["photo"]?["ios"] as? [String: Any])?["error_code"] as? Int == 101)
         #expect((byName["photo"]?["reason"] as? String)?.contains("rename it to .jpg") == true)
 
         let table = try ProcessRunner.run("pushattach", ["verify", dir.path])
-        #expect(table.stdout.contains("2 files: 1 accepted, 0 transcode, 1 rejected\n"), "\(table.stdout)")
+        #expect(table.stdout.contains("2 files: 1 accepted, 1 transcode, 0 rejected\n"), "\(table.stdout)")
         #expect(table.stdout.hasSuffix("not media, skipped: 2 files in folders (README.md, notes.txt)\n"))
 
         let named = try ProcessRunner.run(

@@ -6,8 +6,8 @@ import Testing
 @Suite("pushattach CLI")
 struct VerifyCLITests {
     static let jsonKeys: Set<String> = [
-        "path", "verdict", "format", "uti", "category", "bytes", "width", "height", "frames", "error_code", "reason",
-        "warnings",
+        "path", "verdict", "action", "output_format", "ios", "format", "uti", "category", "bytes", "width", "height",
+        "frames", "error_code", "reason", "warnings",
     ]
 
     func fixture(_ name: String) -> String { Corpus.testImages.appendingPathComponent(name).path }
@@ -77,8 +77,11 @@ struct VerifyCLITests {
         #expect(byName["small-320x240.jpg"]?["verdict"] as? String == "accepted")
         #expect(byName["lossy-320x240.webp"]?["verdict"] as? String == "transcode")
         #expect(byName["alpha-lossless-256x256.webp"]?["verdict"] as? String == "transcode")
-        #expect(byName["jpeg-named.png"]?["verdict"] as? String == "rejected")
-        #expect(byName["jpeg-named.png"]?["error_code"] as? Int == 101)
+        // iOS would refuse it as it is (101, it goes by the name); prepare writes it as .jpg.
+        #expect(byName["jpeg-named.png"]?["verdict"] as? String == "transcode")
+        #expect(byName["jpeg-named.png"]?["action"] as? String == "rename")
+        #expect(byName["jpeg-named.png"]?["error_code"] is NSNull)
+        #expect((byName["jpeg-named.png"]?["ios"] as? [String: Any])?["error_code"] as? Int == 101)
         #expect(byName["truncated.jpg"]?["error_code"] as? Int == 105)
         // Found in a folder, a file that is not media at all is skipped, not a rejected attachment
         // (named on the command line, it is rejected 101: `VerifyPathsCLITests`).
@@ -93,9 +96,9 @@ struct VerifyCLITests {
             "pushattach", ["verify", fixture("small-320x240.jpg"), fixture("lossy-320x240.webp")])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("verdict    format  uti ") == true, "\(result.stdout)")
-        #expect(lines.contains { $0.hasPrefix("accepted   jpeg    public.jpeg ") })
-        #expect(lines.contains { $0.hasPrefix("transcode  webp    org.webmproject.webp ") })
+        #expect(lines.first?.hasPrefix("verdict    action        format  uti ") == true, "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("accepted   pass-through  jpeg    public.jpeg ") })
+        #expect(lines.contains { $0.hasPrefix("transcode  convert       webp    org.webmproject.webp ") })
         #expect(lines.last == "2 files: 1 accepted, 1 transcode, 0 rejected")
     }
 

@@ -19,9 +19,9 @@ struct VerifyTableCLITests {
         #expect(result.stderr.isEmpty)
         #expect(
             Self.lines(result.stdout) == [
-                "verdict   format  uti                    size  dimensions        path",
-                "accepted  gif     com.compuserve.gif    477 B  120x90, 3 frames  \(gif)",
-                "accepted  jpeg    public.jpeg         13.3 kB  320x240           \(jpeg)",
+                "verdict   action        format  uti                    size  dimensions        path",
+                "accepted  pass-through  gif     com.compuserve.gif    477 B  120x90, 3 frames  \(gif)",
+                "accepted  pass-through  jpeg    public.jpeg         13.3 kB  320x240           \(jpeg)",
                 "",
                 "2 files: 2 accepted, 0 transcode, 0 rejected",
                 "",
@@ -34,7 +34,7 @@ struct VerifyTableCLITests {
         #expect(result.status == 1)
         let lines = Self.lines(result.stdout)
         let header = try #require(lines.first)
-        #expect(header.wholeMatch(of: /verdict +format +uti +size  dimensions +path/) != nil, "\(header)")
+        #expect(header.wholeMatch(of: /verdict +action +format +uti +size  dimensions +path/) != nil, "\(header)")
         let pathColumn = try #require(header.range(of: "path")).lowerBound.utf16Offset(in: header)
         let rows = lines.dropFirst().prefix { !$0.isEmpty }
         #expect(rows.count > 10)
@@ -56,16 +56,15 @@ struct VerifyTableCLITests {
         let named = fixture("jpeg-named.png")
         let result = try ProcessRunner.run("pushattach", ["verify", "-q", fixture("small-320x240.jpg"), named])
         #expect(result.status == 1)
-        let reason = "the file is named .png but its bytes are JPEG, and iOS goes by the extension"
+        let reason =
+            "the file is named .png but its bytes are JPEG, and iOS goes by the extension: prepare writes it as .jpg (rename it to .jpg to send it as it is)"
         #expect(
             Self.lines(result.stdout) == [
-                "verdict   format  uti             size  dimensions  path",
-                "rejected  jpeg    public.jpeg  13.3 kB  320x240     \(named)",
-                "  [101] \(reason); rename it to .jpg",
+                "verdict    action  format  uti             size  dimensions  path",
+                "transcode  rename  jpeg    public.jpeg  13.3 kB  320x240     \(named)",
+                "  \(reason)",
                 "",
-                "2 files: 1 accepted, 0 transcode, 1 rejected",
-                "top reasons for rejection:",
-                "  1 x \(reason)",
+                "2 files: 1 accepted, 1 transcode, 0 rejected",
                 "",
             ])
     }

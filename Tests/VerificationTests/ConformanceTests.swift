@@ -108,22 +108,28 @@ struct ConformanceTests {
         try PNGPadding.padded(base, toExactly: 9_999_999).write(to: under)
         let overReport = verifier.verify(fileAt: over), underReport = verifier.verify(fileAt: under)
         #expect(overReport.bytes == 10_000_001)
-        #expect(overReport.verdict == "rejected")
-        #expect(overReport.errorCode == 102)
+        // iOS would refuse it as it is (102); prepare re-encodes it under the cap.
+        #expect(overReport.iosVerdict == "rejected" && overReport.iosErrorCode == 102)
+        #expect(overReport.verdict == "transcode" && overReport.action == .fit, "\(overReport.reason ?? "")")
+        #expect(overReport.errorCode == nil)
         #expect(underReport.verdict == "accepted", "\(underReport.reason ?? "")")
+        #expect(underReport.iosVerdict == "accepted")
     }
 
     @Test func jpegNamedPngIsFlagged() {
         let report = verifier.verify(fileAt: Corpus.testImages.appendingPathComponent("jpeg-named.png"))
         #expect(report.format == .jpeg)
-        #expect(report.verdict == "rejected")
-        #expect(report.errorCode == 101)
+        #expect(report.iosVerdict == "rejected" && report.iosErrorCode == 101)
+        #expect(report.verdict == "transcode" && report.action == .rename && report.outputFormat == .jpeg)
         #expect(report.reason?.contains(".jpg") == true)
     }
 
+    /// iOS takes the photo as it is; prepare fits it to the long side, and the memory its decode
+    /// would take in the extension is a warning.
     @Test func largePhotoWarnsAboutTheMemoryBudget() {
         let report = verifier.verify(fileAt: Corpus.url("photos/kodak_pixpro_fz201.jpg"))
-        #expect(report.verdict == "accepted")
+        #expect(report.iosVerdict == "accepted")
+        #expect(report.verdict == "transcode" && report.action == .fit, "\(report.reason ?? "")")
         #expect(report.warnings.contains { $0.contains("memory") })
     }
 

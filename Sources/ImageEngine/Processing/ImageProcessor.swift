@@ -94,16 +94,15 @@ public final class ImageProcessor {
         var log = ProcessingLog()
         let orientation = try Self.orientation(of: input, info: info, strict: limits.strict, log: &log)
         let stored = Size(width: info.width, height: info.height)
-        let upright = orientation.swapsDimensions ? Size(width: stored.height, height: stored.width) : stored
-        let mainSize = TargetSize.main(for: upright, limits: limits)
+        let isCMYK = info.colorSpace == "cmyk" || info.colorSpace == "ycck"
+        let decision = StillDecision(
+            format: format, byteCount: data.count, stored: stored, orientation: orientation, isCMYK: isCMYK,
+            limits: limits)
+        let (upright, mainSize) = (decision.upright, decision.mainSize)
         // Never larger than the attachment: a thumbnail box over the fitted size gets the fitted size.
         let thumbSize = limits.thumbnailSize.map { FitBox.fit(TargetSize.thumbnail(for: upright, side: $0), in: mainSize) }
 
-        let isCMYK = info.colorSpace == "cmyk" || info.colorSpace == "ycck"
-        let passthrough =
-            limits.rules.isAccepted(format) && data.count <= limits.byteCap && mainSize == upright
-            && orientation == .up && !isCMYK
-        if passthrough {
+        if decision.passThrough {
             log.steps.append(
                 "passed through: \(format.rawValue) \(upright.width)x\(upright.height), \(data.count) bytes, within every limit"
             )

@@ -59,6 +59,10 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
     package var line: Int
     package var id: String?
     package var status: Status
+    /// What `prepare` did, in the words `verify` prints (`AttachmentPlan.Action`: `pass-through`,
+    /// `rename`, `convert`, `fit`, `reencode-animation`, `first-frame`, `refuse`); nil for a
+    /// download that failed before a plan, and in manifests written before it was recorded.
+    package var action: String?
     /// The UNErrorCode iOS would give the file (`UNErrorCode.rawValue`, as `verify --json`'s
     /// `error_code`): set on rejections iOS itself would make, and on failures where one applies
     /// (a download over iOS's size cap, 102); nil when prepared and for refusals of our own.
@@ -92,7 +96,8 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
     package var timings: Timings
 
     package init(
-        index: Int = 0, input: String, line: Int, id: String? = nil, status: Status, errorCode: Int? = nil,
+        index: Int = 0, input: String, line: Int, id: String? = nil, status: Status, action: String? = nil,
+        errorCode: Int? = nil,
         reason: String? = nil, file: String? = nil, identifier: String? = nil, uti: String? = nil,
         format: String? = nil, category: String? = nil, bytes: Int? = nil, width: Int? = nil, height: Int? = nil,
         frames: Int? = nil, sourceWidth: Int? = nil, sourceHeight: Int? = nil, sha256: String? = nil,
@@ -103,6 +108,7 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
         self.line = line
         self.id = id
         self.status = status
+        self.action = action
         self.errorCode = errorCode
         self.reason = reason
         self.file = file
@@ -132,6 +138,7 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
             ("line", .int(line)),
             ("id", .optional(id)),
             ("status", .string(status.rawValue)),
+            ("action", .optional(action)),
             ("error_code", .optional(errorCode)),
             ("reason", .optional(reason)),
             ("file", .optional(file)),
@@ -169,7 +176,7 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
     package func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case index, input, line, id, status
+        case index, input, line, id, status, action
         case errorCode = "error_code"
         case reason, file, identifier, uti, format, category, bytes, width, height, frames
         case sourceWidth = "source_width", sourceHeight = "source_height"
@@ -183,6 +190,7 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
         line = try c.decode(Int.self, forKey: .line)
         id = try c.decodeIfPresent(String.self, forKey: .id)
         status = try c.decode(Status.self, forKey: .status)
+        action = try c.decodeIfPresent(String.self, forKey: .action)
         errorCode = try c.decodeIfPresent(Int.self, forKey: .errorCode)
         reason = try c.decodeIfPresent(String.self, forKey: .reason)
         file = try c.decodeIfPresent(String.self, forKey: .file)

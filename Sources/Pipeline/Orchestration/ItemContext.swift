@@ -289,6 +289,7 @@ final class ItemContext: Sendable {
 extension ManifestEntry {
     mutating func apply(_ outcome: MediaOutcome, extraWarnings: [String]) {
         status = outcome.status
+        action = outcome.status == .failed ? nil : outcome.action.rawValue
         errorCode = outcome.errorCode?.rawValue
         reason = outcome.reason
         if let format = outcome.format, format != .unknown {

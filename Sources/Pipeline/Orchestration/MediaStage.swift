@@ -8,6 +8,9 @@ import Verification
 /// What the sniff → reconcile → assess → engine stage made of one body.
 struct MediaOutcome: Sendable {
     var status: ManifestEntry.Status
+    /// What was done, in the words of the plan `verify` prints (`AttachmentPlan.Action`): read
+    /// from what the engine did, never from the plan, so a test can hold the two side by side.
+    var action: AttachmentPlan.Action = .refuse
     /// The UNErrorCode iOS would give the file, on a rejection iOS would make too.
     var errorCode: UNErrorCode?
     var reason: String?
@@ -99,6 +102,7 @@ final class MediaStage {
             ImageProcessor.processedFormats.contains(id.sniffed.format)
             ? image(data, id) : passThrough(data, id)
         guard outcome.status == .prepared, let output = outcome.data else { return outcome }
+        outcome.action = Self.action(of: outcome, input: id.sniffed, urlExtension: claims.urlExtension)
         // The final word: what we write must be something iOS takes as it is.
         if let rejection = MediaCheck.checkOutput(output, policy: policy) {
             var rejected = MediaOutcome.rejected(rejection, warnings: outcome.warnings)
@@ -107,6 +111,20 @@ final class MediaStage {
         }
         outcome.sha256 = (outcome.outputIsInput ? streamedDigest : nil) ?? SHA256.hexDigest(of: output)
         return outcome
+    }
+
+    /// What the engine did, in the plan's words: the input's bytes under a name that says their
+    /// type (or a new one), an animation re-encoded or cut to its first frame, a format iOS
+    /// refuses converted, or one it takes fitted. A URL without an extension is renamed: the
+    /// written file gets one.
+    static func action(of outcome: MediaOutcome, input: SniffedType, urlExtension: String?) -> AttachmentPlan.Action {
+        if outcome.outputIsInput {
+            return MediaCheck.isRenamed(input.format, fileExtension: urlExtension ?? "") ? .rename : .passThrough
+        }
+        if input.format == .gif || (input.format == .webp && input.isAnimated) {
+            return outcome.format == .gif ? .reencodeAnimation : .firstFrame
+        }
+        return AppleRules.standard.isAccepted(input.format) ? .fit : .convert
     }
 
     /// JPEG, PNG, WebP, GIF, HEIC and AVIF: fitted to the limits (resized, re-encoded; WebP, HEIC

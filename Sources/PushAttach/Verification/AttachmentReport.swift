@@ -1,26 +1,52 @@
 import Foundation
 
-/// Whether iOS would accept a file as a notification attachment, and if not, why.
+/// What `AttachmentPreparer` will do with a file, and what iOS would do with it as it is: one
+/// plan, the one the preparer runs.
 ///
 ///     let report = await AttachmentVerifier().verify(fileAt: URL(fileURLWithPath: "cat.webp"))
 ///     report.verdict           // .transcode
+///     report.action            // .convert
 ///     report.transcodeTarget   // .jpeg
+///     report.iosErrorCode      // .unrecognizedType: iOS refuses WebP as it is
 public struct AttachmentReport: Sendable, Hashable {
-    /// What iOS would do with the file.
+    /// What the preparer does with the file, in three words.
     public enum Verdict: Sendable, Hashable {
-        /// iOS accepts the file as it is.
+        /// Written unchanged: iOS takes it as it is.
         case accepted
-        /// iOS refuses the format; `AttachmentPreparer` turns it into `transcodeTarget`.
+        /// Converted, fitted, re-encoded or renamed (`action` says which) into `transcodeTarget`.
         case transcode
-        /// Refused: by iOS (`errorCode` set) or by our own checks (a pixel bomb, `errorCode` nil).
+        /// Refused, with the `errorCode` the preparer records (nil for refusals of its own).
         case rejected
+    }
+
+    /// What the preparer does, one word more precise than `verdict`.
+    public enum Action: String, Sendable, Hashable, CaseIterable {
+        /// Written byte for byte.
+        case passThrough = "pass-through"
+        /// Written byte for byte, under the extension of its real type.
+        case rename
+        /// WebP, HEIC or AVIF converted to JPEG or PNG.
+        case convert
+        /// JPEG or PNG re-encoded to fit the limits, turned upright, or CMYK made RGB.
+        case fit
+        /// An animation re-encoded as an animated GIF.
+        case reencodeAnimation = "reencode-animation"
+        /// An animation over the frame or duration cap: its first frame, as a still.
+        case firstFrame = "first-frame"
+        /// Nothing is written.
+        case refuse
     }
 
     /// The file's path; nil for bytes verified in memory.
     public var path: String?
-    /// What iOS would do with the file.
+    /// What the preparer does with the file.
     public var verdict: Verdict
-    /// The `UNErrorCode` iOS would give, when it would refuse the file.
+    /// What the preparer does, precisely.
+    public var action: Action
+    /// The code iOS would refuse the file with as it is (a WebP: 101; a 12 MB JPEG: 102); nil
+    /// when iOS would take it unchanged.
+    public var iosErrorCode: UNErrorCode?
+    /// The `UNErrorCode` the preparer records when it refuses the file.
     public var errorCode: UNErrorCode?
     /// Why the file is not accepted as it is, and what to do; nil when accepted.
     public var reason: String?
@@ -28,9 +54,9 @@ public struct AttachmentReport: Sendable, Hashable {
     public var format: MediaFormat
     /// The format's UTI, to pass as the attachment's type hint; nil when unknown.
     public var typeHint: String?
-    /// The format `AttachmentPreparer` would transcode to, when the verdict is `.transcode`.
+    /// The format `AttachmentPreparer` writes, when the verdict is `.transcode`.
     public var transcodeTarget: MediaFormat?
-    /// The pixel size in the header (as stored); nil when not an image or unreadable.
+    /// The pixel size, upright (Exif orientation applied); nil when not an image or unreadable.
     public var pixelSize: PixelSize?
     /// Frames, for animated images and when known.
     public var frames: Int?
@@ -39,6 +65,6 @@ public struct AttachmentReport: Sendable, Hashable {
     /// Things worth a look that do not change the verdict.
     public var warnings: [String]
 
-    /// True when iOS accepts the file as it is.
+    /// True when the file is written unchanged (iOS accepts it as it is, under its name).
     public var isAccepted: Bool { verdict == .accepted }
 }

@@ -46,12 +46,7 @@ public struct AttachmentVerifier: Sendable {
     ///     let report = await AttachmentVerifier().verify(fileAt: URL(fileURLWithPath: "clip.mp4"))
     public func verify(fileAt url: URL) async -> AttachmentReport {
         let verifier = verifier
-        let rules = rules
-        return await Offload.plain.run { _ in
-            let report = verifier.verify(fileAt: url)
-            let head = report.verdict == "transcode" ? Self.head(of: url) : nil
-            return AttachmentReport(report, path: url.path, head: head, rules: rules)
-        }
+        return await Offload.plain.run { _ in AttachmentReport(verifier.verify(fileAt: url), path: url.path) }
     }
 
     /// The verdict on bytes in memory. `fileExtension` is the name's extension they would be
@@ -60,23 +55,16 @@ public struct AttachmentVerifier: Sendable {
     ///     let report = await AttachmentVerifier().verify(data: bytes, fileExtension: "jpg")
     public func verify(data: Data, fileExtension: String?) async -> AttachmentReport {
         let verifier = verifier
-        let rules = rules
         return await Offload.plain.run { _ in
-            let report = verifier.verify(data: data, path: "", fileExtension: fileExtension)
-            return AttachmentReport(report, path: nil, head: data.prefix(1 << 16), rules: rules)
+            AttachmentReport(verifier.verify(data: data, path: "", fileExtension: fileExtension), path: nil)
         }
     }
 
-    private static func head(of url: URL) -> Data? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
-        return try? handle.read(upToCount: 1 << 16)
-    }
 }
 
 extension AttachmentReport {
-    /// `report` in the library's types; `head` (the first bytes) gives the transcode target.
-    init(_ report: FileReport, path: String?, head: Data?, rules: AppleRules) {
+    /// `report` in the library's types.
+    init(_ report: FileReport, path: String?) {
         verdict =
             switch report.verdict {
             case "accepted": .accepted
@@ -92,14 +80,9 @@ extension AttachmentReport {
         frames = report.frames
         byteCount = report.bytes
         warnings = report.warnings
-        transcodeTarget = nil
-        if verdict == .transcode {
-            transcodeTarget = .jpeg
-            if let head, let sniffed = try? Sniffer.sniff(head),
-                case .transcode(let target) = rules.assess(sniffed, byteCount: report.bytes, fileExtension: nil).verdict
-            {
-                transcodeTarget = target
-            }
-        }
+        // The format the plan writes: an animated WebP becomes a GIF, a large JPEG stays JPEG.
+        transcodeTarget = verdict == .transcode ? report.outputFormat : nil
+        action = AttachmentReport.Action(rawValue: report.action.rawValue) ?? .refuse
+        iosErrorCode = report.iosErrorCode.flatMap(UNErrorCode.init(rawValue:))
     }
 }

@@ -138,7 +138,10 @@ public enum MediaCheck {
         // no name at all (a download, before it is written).
         let ext = fileExtension
         if sniffed.format == .unknown {
-            if let ext, !ext.isEmpty, let named = format(forExtension: ext) {
+            // The name a file has on disk, or the one its URL gives a download: either way
+            // iOS would type it by that extension and find the bytes are not that format.
+            let name = ext ?? claims.first { $0.source == .urlExtension || $0.source == .fileExtension }?.value
+            if let name, !name.isEmpty, let named = format(forExtension: name) {
                 return .failure(namedButNot(named, bytes: bytes))
             }
             let first = bytes.prefix(16).map { $0 >= 0x20 && $0 < 0x7F ? Character(UnicodeScalar($0)) : "." }

@@ -10,9 +10,11 @@ import PushAttach
 ///     table.count(report); table.rows.append(report)
 ///     print(table.rendered()); print(table.summary())
 struct VerifyTable {
-    static let header = ["verdict", "format", "uti", "size", "dimensions", "path"]
+    /// `verdict` and `action`: what `prepare` will do (the plan it runs); the reason below a row
+    /// says what iOS would do with the file as it is.
+    static let header = ["verdict", "action", "format", "uti", "size", "dimensions", "path"]
     /// Columns aligned to the right (numbers).
-    static let rightAligned: Set<Int> = [3]
+    static let rightAligned: Set<Int> = [4]
 
     /// The files to show, in order.
     var rows: [FileReport] = []
@@ -60,7 +62,7 @@ struct VerifyTable {
         var dimensions = r.width.flatMap { w in r.height.map { h in "\(w)x\(h)" } } ?? "-"
         if let frames = r.frames, frames > 1 { dimensions += ", \(frames) frames" }
         return [
-            r.verdict, r.format.rawValue, r.uti ?? "-", formatBytes(r.bytes), dimensions, DisplayText.escaped(r.path),
+            r.verdict, r.action.rawValue, r.format.rawValue, r.uti ?? "-", formatBytes(r.bytes), dimensions, DisplayText.escaped(r.path),
         ]
     }
 

@@ -7,7 +7,7 @@ import Testing
 struct ManifestTests {
     /// The declared order, written out here so a change to it is a deliberate change to a test.
     static let keyOrder = [
-        "index", "input", "line", "id", "status", "error_code", "reason", "file", "identifier", "uti", "format",
+        "index", "input", "line", "id", "status", "action", "error_code", "reason", "file", "identifier", "uti", "format",
         "category", "bytes", "width", "height", "frames", "source_width", "source_height", "sha256", "transform",
         "thumbnail", "warnings", "timings",
     ]
@@ -87,10 +87,10 @@ struct ManifestTests {
         let text = String(decoding: data, as: UTF8.self)
         #expect(JSONKeys.topLevel(of: text) == ["schema_version", "created", "entries"])
         #expect(
-            text.hasPrefix("{\n  \"schema_version\": 1,\n  \"created\": \"2023-11-14T22:13:20Z\",\n  \"entries\": [\n"))
+            text.hasPrefix("{\n  \"schema_version\": 2,\n  \"created\": \"2023-11-14T22:13:20Z\",\n  \"entries\": [\n"))
         #expect(text.hasSuffix("\n  ]\n}\n"))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(object["schema_version"] as? Int == 1)
+        #expect(object["schema_version"] as? Int == Manifest.schemaVersion)
         let entries = try #require(object["entries"] as? [[String: Any]])
         #expect(entries.count == 2)
         #expect(JSONKeys.entries(of: text) == [Self.keyOrder, Self.keyOrder])
@@ -177,7 +177,7 @@ struct ManifestTests {
         #expect(try Manifest.finalize(dir: dir.url).count == 0)
         let document = try JSONDecoder().decode(
             Manifest.Document.self, from: Data(contentsOf: dir.url.appendingPathComponent("manifest.json")))
-        #expect(document.entries.isEmpty && document.schemaVersion == 1)
+        #expect(document.entries.isEmpty && document.schemaVersion == Manifest.schemaVersion)
         let text = try String(contentsOf: dir.url.appendingPathComponent("manifest.json"), encoding: .utf8)
         #expect(text.hasSuffix("\"entries\": []\n}\n"), "\(text)")
         // A manifest from before the schema (`version`, keys sorted) still reads.
