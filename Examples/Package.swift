@@ -18,6 +18,9 @@ let package = Package(
             name: "batch-progress",
             dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
         .executableTarget(
+            name: "batch-manifest",
+            dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
+        .executableTarget(
             name: "verify-folder",
             dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
         .executableTarget(

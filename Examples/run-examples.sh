@@ -109,6 +109,21 @@ check batch-progress 1 '^prepared 4 of 6, 2 failed' -- \
     "$media/small-320x240.jpg" "$media/opaque-300x200.png" "$media/alpha-256x256.png" \
     "$media/animated-120x90.gif" "$media/not-media.txt" "$media/missing.jpg"
 
+# --- batch-manifest: AttachmentBatch writes manifest.json; resumed, it downloads nothing -----
+check batch-manifest 0 '^resumed: 3 skipped, 0 prepared, 0 failed' -- \
+    "$bin/batch-manifest" --allow-private-networks "$work/manifest-batch" \
+    "$media/small-320x240.jpg?batch=1" "$media/lossy-320x240.webp?batch=1" "$media/animated-120x90.gif?batch=1"
+# The file server logged each download once: three for both runs together.
+downloads=$(grep -c 'GET /[^ ]*?batch=1 ' "$work/server.log")
+if [ "$downloads" -eq 3 ] && [ -f "$work/manifest-batch/manifest.json" ]; then
+    passed=$((passed + 1))
+    echo "ok    batch-manifest-downloads: 3 downloads for the batch and its resume, manifest.json written"
+else
+    failed=$((failed + 1))
+    failures+=("batch-manifest-downloads")
+    echo "FAIL  batch-manifest-downloads: $downloads downloads (expected 3), or no manifest.json"
+fi
+
 # --- concurrent-requests: 20 calls at once on one preparer and one folder --------------------
 twenty=()
 for i in $(seq 1 20); do twenty+=("$media/photo-1600x1200.jpg?request=$i"); done

@@ -43,7 +43,9 @@ public struct AttachmentPlan: Sendable, Hashable {
 
     /// What iOS does with the file as it is, before `prepare`.
     public enum AsIs: Sendable, Hashable {
+        /// iOS takes the file unchanged, under its name.
         case accepted
+        /// iOS refuses the file with this code (a WebP 101, over the cap 102, damaged 105).
         case rejected(UNErrorCode)
 
         /// "accepted" or "rejected".

@@ -26,7 +26,6 @@ enum FlagTerms {
         ("the same shard option (PrepareOptions.shard)", "the same --shard K/N"),
         // Per-file decision (`MediaCheck`, `Verifier`, the engine's `ProcessingError`)
         ("set CheckPolicy.pixelBudget higher", "pass a higher --pixel-budget"),
-        ("Preparer transcodes it", "prepare transcodes it"),
         ("accept damaged images to use what decodes", "pass --accept-damaged to use what decodes"),
         // The setting names alone.
         ("FetchPolicy.allowedHosts", "--allow-host"),

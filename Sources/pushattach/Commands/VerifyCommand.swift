@@ -10,10 +10,10 @@ struct VerifyCommand: Command {
     enum Options {
         static let json = OptionInfo.flag(
             "--json",
-            "One JSON object per line, printed as each file is checked: path, verdict, format, uti, category, bytes, width, height, frames, error_code, reason, warnings."
+            "One JSON object per line, printed as each file is checked: path, verdict, action, output_format, ios {verdict, error_code}, format, uti, category, bytes, width, height (upright), frames, error_code, reason, warnings."
         )
         static let quiet = OptionInfo.flag(
-            "--quiet", short: "-q", "Show only the files iOS would not accept as they are, and the summary.")
+            "--quiet", short: "-q", "Show only the files 'prepare' would change or refuse, and the summary.")
         static let fast = OptionInfo.flag("--fast", "Check headers only; skip the full decode of JPEG, PNG, WebP, GIF, HEIC and AVIF.")
         static let strict = OptionInfo.flag(
             "--strict", "Every codec warning and a malformed Exif block make a file corrupt.")
@@ -38,25 +38,32 @@ struct VerifyCommand: Command {
         let rules = AppleRules.standard
         return CommandDoc(
             title: "pushattach verify",
-            summary: "Would iOS accept these files as notification attachments, and if not, why?",
+            summary: "Would iOS accept these files as notification attachments, and what will 'prepare' do with them?",
             overview: [
-                .paragraph("The type comes from the bytes, never the name. Each file gets a verdict:"),
+                .paragraph(
+                    "The type comes from the bytes, never the name. Each file gets the plan 'prepare' runs on it (the same one), as a verdict:"
+                ),
                 .definitions([
-                    .init(term: "accepted", text: "iOS takes it as it is."),
+                    .init(term: "accepted", text: "Written unchanged: iOS takes it as it is."),
                     .init(
                         term: "transcode",
-                        text: "iOS refuses the file as it is but 'prepare' converts it (WebP, HEIC, HEIF, AVIF -> JPEG, or PNG with alpha; animated WebP -> animated GIF; a GIF over 10 MB -> a smaller GIF)."),
+                        text:
+                            "'prepare' changes it, and the action says how: convert (WebP, HEIC, HEIF, AVIF -> JPEG, or PNG with alpha), fit (a JPEG or PNG over 10 MB, the long side or the decoded budget, turned by Exif, or CMYK), reencode-animation (animated WebP, or a GIF over a limit -> animated GIF), first-frame (an animation over the frame cap), rename (a name whose extension does not say the type)."
+                    ),
                     .init(
                         term: "rejected",
                         text:
-                            "iOS would refuse it, with the UNErrorCode it would give (101 unrecognized type, 102 invalid file size, 105 corrupt) and a reason."
+                            "'prepare' refuses it, with the UNErrorCode (101 unrecognized type, 102 invalid file size, 105 corrupt) and a reason."
                     ),
                 ]),
+                .paragraph(
+                    "With --json, 'ios' says what iOS would do with the file as it is: accepted, or rejected with its code (a WebP 101, a 12 MB JPEG 102, a JPEG named .png 101)."
+                ),
                 .paragraph(
                     "An image too large in pixels (over --pixel-budget, 'too large: WxH is N MP') is rejected 102 as well, by verify and prepare alike: iOS checks only the bytes when it attaches a file, but no extension can decode such an image to show it, and 102 is the code iOS has for a file too large."
                 ),
                 .paragraph(
-                    "iOS picks the type from the file's extension, so a name that disagrees with the bytes is rejected (rename it). Caps: images \(megabytes(rules.imageByteCap)), audio \(megabytes(rules.audioByteCap)), movies \(megabytes(rules.movieByteCap)) (1 MB = 1,000,000 bytes). Images whose decoded size (width x height x 4) passes the extension's ~\(megabytes(rules.memoryBudget)) memory budget get a warning."
+                    "iOS picks the type from the file's extension, so a name that disagrees with the bytes is refused by iOS as it is, and 'prepare' writes the file under the right one. Caps: images \(megabytes(rules.imageByteCap)), audio \(megabytes(rules.audioByteCap)), movies \(megabytes(rules.movieByteCap)) (1 MB = 1,000,000 bytes). Images whose decoded size (width x height x 4) passes the extension's ~\(megabytes(rules.memoryBudget)) memory budget get a warning."
                 ),
             ],
             usage: "pushattach verify [options] PATH...",
@@ -70,7 +77,7 @@ struct VerifyCommand: Command {
             options: Options.all,
             notes: [
                 .paragraph(
-                    "The table (verdict, format, uti, size, dimensions, path) is printed once every file is checked, its columns as wide as their content; a reason or warning follows its file on an indented line. Then a summary: the counts and the most frequent reasons for rejection."
+                    "The table (verdict, action, format, uti, size, dimensions, path) is printed once every file is checked, its columns as wide as their content; a reason or warning follows its file on an indented line. Then a summary: the counts and the most frequent reasons for rejection."
                 )
             ],
             exitStatus: "0 every file accepted, 1 any file not accepted or PATH not found, 64 usage error.",

@@ -150,9 +150,10 @@ struct AnimationProcessingTests {
         let pixels = try Processing.pixels(result.output)
         #expect(abs(Int(pixels[16, 12, 1]) - 255) < 8 && pixels[16, 12, 0] < 8)
 
-        // verify foretells it: the GIF is accepted as it is (iOS takes it), with the same reason.
+        // verify foretells it: iOS would take the GIF as it is; prepare keeps its first frame, as JPEG.
         let report = Verifier().verify(data: gif, path: "long.gif", fileExtension: "gif")
-        #expect(report.verdict == "accepted")
+        #expect(report.iosVerdict == "accepted")
+        #expect(report.verdict == "transcode" && report.action == .firstFrame && report.outputFormat == .jpeg)
         #expect(report.warnings.contains { $0.contains("301 frames is over the cap of 300") }, "\(report.warnings)")
     }
 
