@@ -29,7 +29,7 @@ import Testing
         let report = await AttachmentVerifier().verify(fileAt: a.fileURL)
         let _: AttachmentReport.Verdict = report.verdict
         let _: UNErrorCode? = report.errorCode
-        let thumb = try await Thumbnail.jpeg(from: jpeg, maxSide: 256)
+        let thumb = try await Thumbnail.image(from: jpeg, maxSide: 256)
         let _: (Data, PixelSize) = (thumb.data, thumb.size)
 
         #expect(finished == 2)

@@ -16,8 +16,8 @@ import Testing
     @Test func thumbnailFromBytesEqualsFromData() async throws {
         let jpeg = try #require(Corpus.files(in: "photos", extensions: ["jpg"]).first)
         let data = try Data(contentsOf: jpeg)
-        let fromData = try await Thumbnail.jpeg(from: data, maxSide: 128)
-        let fromBytes = try await Thumbnail.jpeg(from: [UInt8](data), maxSide: 128)
+        let fromData = try await Thumbnail.image(from: data, maxSide: 128)
+        let fromBytes = try await Thumbnail.image(from: [UInt8](data), maxSide: 128)
         #expect(fromData.data == fromBytes.data)
         #expect(fromData.size == fromBytes.size)
         #expect(max(fromBytes.size.width, fromBytes.size.height) <= 128)

@@ -19,7 +19,7 @@ func theOtherJobs(urls: [URL], folder: URL, path: URL, bytes: Data) async throws
     }
     let report = await AttachmentVerifier().verify(fileAt: path)  // .verdict: .accepted, .transcode, .rejected
     print(report.verdict, report.errorCode?.rawValue ?? 0)
-    let thumb = try await Thumbnail.jpeg(from: bytes, maxSide: 256)  // .data, .size
+    let thumb = try await Thumbnail.image(from: bytes, maxSide: 256)  // .data, .size
     print(thumb.size, thumb.data.count)
 }
 
@@ -73,7 +73,7 @@ func verifyFolder(_ folder: URL) async throws {
 // GettingStarted.md, "A thumbnail".
 func thumbnail(of photo: URL, to output: URL) async throws {
     let bytes = try Data(contentsOf: photo)
-    let thumb = try await Thumbnail.jpeg(from: bytes, maxSide: 256)
+    let thumb = try await Thumbnail.image(from: bytes, maxSide: 256)
     try thumb.data.write(to: output)
     print(thumb.size, thumb.format)  // 256×192 jpeg
 }

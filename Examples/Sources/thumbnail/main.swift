@@ -20,7 +20,7 @@ do { bytes = try Data(contentsOf: input) } catch {
     exit(2)
 }
 do {
-    let thumb = try await Thumbnail.jpeg(from: bytes, maxSide: maxSide)
+    let thumb = try await Thumbnail.image(from: bytes, maxSide: maxSide)
     try thumb.data.write(to: output)
     print("thumbnail \(thumb.size) \(thumb.format) \(thumb.data.count) bytes -> \(output.path)")
     for step in thumb.steps { print("  step: \(step)") }

@@ -37,12 +37,20 @@ extension AttachmentVerifier {
 }
 
 extension Thumbnail {
-    /// `jpeg(from:maxSide:quality:)` from bytes held as `[UInt8]`.
+    /// `image(from:maxSide:quality:)` from bytes held as `[UInt8]`.
     ///
-    ///     let thumb = try await Thumbnail.jpeg(from: [UInt8](data), maxSide: 256)
+    ///     let thumb = try await Thumbnail.image(from: [UInt8](data), maxSide: 256)
+    public static func image(from bytes: [UInt8], maxSide: Int, quality: Int = 80) async throws(AttachmentError)
+        -> Thumbnail
+    {
+        try await image(from: Data(bytes), maxSide: maxSide, quality: quality)
+    }
+
+    /// `image(from:maxSide:quality:)` from `[UInt8]`, under its first name.
+    @available(*, deprecated, renamed: "image(from:maxSide:quality:)")
     public static func jpeg(from bytes: [UInt8], maxSide: Int, quality: Int = 80) async throws(AttachmentError)
         -> Thumbnail
     {
-        try await jpeg(from: Data(bytes), maxSide: maxSide, quality: quality)
+        try await image(from: Data(bytes), maxSide: maxSide, quality: quality)
     }
 }

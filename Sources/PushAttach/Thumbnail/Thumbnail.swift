@@ -2,10 +2,11 @@ import Foundation
 import ImageEngine
 
 /// A small image made from image bytes, for a preview: decoded straight at the smallest codec
-/// scale that covers it (a JPEG's DCT scaling: 1/2, 1/4, 1/8), never at full size first.
+/// scale that covers it (a JPEG's DCT scaling: 1/2, 1/4, 1/8), never at full size first, and
+/// always encoded anew (never the input handed back).
 ///
 ///     let photo = try Data(contentsOf: URL(fileURLWithPath: "photo.jpg"))
-///     let thumbnail = try await Thumbnail.jpeg(from: photo, maxSide: 256)
+///     let thumbnail = try await Thumbnail.image(from: photo, maxSide: 256)
 ///     thumbnail.size     // 256×171
 ///     thumbnail.format   // .jpeg
 public struct Thumbnail: Sendable, Hashable {
@@ -13,24 +14,24 @@ public struct Thumbnail: Sendable, Hashable {
     public var data: Data
     /// Its pixel size, upright: the long side is at most the `maxSide` asked for.
     public var size: PixelSize
-    /// `.jpeg`; `.png` when the image has real transparency (JPEG has none), or when the input
-    /// already fits in `maxSide` and is passed through as it is (then also `.jpeg` for a JPEG).
+    /// `.jpeg`, or `.png` when the image has real transparency (JPEG has none). An animation's
+    /// thumbnail is its first frame, a still.
     public var format: MediaFormat
     /// What was done, one step each ("decoded at 1/8: …", "resized …", "encoded jpeg q80").
     public var steps: [String]
     /// What the decoder recovered from, and other things worth a look.
     public var warnings: [String]
 
-    /// A thumbnail of JPEG, PNG or WebP `data` whose long side fits in `maxSide`.
+    /// A thumbnail of JPEG, PNG, WebP, GIF, HEIC or AVIF `data` whose long side fits in `maxSide`:
+    /// a JPEG, or a PNG when the image has transparency; an animation's first frame, scaled.
     ///
-    ///     let thumbnail = try await Thumbnail.jpeg(from: photo, maxSide: 256, quality: 70)
-    ///     try thumbnail.data.write(to: URL(fileURLWithPath: "thumb.jpg"))
+    ///     let thumbnail = try await Thumbnail.image(from: photo, maxSide: 256, quality: 70)
+    ///     try thumbnail.data.write(to: URL(fileURLWithPath: "thumb.\(thumbnail.format.fileExtension)"))
     ///
     /// Orientation (Exif) is applied. A progressive JPEG decoded at 1/8 is read only up to the
     /// scans that image needs (its DC scans): damage in its later scans goes unseen, which a
-    /// preview can afford (`ProcessingLimits.validateAllScans` is false here). An image that
-    /// already fits and iOS accepts as it is comes back unchanged. The work runs on threads of
-    /// its own, off Swift's cooperative pool.
+    /// preview can afford (`ProcessingLimits.validateAllScans` is false here). The work runs on
+    /// threads of its own, off Swift's cooperative pool.
     ///
     /// - Parameters:
     ///   - maxSide: the side of the square box the thumbnail fits in (at least 1).
@@ -38,8 +39,9 @@ public struct Thumbnail: Sendable, Hashable {
     /// - Throws: `AttachmentError` of kind `.invalidArgument` for a side or quality out of
     ///   range, `.rejected` for bytes that are not a decodable image (or a pixel bomb),
     ///   `.processingFailed` when the engine fails, `.cancelled` when the task was cancelled.
-    /// - Complexity: one decode at reduced scale, one resize, one encode.
-    public static func jpeg(from data: Data, maxSide: Int, quality: Int = 80) async throws(AttachmentError)
+    /// - Complexity: one decode at reduced scale (an animation's first frame only), one resize,
+    ///   two small encodes.
+    public static func image(from data: Data, maxSide: Int, quality: Int = 80) async throws(AttachmentError)
         -> Thumbnail
     {
         guard maxSide >= 1 else {
@@ -53,21 +55,21 @@ public struct Thumbnail: Sendable, Hashable {
         do { sniffed = try Sniffer.sniff(data) } catch {
             throw AttachmentError(kind: .rejected, errorCode: .unrecognizedType, reason: "not an image: \(error)")
         }
-        var limits = ProcessingLimits()
-        limits.maxLongSide = maxSide
-        limits.quality = quality
-        limits.qualityFloor = min(limits.qualityFloor, quality)
-        limits.validateAllScans = false
-        let chosen = limits
+        let chosen = limits(maxSide: maxSide, quality: quality)
         let result: Result<ProcessingResult, ProcessingError> = await Offload.images.run { processor in
             Result { () throws(ProcessingError) in try processor.process(data, sniffed: sniffed, limits: chosen) }
         }
         switch result {
         case .success(let processed):
-            let output = processed.output
+            // `thumbnailSize` is set, so the engine always encodes one (from the main output, or
+            // on a passthrough from a decode at its own scale).
+            guard let thumb = processed.thumbnail else {
+                throw AttachmentError(kind: .processingFailed, reason: "the engine made no thumbnail")
+            }
             return Thumbnail(
-                data: output.data, size: PixelSize(width: output.width, height: output.height), format: output.format,
-                steps: processed.steps, warnings: processed.warnings)
+                data: thumb.data, size: PixelSize(width: thumb.width, height: thumb.height), format: thumb.format,
+                steps: processed.steps,
+                warnings: processed.warnings.filter { !($0.hasPrefix("animated ") && $0.contains("only the first frame")) })
         case .failure(let error):
             let kind: AttachmentError.Kind =
                 switch error {
@@ -76,5 +78,28 @@ public struct Thumbnail: Sendable, Hashable {
                 }
             throw AttachmentError(kind: kind, reason: error.description, underlying: .processing(error))
         }
+    }
+
+    /// `image(from:maxSide:quality:)` under its first name (it returns a PNG for transparency too).
+    @available(*, deprecated, renamed: "image(from:maxSide:quality:)")
+    public static func jpeg(from data: Data, maxSide: Int, quality: Int = 80) async throws(AttachmentError)
+        -> Thumbnail
+    {
+        try await image(from: data, maxSide: maxSide, quality: quality)
+    }
+
+    /// The engine's limits for a thumbnail: the main output fitted to the same box (so the
+    /// thumbnail is taken from it, the decode at the scale that box needs), an animation cut to
+    /// its first frame (one frame over a cap of 1: only that frame is decoded).
+    static func limits(maxSide: Int, quality: Int) -> ProcessingLimits {
+        var limits = ProcessingLimits()
+        limits.maxLongSide = maxSide
+        limits.thumbnailSize = maxSide
+        limits.quality = quality
+        limits.thumbnailQuality = quality
+        limits.qualityFloor = min(limits.qualityFloor, quality)
+        limits.maxAnimationFrames = 1
+        limits.validateAllScans = false
+        return limits
     }
 }
