@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestSupport
 
 /// Debian's `chromium`, headless, for tests that look at a page in a real browser: the DOM after
@@ -24,6 +25,20 @@ struct HeadlessChromium {
     }
 
     static let candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+
+    /// Whether the browser tests run: a browser is installed, or `PUSHATTACH_REQUIRE_CHROMIUM` is
+    /// set (`make test` sets it, after installing chromium, so a missing browser fails there
+    /// instead of skipping).
+    static var shouldRun: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["PUSHATTACH_REQUIRE_CHROMIUM"] != nil { return true }
+        let paths = (environment["PUSHATTACH_CHROMIUM"].map { [$0] } ?? []) + candidates
+        return paths.contains(where: FileManager.default.isExecutableFile)
+    }
+
+    /// The reason a skipped browser test shows.
+    static let skipReason: Comment =
+        "skipped: no chromium installed (apt-get install chromium, or set PUSHATTACH_CHROMIUM); make test installs it and runs these"
     let executable: URL
     /// Seconds a browser process may run before `timeout` stops it.
     var deadline = 120

@@ -58,7 +58,8 @@ struct ReportCLITests {
     /// demo/attachments.txt, as `make demo` runs it (an in-process server over TestImages/ instead
     /// of Python's), with `--report`: every item is a card, the filters work, and the first screen
     /// is a real picture.
-    @Test func demoReportInChromium() throws {
+    @Test(.enabled(if: HeadlessChromium.shouldRun, HeadlessChromium.skipReason))
+    func demoReportInChromium() throws {
         let browser = try HeadlessChromium()
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -117,7 +118,8 @@ struct ReportCLITests {
     /// written the way another tool might (key order, escaped slashes, raw U+2028): the page
     /// holds every item, pages and filters them, runs none of their text, and says how long the
     /// first page took.
-    @Test func tenThousandItemsInChromium() throws {
+    @Test(.enabled(if: HeadlessChromium.shouldRun, HeadlessChromium.skipReason))
+    func tenThousandItemsInChromium() throws {
         let browser = try HeadlessChromium()
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
