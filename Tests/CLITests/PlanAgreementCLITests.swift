@@ -60,6 +60,7 @@ struct PlanAgreementCLITests {
             ("cut-in-half.png", png.prefix(png.count / 2)),
             ("cut-in-half.gif", gif.prefix(gif.count * 2 / 3)),
             ("cut-in-half.jpg", jpeg.prefix(jpeg.count / 2)),
+            ("301-frames.gif", Padding.manyFrames(301)),
         ]
         return try cases.map { name, data in
             let url = dir.appendingPathComponent(name)
@@ -132,7 +133,7 @@ struct PlanAgreementCLITests {
         }
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(files.count) disagree:\n\(mismatches.joined(separator: "\n"))")
         // Every action that the fixtures can reach is reached, so the agreement is not vacuous.
-        for action in ["pass-through", "rename", "convert", "fit", "reencode-animation", "refuse"] {
+        for action in AttachmentActions.all {
             #expect(actions[action, default: 0] > 0, "no file was planned \(action): \(actions)")
         }
         print("plan agreement: \(files.count) files, \(mismatches.count) disagree; planned \(actions.sorted { $0.key < $1.key })")
@@ -173,6 +174,22 @@ enum Padding {
         return data.prefix(afterIHDR) + chunk + data.dropFirst(afterIHDR)
     }
 
+    /// A 1x1 animated GIF of `frames` frames (over the 300-frame cap at 301), alternating two
+    /// colours, 10 ms each: each frame the classic one-pixel LZW block.
+    static func manyFrames(_ frames: Int) -> Data {
+        var gif = Data("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0]  // 1x1, a 2-colour table
+        gif += [0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF]  // red, blue
+        gif += [0x21, 0xFF, 11] + Data("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]  // loop forever
+        for k in 0..<frames {
+            gif += [0x21, 0xF9, 4, 0x04, 1, 0, 0, 0]  // 10 ms, disposal: leave
+            gif += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0]
+            // LZW, minimum code size 2, 3-bit codes: clear (4), the index, end (5).
+            let bits = UInt16(4) | UInt16(k % 2) << 3 | UInt16(5) << 6
+            gif += [2, 2, UInt8(bits & 0xFF), UInt8(bits >> 8), 0]
+        }
+        return gif + [0x3B]
+    }
+
     /// A comment extension (255-byte sub-blocks) after the global colour table.
     static func gif(_ data: Data, adding bytes: Int) -> Data {
         let bytesArray = [UInt8](data)
@@ -190,6 +207,11 @@ enum Padding {
         comment.append(0)
         return Data(bytesArray[..<start]) + comment + Data(bytesArray[start...])
     }
+}
+
+/// Every action of the plan (`AttachmentPlan.Action`), as `verify --json` spells them.
+enum AttachmentActions {
+    static let all = ["pass-through", "rename", "convert", "fit", "reencode-animation", "first-frame", "refuse"]
 }
 
 /// PNG's CRC-32 (ISO 3309), bitwise: fast enough for one 10 MB chunk in a test.
