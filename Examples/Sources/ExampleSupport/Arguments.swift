@@ -31,6 +31,17 @@ public struct Arguments: Sendable {
     /// True when `flag` was given.
     public func has(_ flag: String) -> Bool { flags.contains(flag) }
 
+    /// The positional arguments as `FOLDER URL...`; exits with the usage when they are not.
+    public func folderAndURLs(usage: String) -> (folder: URL, urls: [URL]) {
+        guard positional.count >= 2 else { Self.fail("expected a folder and URLs", usage: usage) }
+        var urls: [URL] = []
+        for text in positional.dropFirst() {
+            guard let url = URL(string: text) else { Self.fail("not a URL: \(text)", usage: usage) }
+            urls.append(url)
+        }
+        return (URL(fileURLWithPath: positional[0]), urls)
+    }
+
     /// Prints `message` and the usage to standard error and exits with 64 (usage error).
     public static func fail(_ message: String, usage: String) -> Never {
         FileHandle.standardError.write(Data("error: \(message)\nusage: \(usage)\n".utf8))

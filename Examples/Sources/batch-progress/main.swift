@@ -11,13 +11,7 @@ import PushAttach
 
 let usage = "batch-progress [--allow-private-networks] FOLDER URL..."
 let arguments = Arguments(usage: usage, flags: ["--allow-private-networks"])
-guard arguments.positional.count >= 2 else { Arguments.fail("expected a folder and URLs", usage: usage) }
-let folder = URL(fileURLWithPath: arguments.positional[0])
-var urls: [URL] = []
-for text in arguments.positional.dropFirst() {
-    guard let url = URL(string: text) else { Arguments.fail("not a URL: \(text)", usage: usage) }
-    urls.append(url)
-}
+let (folder, urls) = arguments.folderAndURLs(usage: usage)
 
 var configuration = AttachmentPreparer.Configuration.default
 configuration.fetch.allowPrivateNetworks = arguments.has("--allow-private-networks")

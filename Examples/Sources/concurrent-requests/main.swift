@@ -11,9 +11,7 @@ import PushAttach
 
 let usage = "concurrent-requests [--allow-private-networks] [--memory-budget MB] FOLDER URL..."
 let arguments = Arguments(usage: usage, valued: ["--memory-budget"], flags: ["--allow-private-networks"])
-guard arguments.positional.count >= 2 else { Arguments.fail("expected a folder and URLs", usage: usage) }
-let folder = URL(fileURLWithPath: arguments.positional[0])
-let urls = arguments.positional.dropFirst().compactMap { URL(string: $0) }
+let (folder, urls) = arguments.folderAndURLs(usage: usage)
 
 var configuration = AttachmentPreparer.Configuration.default
 configuration.fetch.allowPrivateNetworks = arguments.has("--allow-private-networks")

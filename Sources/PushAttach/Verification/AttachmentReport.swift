@@ -1,4 +1,5 @@
 import Foundation
+import Verification
 
 /// What `AttachmentPreparer` will do with a file, and what iOS would do with it as it is: one
 /// plan, the one the preparer runs.
@@ -19,23 +20,10 @@ public struct AttachmentReport: Sendable, Hashable {
         case rejected
     }
 
-    /// What the preparer does, one word more precise than `verdict`.
-    public enum Action: String, Sendable, Hashable, CaseIterable {
-        /// Written byte for byte.
-        case passThrough = "pass-through"
-        /// Written byte for byte, under the extension of its real type.
-        case rename
-        /// WebP, HEIC or AVIF converted to JPEG or PNG.
-        case convert
-        /// JPEG or PNG re-encoded to fit the limits, turned upright, or CMYK made RGB.
-        case fit
-        /// An animation re-encoded as an animated GIF.
-        case reencodeAnimation = "reencode-animation"
-        /// An animation over the frame or duration cap: its first frame, as a still.
-        case firstFrame = "first-frame"
-        /// Nothing is written.
-        case refuse
-    }
+    /// What the preparer does, one word more precise than `verdict`: `passThrough`, `rename`
+    /// (byte for byte, under its real type's extension), `convert` (WebP, HEIC, AVIF to JPEG or
+    /// PNG), `fit` (re-encoded to the limits), `reencodeAnimation`, `firstFrame`, `refuse`.
+    public typealias Action = Verification.AttachmentPlan.Action
 
     /// The file's path; nil for bytes verified in memory.
     public var path: String?

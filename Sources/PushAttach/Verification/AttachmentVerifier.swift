@@ -82,7 +82,7 @@ extension AttachmentReport {
         warnings = report.warnings
         // The format the plan writes: an animated WebP becomes a GIF, a large JPEG stays JPEG.
         transcodeTarget = verdict == .transcode ? report.outputFormat : nil
-        action = AttachmentReport.Action(rawValue: report.action.rawValue) ?? .refuse
+        action = report.action
         iosErrorCode = report.iosErrorCode.flatMap(UNErrorCode.init(rawValue:))
     }
 }
