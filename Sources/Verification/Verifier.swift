@@ -90,8 +90,10 @@ public struct Verifier: Sendable {
             path: path, verdict: "rejected", format: seen, uti: seen == .unknown ? nil : seen.uti,
             category: seen.category, bytes: data.count, width: nil, height: nil, frames: nil,
             errorCode: nil, reason: nil, warnings: [])
-        let (plan, id, inspection, rejection) = MediaCheck.plan(
-            for: data, fileExtension: fileExtension, policy: policy, decode: options.decode)
+        let planned = MediaCheck.plan(for: data, fileExtension: fileExtension, policy: policy, decode: options.decode)
+        let (plan, id, inspection, rejection) = (
+            planned.plan, planned.identification, planned.inspection, planned.rejection
+        )
         report.action = plan.action
         report.outputFormat = plan.format
         report.iosVerdict = plan.asIs.verdict

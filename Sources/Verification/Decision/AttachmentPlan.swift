@@ -7,7 +7,7 @@ import MediaTypes
 /// do with the file as it is. `verify` prints it; `prepare` records what it did in the same
 /// words (`ManifestEntry.action`), and the two are tested to agree file by file.
 ///
-///     let plan = MediaCheck.plan(for: data, fileExtension: "jpg", policy: CheckPolicy())
+///     let plan = MediaCheck.plan(for: data, fileExtension: "jpg", policy: CheckPolicy()).plan
 ///     plan.action     // .fit: a 4000x3000 photo is over the 2048 long side
 ///     plan.format     // .jpeg
 ///     plan.asIs       // .accepted: iOS itself would take the file
@@ -91,87 +91,130 @@ public struct AttachmentPlan: Sendable, Hashable {
     }
 }
 
+/// A plan with what it was made from: `MediaCheck.plan`'s answer.
+public struct PlannedFile: Sendable {
+    /// What `prepare` does, and what iOS does with the file as it is.
+    public var plan: AttachmentPlan
+    /// What the bytes are and what Apple's rules say; nil when they could not be identified.
+    public var identification: Identification?
+    /// For an image the engine decodes: its size, orientation and decode warnings; nil for
+    /// other media and when a refusal came first.
+    public var inspection: ImageInspection?
+    /// The refusal, worded as `prepare` records it, when the identification or the inspection
+    /// refused the bytes (the plan is then `.refuse`).
+    public var rejection: CheckRejection?
+}
+
 extension MediaCheck {
     /// The plan for `data`: identify, the pixel budget, orientation and (with `decode`) a decode
     /// under the damage policy, then the engine's own decisions (`StillDecision`,
     /// `ImageProcessor.animationPlan`) read from the headers. `fileExtension`: the name's extension,
     /// "" for a name without one, nil for bytes without a name.
     ///
-    /// - Returns: the plan, and the identification and inspection it was made from (nil where
-    ///   a refusal came first), for a report's facts and warnings.
+    ///     let planned = MediaCheck.plan(for: data, fileExtension: "webp", policy: CheckPolicy())
+    ///     planned.plan.action   // .convert
     public static func plan(
         for data: Data, claims: [TypeClaim] = [], fileExtension: String?, policy: CheckPolicy, decode: Bool = true
-    ) -> (plan: AttachmentPlan, identification: Identification?, inspection: ImageInspection?, rejection: CheckRejection?) {
+    ) -> PlannedFile {
         let id: Identification
         switch identify(data, claims: claims, fileExtension: fileExtension, policy: policy) {
         case .failure(let rejection):
-            return (.refuse(rejection, asIs: .rejected(rejection.code ?? .corrupt)), nil, nil, rejection)
+            let plan = AttachmentPlan.refuse(rejection, asIs: .rejected(rejection.code ?? .corrupt))
+            return PlannedFile(plan: plan, identification: nil, inspection: nil, rejection: rejection)
         case .success(let identification): id = identification
         }
         let sniffed = id.sniffed
         let asIs = asIsVerdict(sniffed, byteCount: data.count, fileExtension: fileExtension, policy: policy)
-        let renamed = isRenamed(sniffed.format, fileExtension: fileExtension)
         guard ImageProcessor.processedFormats.contains(sniffed.format) else {
-            return (otherMedia(id, fileExtension: fileExtension, asIs: asIs, rules: policy.rules), id, nil, nil)
+            let plan = otherMedia(id, fileExtension: fileExtension, asIs: asIs, rules: policy.rules)
+            return PlannedFile(plan: plan, identification: id)
         }
         let inspection: ImageInspection?
         switch inspectImage(data, sniffed: sniffed, policy: policy, decode: decode) {
         case .failure(let rejection):
             let code = rejection.code ?? .corrupt
-            return (.refuse(rejection, asIs: asIs == .accepted ? .rejected(code) : asIs), id, nil, rejection)
+            let plan = AttachmentPlan.refuse(rejection, asIs: asIs == .accepted ? .rejected(code) : asIs)
+            return PlannedFile(plan: plan, identification: id, inspection: nil, rejection: rejection)
         case .success(let found): inspection = found
         }
-        let limits = policy.limits()
         let format = sniffed.format
         if format == .gif || (format == .webp && sniffed.isAnimated) {
-            let animation: AnimationPlan
-            do { animation = try ImageProcessor.animationPlan(data, format: format, limits: limits) } catch {
+            do {
+                let plan = try animationPlan(data, sniffed, fileExtension: fileExtension, asIs: asIs, policy: policy)
+                return PlannedFile(plan: plan, identification: id, inspection: inspection)
+            } catch {
                 let rejection = self.rejection(for: error, format: format, policy: policy)
-                return (.refuse(rejection, asIs: asIs), id, inspection, rejection)
+                return PlannedFile(
+                    plan: .refuse(rejection, asIs: asIs), identification: id, inspection: inspection, rejection: rejection)
             }
+        }
+        guard let inspection else {
+            let plan = otherMedia(id, fileExtension: fileExtension, asIs: asIs, rules: policy.rules)
+            return PlannedFile(plan: plan, identification: id)
+        }
+        let plan = stillPlan(
+            byteCount: data.count, sniffed, inspection, fileExtension: fileExtension, asIs: asIs, policy: policy)
+        return PlannedFile(plan: plan, identification: id, inspection: inspection)
+    }
+
+    /// A GIF or an animated WebP: `AnimationPlan`, the decision `process` acts on, from the
+    /// container's frame count, canvas and durations.
+    private static func animationPlan(
+        _ data: Data, _ sniffed: SniffedType, fileExtension: String?, asIs: AttachmentPlan.AsIs, policy: CheckPolicy
+    ) throws(ProcessingError) -> AttachmentPlan {
+        let format = sniffed.format
+        switch try ImageProcessor.animationPlan(data, format: format, limits: policy.limits()) {
+        case .passThrough:
+            return sameBytes(format, fileExtension: fileExtension, asIs: asIs)
+        case .encode(let why):
+            let reason =
+                format == .gif
+                ? "prepare re-encodes the GIF to fit: \(why)"
+                : "iOS does not accept \(format.displayName); prepare transcodes it to GIF"
+            return AttachmentPlan(action: .reencodeAnimation, format: .gif, reason: reason, asIs: asIs)
+        case .firstFrame(let why):
             let still: MediaFormat = sniffed.hasAlpha ?? false ? .png : .jpeg
-            let plan: AttachmentPlan
-            switch animation {
-            case .passThrough:
-                plan = AttachmentPlan(
-                    action: renamed ? .rename : .passThrough, format: .gif, reason: renamed ? renameReason(format, fileExtension) : nil,
-                    asIs: asIs)
-            case .encode(let why):
-                let reason =
-                    format == .gif
-                    ? "prepare re-encodes the GIF to fit: \(why)"
-                    : "iOS does not accept \(format.displayName); prepare transcodes it to GIF"
-                plan = AttachmentPlan(action: .reencodeAnimation, format: .gif, reason: reason, asIs: asIs)
-            case .firstFrame(let why):
-                plan = AttachmentPlan(
-                    action: .firstFrame, format: still,
-                    reason: "only the first frame is kept, as \(still.displayName): \(why)", asIs: asIs)
-            }
-            return (plan, id, inspection, nil)
-        }
-        guard let inspection else { return (otherMedia(id, fileExtension: fileExtension, asIs: asIs, rules: policy.rules), id, nil, nil) }
-        let decision = StillDecision(
-            format: format, byteCount: data.count, stored: Size(width: inspection.width, height: inspection.height),
-            orientation: inspection.orientation,
-            isCMYK: inspection.colorSpace == "cmyk" || inspection.colorSpace == "ycck", limits: limits)
-        if decision.passThrough {
-            let plan = AttachmentPlan(
-                action: renamed ? .rename : .passThrough, format: format, reason: renamed ? renameReason(format, fileExtension) : nil,
+            return AttachmentPlan(
+                action: .firstFrame, format: still, reason: "only the first frame is kept, as \(still.displayName): \(why)",
                 asIs: asIs)
-            return (plan, id, inspection, nil)
         }
-        let accepted = policy.rules.isAccepted(format)
+    }
+
+    /// A still: `StillDecision`, the passthrough rule `process` acts on; else a fit (a format iOS
+    /// takes) or a conversion (one it refuses), to JPEG, or PNG for a PNG or an image with alpha.
+    private static func stillPlan(
+        byteCount: Int, _ sniffed: SniffedType, _ inspection: ImageInspection, fileExtension: String?,
+        asIs: AttachmentPlan.AsIs, policy: CheckPolicy
+    ) -> AttachmentPlan {
+        let format = sniffed.format
+        let decision = StillDecision(
+            format: format, byteCount: byteCount, stored: Size(width: inspection.width, height: inspection.height),
+            orientation: inspection.orientation,
+            isCMYK: inspection.colorSpace == "cmyk" || inspection.colorSpace == "ycck", limits: policy.limits())
+        if decision.passThrough { return sameBytes(format, fileExtension: fileExtension, asIs: asIs) }
         let target: MediaFormat =
             format == .png ? .png : format == .jpeg ? .jpeg : (sniffed.hasAlpha ?? false ? .png : .jpeg)
         let others = decision.reasons.filter { !$0.hasPrefix("iOS does not accept") }
+        if policy.rules.isAccepted(format) {
+            return AttachmentPlan(
+                action: .fit, format: target,
+                reason: "prepare re-encodes it as \(target.displayName): \(others.joined(separator: "; "))", asIs: asIs)
+        }
         let fits = others.isEmpty ? "" : " (\(others.joined(separator: "; ")))"
-        let plan = AttachmentPlan(
-            action: accepted ? .fit : .convert, format: target,
-            reason: accepted
-                ? "prepare re-encodes it as \(target.displayName): \(others.joined(separator: "; "))"
-                : "iOS does not accept \(format.displayName); prepare transcodes it to \(target.displayName)\(fits)",
+        return AttachmentPlan(
+            action: .convert, format: target,
+            reason: "iOS does not accept \(format.displayName); prepare transcodes it to \(target.displayName)\(fits)",
             asIs: asIs)
-        return (plan, id, inspection, nil)
+    }
+
+    /// The bytes as they are: under their name, or renamed when its extension does not say the type.
+    private static func sameBytes(_ format: MediaFormat, fileExtension: String?, asIs: AttachmentPlan.AsIs)
+        -> AttachmentPlan
+    {
+        guard isRenamed(format, fileExtension: fileExtension) else {
+            return AttachmentPlan(action: .passThrough, format: format, asIs: asIs)
+        }
+        return AttachmentPlan(action: .rename, format: format, reason: renameReason(format, fileExtension), asIs: asIs)
     }
 
     /// Audio, movies and image formats the engine does not decode: sent as they are when iOS
@@ -180,12 +223,9 @@ extension MediaCheck {
         _ id: Identification, fileExtension: String?, asIs: AttachmentPlan.AsIs, rules: AppleRules
     ) -> AttachmentPlan {
         let format = id.sniffed.format
-        let renamed = isRenamed(format, fileExtension: fileExtension)
         switch id.assessment.verdict {
         case .accepted:
-            return AttachmentPlan(
-                action: renamed ? .rename : .passThrough, format: format, reason: renamed ? renameReason(format, fileExtension) : nil,
-                asIs: asIs)
+            return sameBytes(format, fileExtension: fileExtension, asIs: asIs)
         case .transcode(let target):
             return AttachmentPlan(
                 action: .refuse, format: nil, code: .unrecognizedType,
@@ -194,7 +234,8 @@ extension MediaCheck {
         case .rejected(let code, let reason):
             // The name is `prepare`'s to fix: only a refusal for the bytes themselves stands.
             if code == .unrecognizedType, rules.isAccepted(format) {
-                return AttachmentPlan(action: .rename, format: format, reason: renameReason(format, fileExtension), asIs: asIs)
+                return AttachmentPlan(
+                    action: .rename, format: format, reason: renameReason(format, fileExtension), asIs: asIs)
             }
             return AttachmentPlan(action: .refuse, format: nil, code: code, reason: reason, asIs: asIs)
         }
