@@ -26,7 +26,8 @@ package final class ItemRunner: Sendable {
         let cause = ItemCause()
         let result = await ItemCause.$current.withValue(cause) { await context.prepare(item, index: 0) }
         switch result {
-        case .entry(let entry), .reused(let entry): return .finished(entry, fetchError: cause.fetchError)
+        case .entry(let entry), .reused(let entry):
+            return .finished(entry, cause: cause.fetchError.map(ItemFailure.download) ?? cause.writeError.map(ItemFailure.write))
         case .abandoned: return .cancelled
         case .fatal(let error): return .fatal(error)
         }
@@ -38,13 +39,19 @@ package final class ItemRunner: Sendable {
 
 /// What `ItemRunner.prepare` made of one item.
 package enum ItemOutcome: Sendable {
-    /// Prepared, rejected or failed, as the manifest would record it; `fetchError` is the
-    /// download's own error when the download failed.
-    case finished(ManifestEntry, fetchError: FetchError?)
+    /// Prepared, rejected or failed, as the manifest would record it; `cause` is the failing
+    /// stage's own error when the download or the write failed.
+    case finished(ManifestEntry, cause: ItemFailure?)
     /// The task was cancelled before the item finished; nothing of it is left on disk.
     case cancelled
     /// The container cannot be written (disk full, not writable, an unsafe entry).
     case fatal(ContainerError)
+}
+
+/// Why an item failed, typed: the download's error or the write's.
+package enum ItemFailure: Sendable {
+    case download(FetchError)
+    case write(ContainerError)
 }
 
 /// A memory budget (`PrepareOptions.memoryBudget`) several runners admit their items by.
@@ -58,15 +65,18 @@ package struct SharedMemoryBudget: Sendable {
     package var heldBytes: Int { budget.heldBytes }
 }
 
-/// The underlying error of a failed download, recorded for the task running one item (a task
-/// local, so concurrent items never see each other's).
+/// The underlying error of a failed download or write, recorded for the task running one item
+/// (a task local, so concurrent items never see each other's).
 final class ItemCause: @unchecked Sendable {
     @TaskLocal static var current: ItemCause?
 
     private let lock = NSLock()
-    private var error: FetchError?
+    private var download: FetchError?
+    private var write: ContainerError?
 
-    var fetchError: FetchError? { lock.withLock { error } }
+    var fetchError: FetchError? { lock.withLock { download } }
+    var writeError: ContainerError? { lock.withLock { write } }
 
-    func record(_ error: FetchError) { lock.withLock { self.error = error } }
+    func record(_ error: FetchError) { lock.withLock { download = error } }
+    func record(_ error: ContainerError) { lock.withLock { write = error } }
 }

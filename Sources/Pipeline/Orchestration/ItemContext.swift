@@ -147,6 +147,7 @@ final class ItemContext: Sendable {
             return .entry(entry)
         case .failure(let error):
             if error.isFatal { return .fatal(error) }
+            ItemCause.current?.record(error)
             entry.status = .failed
             entry.reason = "cannot write the attachment: \(error)"
             return .entry(entry)

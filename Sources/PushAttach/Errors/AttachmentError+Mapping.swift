@@ -23,18 +23,24 @@ extension AttachmentError {
     }
 
     /// The error for an entry that was not prepared: rejected by the per-file check, or failed.
-    init(entry: ManifestEntry, fetchError: FetchError?, url: URL) {
-        if let fetchError {
-            self.init(fetchError, url: url)
+    init(entry: ManifestEntry, cause: ItemFailure?, url: URL) {
+        switch cause {
+        case .download(let error):
+            self.init(error, url: url)
             warnings = entry.warnings
             return
+        case .write(let error):
+            self.init(error, url: url)
+            reason = entry.reason ?? reason
+            warnings = entry.warnings
+            return
+        case nil: break
         }
         let reason = entry.reason ?? "not prepared"
         let code = entry.errorCode.flatMap(UNErrorCode.init(rawValue:))
         let kind: Kind =
             switch entry.status {
             case .rejected: .rejected
-            case .failed where reason.hasPrefix("cannot write"): .writeFailed
             case .failed where code == .invalidFileSize: .tooLarge
             case .failed, .prepared: .processingFailed
             }

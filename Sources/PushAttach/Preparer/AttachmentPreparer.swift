@@ -103,11 +103,11 @@ public final class AttachmentPreparer: Sendable {
         switch await held.runner.prepare(item) {
         case .cancelled: throw .cancelled(url)
         case .fatal(let error): throw AttachmentError(error, url: url)
-        case .finished(let entry, let fetchError):
+        case .finished(let entry, let cause):
             if let attachment = PreparedAttachment(entry: entry, folder: held.container.url, sourceURL: url) {
                 return attachment
             }
-            throw AttachmentError(entry: entry, fetchError: fetchError, url: url)
+            throw AttachmentError(entry: entry, cause: cause, url: url)
         }
     }
 
