@@ -9,14 +9,15 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fail=0
 
-# 1. verify: every fixture's verdict.
+# 1. verify: every fixture's verdict (what prepare does: a JPEG named .png is renamed, a 4000x3000
+#    photo fitted to the long side, both "transcode").
 expected="alpha-256x256.png accepted
 alpha-lossless-256x256.webp transcode
 animated-120x90.gif accepted
 animated-120x90.webp transcode
 gray-400x300.jpg accepted
-jpeg-named.png rejected
-large-4000x3000.jpg accepted
+jpeg-named.png transcode
+large-4000x3000.jpg transcode
 lossy-320x240.webp transcode
 not-media.txt rejected
 opaque-300x200.png accepted

@@ -112,6 +112,11 @@ public struct Verifier: Sendable {
             (report.width, report.height) = inspection.orientation.uprightSize(
                 width: inspection.width, height: inspection.height)
             report.warnings += inspection.warnings
+        } else if rejection != nil, let id,
+            case .success(let header?) = MediaCheck.inspectImage(data, sniffed: id.sniffed, policy: policy, decode: false)
+        {
+            // Refused for its data (damage), its header and metadata still read: upright too.
+            (report.width, report.height) = header.orientation.uprightSize(width: header.width, height: header.height)
         }
         if let rejection { return report.rejecting(rejection) }
         report.verdict = plan.action.verdict

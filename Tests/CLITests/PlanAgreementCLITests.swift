@@ -4,8 +4,9 @@ import Testing
 
 /// `verify` says what `prepare` will do, because both run one plan (`MediaCheck.plan`): for every
 /// media file of `TestImages/` and a set of generated edge cases, `verify --json`'s `action`,
-/// `error_code` and `output_format` equal the `action`, `error_code` and `format` that `prepare`
-/// records for the same bytes under the same name (served over loopback), file by file.
+/// `error_code`, `output_format` and size (upright) equal the `action`, `error_code`, `format` and
+/// `source_width` x `source_height` that `prepare` records for the same bytes under the same name
+/// (served over loopback), file by file.
 ///
 /// `prepare`'s `action` is read from what its engine did (passed through, re-encoded, which
 /// format came out), not from the plan, so the two are independent accounts.
@@ -124,10 +125,16 @@ struct PlanAgreementCLITests {
             let doneCode = entry["error_code"] as? Int
             let planFormat = plan["output_format"] as? String
             let doneFormat = done == "refuse" ? nil : entry["format"] as? String
-            if planned != done || planCode != doneCode || planFormat != doneFormat {
+            // The source's size, upright in both (an Exif-turned JPEG is reported as it is shown).
+            let planSize = (plan["width"] as? Int).flatMap { w in (plan["height"] as? Int).map { "\(w)x\($0)" } }
+            let doneSize = (entry["source_width"] as? Int).flatMap { w in
+                (entry["source_height"] as? Int).map { "\(w)x\($0)" }
+            }
+            let sizesDiffer = planSize != nil && doneSize != nil && planSize != doneSize
+            if planned != done || planCode != doneCode || planFormat != doneFormat || sizesDiffer {
                 let relative = file.path.replacingOccurrences(of: Corpus.testImages.path + "/", with: "")
                 mismatches.append(
-                    "\(relative): verify \(planned) \(planCode.map(String.init) ?? "-") \(planFormat ?? "-") (\(plan["reason"] as? String ?? "")); prepare \(done) \(doneCode.map(String.init) ?? "-") \(doneFormat ?? "-") (\(entry["reason"] as? String ?? ""))"
+                    "\(relative): verify \(planned) \(planCode.map(String.init) ?? "-") \(planFormat ?? "-") \(planSize ?? "-") (\(plan["reason"] as? String ?? "")); prepare \(done) \(doneCode.map(String.init) ?? "-") \(doneFormat ?? "-") \(doneSize ?? "-") (\(entry["reason"] as? String ?? ""))"
                 )
             }
         }

@@ -65,6 +65,14 @@ struct EngineFuzzAlphaEdgeTests {
     /// thumbnail (33x33 PNG) is taken from the 75x75 pixels, so resampled twice, and measured
     /// 6.11 levels of mean against an allowance of 6. Pillow's Lanczos run the same two passes
     /// gives 6.11 too: the allowance, not the engine, was short.
+    /// 1000727: a 2599x10 output, within the run's own long side (2599) but over the default
+    /// 2048, so `verify`'s plan fits it; what the harness checks is iOS's verdict on it as it is.
+    @Test func anOutputOverTheDefaultLongSideIsOneIOSTakes() {
+        let result = EngineFuzz.run(seed: 1000727, prepare: MediaStage.engineFuzzOutcome)
+        #expect(result.outputWidth > 2048, "\(result.description)")
+        #expect(result.failures.isEmpty, "\(result.description)\n  \(result.failures.joined(separator: "\n  "))")
+    }
+
     @Test func aThumbnailResampledTwiceHasTheAllowanceForIt() {
         let result = EngineFuzz.run(seed: 902678, prepare: MediaStage.engineFuzzOutcome)
         #expect(result.paths.contains(.thumbnail) && result.paths.contains(.byteCapRetry), "\(result.description)")

@@ -33,4 +33,23 @@ import Testing
         let missing = await AttachmentVerifier().verify(fileAt: URL(fileURLWithPath: "/nonexistent/x.jpg"))
         #expect(missing.verdict == .rejected)
     }
+
+    /// The report is the preparer's plan: an animated WebP becomes a GIF (not a JPEG), a JPEG
+    /// stored sideways is reported upright, and what iOS would do as it is comes beside it.
+    @Test func theReportIsThePlan() async throws {
+        let webp = Corpus.testImages.appendingPathComponent("animated-120x90.webp")
+        let animated = await AttachmentVerifier().verify(fileAt: webp)
+        #expect(animated.verdict == .transcode && animated.action == .reencodeAnimation)
+        #expect(animated.transcodeTarget == .gif)
+        #expect(animated.iosErrorCode == .unrecognizedType)
+
+        // Landscape_6: stored 600x900 (portrait), Exif 6 turns it to a 900x600 landscape.
+        let turned = await AttachmentVerifier().verify(fileAt: Corpus.url("orientation/Landscape_6.jpg"))
+        #expect(turned.pixelSize == PixelSize(width: 900, height: 600), "\(String(describing: turned.pixelSize))")
+        #expect(turned.action == .fit && turned.iosErrorCode == nil)
+
+        let named = await AttachmentVerifier().verify(fileAt: Corpus.testImages.appendingPathComponent("jpeg-named.png"))
+        #expect(named.verdict == .transcode && named.action == .rename && named.transcodeTarget == .jpeg)
+        #expect(named.iosErrorCode == .unrecognizedType)
+    }
 }
