@@ -102,12 +102,6 @@ public enum EngineFuzz {
         public static let lossy = (mean: 8.0, cell: 48.0)
         /// A quantised GIF (libimagequant, dithered, 64 to 256 colours).
         public static let gif = (mean: 10.0, cell: 56.0)
-        /// The factor for a thumbnail made from the main output's pixels, which were themselves
-        /// resampled from the source: two Lanczos passes ring twice at hard alpha edges. Seed
-        /// 902678 (a 76x76 binary-alpha ramp, thumbnail 33x33 from the 75x75 main) measured mean
-        /// 6.11 / cell 17.9 against 6 / 32; Pillow's premultiplied Lanczos run the same way
-        /// (76 -> 75 -> 33) gives exactly 6.11 / 17.9, and straight to 33, 5.59.
-        public static let resampledTwice = 1.25
     }
 
     /// The input file of `c`.
@@ -338,11 +332,7 @@ public enum EngineFuzz {
                     fail("thumbnail \(image.width)x\(image.height) is larger than the attachment's \(width)x\(height)")
                 }
                 let (mean, worst, cellSide) = PixelCheck.grid(frames[0], image)
-                var limit = tolerance(thumb.format, lossyInput: lossyInput, cellSide: cellSide)
-                // A thumbnail taken from the main output's pixels is resampled twice.
-                if joined.contains("(from the main output)") {
-                    limit = (limit.mean * Tolerance.resampledTwice, limit.cell * Tolerance.resampledTwice)
-                }
+                let limit = tolerance(thumb.format, lossyInput: lossyInput, cellSide: cellSide)
                 result.measurements.append(
                     String(format: "thumbnail %@ grid: mean %.2f, cell %.1f", thumb.format.rawValue, mean, worst))
                 result.toleranceUsed = max(result.toleranceUsed, mean / limit.mean, worst / limit.cell)

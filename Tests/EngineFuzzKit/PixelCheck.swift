@@ -36,10 +36,22 @@ struct PixelCheck {
 
     /// Cell means of both images over black and over white: (mean, max) cell difference.
     /// `cellSide`: the shorter side of a cell, in output pixels.
+    ///
+    /// The output's cells are whole output pixels; the source's cells are exactly the regions those
+    /// pixels show, mapped to source coordinates and weighted by area (a source pixel a cell edge
+    /// cuts counts in part on each side). Rounding the source's cells to its own pixels instead
+    /// put a hard alpha edge on one side of a cell in the source and the other in the output: seed
+    /// 1004497 (63x63 -> 62x62, binary alpha) had a cell 33 levels off with Pillow's Lanczos giving
+    /// the engine's very pixels.
     static func grid(_ source: PixelBuffer, _ output: PixelBuffer) -> (mean: Double, max: Double, cellSide: Int) {
         let out = toRGBA(output)
         let gw = max(1, min(8, out.width / 8)), gh = max(1, min(8, out.height / 8))
-        let a = cellMeans(source, gw, gh), b = cellMeans(out, gw, gh)
+        // Output cell c spans output pixels [edge(c), edge(c + 1)), as `x * g / w` assigns them.
+        func edges(_ n: Int, _ g: Int) -> [Double] { (0...g).map { Double(($0 * n + g - 1) / g) } }
+        let ex = edges(out.width, gw), ey = edges(out.height, gh)
+        let sx = Double(source.width) / Double(out.width), sy = Double(source.height) / Double(out.height)
+        let a = cellMeans(source, edgesX: ex.map { $0 * sx }, edgesY: ey.map { $0 * sy })
+        let b = cellMeans(out, edgesX: ex, edgesY: ey)
         var sum = 0.0, worst = 0.0
         for i in 0..<a.count {
             let d = abs(a[i] - b[i])
@@ -49,26 +61,41 @@ struct PixelCheck {
         return (sum / Double(a.count), worst, max(1, min(out.width / gw, out.height / gh)))
     }
 
-    /// Per cell: premultiplied R, G, B (over black) and R, G, B over white, as means in 0...255.
-    static func cellMeans(_ image: PixelBuffer, _ gw: Int, _ gh: Int) -> [Double] {
+    /// Per cell (the rectangles between consecutive `edgesX` and `edgesY`, in pixel coordinates,
+    /// fractional): premultiplied R, G, B (over black) and R, G, B over white, as area-weighted
+    /// means in 0...255.
+    static func cellMeans(_ image: PixelBuffer, edgesX: [Double], edgesY: [Double]) -> [Double] {
+        let gw = edgesX.count - 1, gh = edgesY.count - 1
         var sums = [Double](repeating: 0, count: gw * gh * 6)
-        var counts = [Double](repeating: 0, count: gw * gh)
-        let w = image.width, h = image.height
-        for y in 0..<h {
-            let cy = y * gh / h
-            for x in 0..<w {
-                let cell = cy * gw + x * gw / w
-                let o = (y * w + x) * 4
-                let alpha = Double(image.bytes[o + 3]) / 255
-                for c in 0..<3 {
-                    let v = Double(image.bytes[o + c]) * alpha
-                    sums[cell * 6 + c] += v
-                    sums[cell * 6 + 3 + c] += v + 255 * (1 - alpha)
+        var areas = [Double](repeating: 0, count: gw * gh)
+        // The share of pixel `p` (covering [p, p + 1)) in each cell along one axis.
+        func shares(_ p: Int, _ e: [Double]) -> [(cell: Int, weight: Double)] {
+            var out: [(Int, Double)] = []
+            for c in 0..<(e.count - 1) {
+                let w = min(Double(p + 1), e[c + 1]) - max(Double(p), e[c])
+                if w > 1e-9 { out.append((c, w)) }
+            }
+            return out
+        }
+        let columns = (0..<image.width).map { shares($0, edgesX) }
+        for y in 0..<image.height {
+            for (cy, wy) in shares(y, edgesY) {
+                for x in 0..<image.width {
+                    let o = (y * image.width + x) * 4
+                    let alpha = Double(image.bytes[o + 3]) / 255
+                    for (cx, wx) in columns[x] {
+                        let cell = cy * gw + cx, w = wx * wy
+                        for c in 0..<3 {
+                            let v = Double(image.bytes[o + c]) * alpha
+                            sums[cell * 6 + c] += v * w
+                            sums[cell * 6 + 3 + c] += (v + 255 * (1 - alpha)) * w
+                        }
+                        areas[cell] += w
+                    }
                 }
-                counts[cell] += 1
             }
         }
-        return sums.indices.map { sums[$0] / max(1, counts[$0 / 6]) }
+        return sums.indices.map { sums[$0] / max(1e-9, areas[$0 / 6]) }
     }
 
     /// Any layout as tight RGBA.
