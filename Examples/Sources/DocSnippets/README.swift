@@ -1,5 +1,6 @@
-// The first screen of README.md, verbatim inside `readme()`, with its two imports (URL is
-// Foundation's: `import PushAttach` alone does not make it visible).
+// The samples of README.md, verbatim inside `readme()` (the first screen) and `readmeBatch()`
+// ("A batch from a service"), with their two imports (URL is Foundation's: `import PushAttach`
+// alone does not make it visible).
 import Foundation
 import PushAttach
 
@@ -11,4 +12,15 @@ func readme() async throws {
     let preparer = AttachmentPreparer(configuration: configuration)  // Sendable; or AttachmentPreparer.shared
     let a = try await preparer.prepare(url, typeHint: "image", into: folder)  // throws(AttachmentError)
     print(a.fileURL.path, a.typeHint, a.pixelSize?.description ?? "-", a.warnings)
+}
+
+func readmeBatch(folder: URL, urls: [URL], payloads: URL) async throws {
+    let batch = AttachmentBatch(folder: folder)
+    for try await entry in batch.events([.urls(urls), .file(payloads)]) {  // as each item finishes
+        print(entry.status, entry.action?.rawValue ?? "-", entry.fileURL?.lastPathComponent ?? entry.reason ?? "")
+    }
+    var options = AttachmentBatch.Options()
+    options.resume = true  // after an interruption: only what is not prepared yet is fetched
+    let summary = try await AttachmentBatch(folder: folder, options: options).run([.urls(urls), .file(payloads)])
+    print(summary.prepared, summary.skipped, summary.manifest.path)
 }
