@@ -42,9 +42,10 @@ test:
 # The fast tier, for the edit-build-test loop: the unit suites of every stage and the library, in
 # under a minute once built. Left to `make test`: the command line (CLITests, the binaries and
 # Chromium), the pipeline (PipelineTests: containers, shards, fault injection, fuzz slice), the
-# streaming-decode comparisons and the resampler's large-reduction sweep.
+# streaming-decode comparisons, the engine's animation and streaming-process suites (big GIFs, every
+# corpus photo twice), its full-size camera photos and the resampler's large-reduction sweep.
 CHECK_TESTS := MediaTypesTests|FetchTests|VerificationTests|ImageCodecsTests|ImageEngineTests|PushAttachTests
-CHECK_SKIP := PrefetchingRowSourceTests|largeReductionsStayCloseToTheReference
+CHECK_SKIP := PrefetchingRowSourceTests|largeReductionsStayCloseToTheReference|AnimationProcessingTests|StreamingProcessTests|ProcessorPhotoTests
 check:
 	$(SWIFT) build --build-tests
 	env -u PUSHATTACH_CORPUS $(SWIFT) test --skip-build --filter '$(CHECK_TESTS)' --skip '$(CHECK_SKIP)'
