@@ -102,7 +102,8 @@ final class MediaStage {
             ImageProcessor.processedFormats.contains(id.sniffed.format)
             ? image(data, id) : passThrough(data, id)
         guard outcome.status == .prepared, let output = outcome.data else { return outcome }
-        outcome.action = Self.action(of: outcome, input: id.sniffed, urlExtension: claims.urlExtension)
+        outcome.action = Self.action(
+            of: outcome, input: id.sniffed, urlExtension: claims.urlExtension, rules: policy.rules)
         // The final word: what we write must be something iOS takes as it is.
         if let rejection = MediaCheck.checkOutput(output, policy: policy) {
             var rejected = MediaOutcome.rejected(rejection, warnings: outcome.warnings)
@@ -117,14 +118,16 @@ final class MediaStage {
     /// type (or a new one), an animation re-encoded or cut to its first frame, a format iOS
     /// refuses converted, or one it takes fitted. A URL without an extension is renamed: the
     /// written file gets one.
-    static func action(of outcome: MediaOutcome, input: SniffedType, urlExtension: String?) -> AttachmentPlan.Action {
+    static func action(
+        of outcome: MediaOutcome, input: SniffedType, urlExtension: String?, rules: AppleRules
+    ) -> AttachmentPlan.Action {
         if outcome.outputIsInput {
             return MediaCheck.isRenamed(input.format, fileExtension: urlExtension ?? "") ? .rename : .passThrough
         }
         if input.format == .gif || (input.format == .webp && input.isAnimated) {
             return outcome.format == .gif ? .reencodeAnimation : .firstFrame
         }
-        return AppleRules.standard.isAccepted(input.format) ? .fit : .convert
+        return rules.isAccepted(input.format) ? .fit : .convert
     }
 
     /// JPEG, PNG, WebP, GIF, HEIC and AVIF: fitted to the limits (resized, re-encoded; WebP, HEIC
