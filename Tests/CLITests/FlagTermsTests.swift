@@ -1,5 +1,6 @@
 import Fetch
 import Foundation
+import PushAttach
 import Pipeline
 import TestSupport
 import Testing
@@ -87,19 +88,20 @@ struct FlagTermsTests {
 
     /// Reports and prepare events are translated in every text they carry.
     @Test func reportsAndEventsAreTranslated() throws {
-        var report = Verifier().verify(fileAt: Corpus.url("jpeg/misc/sharp_giant-image_20000x14000.jpg"))
+        var report = AttachmentVerifier().verifyBlocking(
+            fileAt: Corpus.url("jpeg/misc/sharp_giant-image_20000x14000.jpg"))
         report.warnings = ["raise CheckPolicy.pixelBudget"]
         let shown = FlagTerms.translated(report)
         #expect(shown.reason?.contains("--pixel-budget") == true)
         #expect(shown.warnings == ["raise --pixel-budget"])
 
-        var summary = PrepareSummary(container: URL(fileURLWithPath: "/c"))
+        var summary = BatchSummary(folder: URL(fileURLWithPath: "/c"))
         summary.reasons = ["host a of b is not in the allowed hosts; allow the host in FetchPolicy.allowedHosts": 2]
         #expect(
             FlagTerms.translated(summary).reasons == [
                 "host a of b is not in the allowed hosts; allow the host with --allow-host": 2
             ])
-        guard case .note(let note) = FlagTerms.translated(PrepareEvent.note("lower PrepareOptions.maxInFlight"))
+        guard case .note(let note) = FlagTerms.translated(AttachmentBatch.Event.note("lower PrepareOptions.maxInFlight"))
         else {
             Issue.record("a note stays a note")
             return

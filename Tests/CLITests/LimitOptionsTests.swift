@@ -1,4 +1,5 @@
 import Foundation
+import PushAttach
 import Pipeline
 import Testing
 import Verification
@@ -32,7 +33,7 @@ struct LimitOptionsTests {
         #expect(values.pixelBudget == 500_000)
         #expect(values.decodedBudget == 12_500_000)
         let command = try VerifyCommand(parsed)
-        #expect(command.options.pixelBudget == 500_000 && command.options.rules.memoryBudget == 12_500_000)
+        #expect(command.verifier.pixelBudget == 500_000 && command.verifier.rules.memoryBudget == 12_500_000)
     }
 
     @Test func prepareReadsTheProcessBudgetsInMegabytes() throws {
@@ -40,20 +41,20 @@ struct LimitOptionsTests {
             ["-o", "out", "--memory-budget", "64", "--spool-budget=500", "--decoded-budget", "10", "list.txt"],
             command: "pushattach prepare")
         let command = try PrepareCommand(parsed)
-        #expect(command.options.memoryBudget == 64_000_000)
-        #expect(command.options.spoolBudget == 500_000_000)
-        #expect(command.options.rules.memoryBudget == 10_000_000)
-        #expect(command.options.limits.memoryBudget == 10_000_000)
+        #expect(command.configuration.memoryBudget == 64_000_000)
+        #expect(command.configuration.spoolBudget == 500_000_000)
+        #expect(command.configuration.rules.memoryBudget == 10_000_000)
+        #expect(command.configuration.limits.memoryBudget == 10_000_000)
     }
 
     @Test func theProcessBudgetsDefaultToTheLibrarys() throws {
-        let library = PrepareOptions(container: URL(fileURLWithPath: "/c"), inputs: [])
+        let library = AttachmentPreparer.Configuration()
         #expect(library.memoryBudget == 256_000_000 && library.spoolBudget == 2_000_000_000)
         #expect(PrepareCommand.Options.memoryBudget.defaultText == "256")
         #expect(PrepareCommand.Options.spoolBudget.defaultText == "2000")
         let command = try PrepareCommand(PrepareCommand.spec.parse(["-o", "out", "x"], command: "pushattach prepare"))
-        #expect(command.options.memoryBudget == library.memoryBudget)
-        #expect(command.options.spoolBudget == library.spoolBudget)
+        #expect(command.configuration.memoryBudget == library.memoryBudget)
+        #expect(command.configuration.spoolBudget == library.spoolBudget)
     }
 
     @Test func theMemoryBudgetGivenToVerifyIsAUsageErrorNamingPrepare() {

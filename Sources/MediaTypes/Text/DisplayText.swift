@@ -18,12 +18,12 @@ import Foundation
 ///
 /// Use it wherever outside text enters a message for people; JSON output goes through
 /// `escapedJSON(_:)` instead, which escapes the same characters losslessly.
-package enum DisplayText {
+public enum DisplayText {
     /// `text` with every character listed above written as a visible escape.
     ///
     /// - Returns: `text` unchanged when nothing needed escaping.
     /// - Complexity: O(n) in the length of `text`.
-    package static func escaped(_ text: some StringProtocol) -> String {
+    public static func escaped(_ text: some StringProtocol) -> String {
         guard text.unicodeScalars.contains(where: isEscaped) else { return String(text) }
         var result = ""
         result.reserveCapacity(text.utf8.count + 16)
@@ -42,7 +42,7 @@ package enum DisplayText {
     /// not known to be text.
     ///
     /// - Complexity: O(n) in the number of bytes.
-    package static func escaped(bytes: some Collection<UInt8>) -> String {
+    public static func escaped(bytes: some Collection<UInt8>) -> String {
         let bytes = Array(bytes)
         var result = ""
         var i = 0
@@ -69,7 +69,7 @@ package enum DisplayText {
     ///
     /// - Returns: `json` itself when it is all ASCII (the common case).
     /// - Complexity: O(n) in the size of `json`.
-    package static func escapedJSON(_ json: Data) -> Data {
+    public static func escapedJSON(_ json: Data) -> Data {
         guard json.contains(where: { $0 >= 0x7F }) else { return json }
         var result = Data()
         result.reserveCapacity(json.count + 16)
@@ -84,7 +84,7 @@ package enum DisplayText {
     }
 
     /// Whether `escaped(_:)` writes `scalar` as an escape.
-    package static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true  // C0, DEL, C1
         case 0x2028, 0x2029: true  // line and paragraph separators

@@ -2,12 +2,12 @@ import Foundation
 
 /// What a run reports as it goes, for progress lines and `--json`.
 package enum PrepareEvent: Sendable {
-    /// An item started (its download was queued).
-    case started(InputItem)
+    /// An item started (its download was queued), at its position among the inputs' items.
+    case started(InputItem, index: Int)
     /// An item finished; its entry is already in `manifest.jsonl`.
     case finished(ManifestEntry)
     /// An item was skipped because the resumed manifest has it prepared.
-    case skipped(InputItem)
+    case skipped(InputItem, index: Int)
     /// Non-fatal notes: journal lines skipped on resume, orphans removed, …
     case note(String)
 }
@@ -40,13 +40,6 @@ package struct PrepareSummary: Sendable, Hashable {
 
     package var total: Int { prepared + rejected + failed }
     package var allPrepared: Bool { rejected == 0 && failed == 0 }
-
-    /// The most frequent reasons, most frequent first.
-    package func topReasons(_ count: Int = 5) -> [(reason: String, count: Int)] {
-        reasons.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(count).map {
-            ($0.key, $0.value)
-        }
-    }
 
     mutating func record(_ entry: ManifestEntry) {
         switch entry.status {

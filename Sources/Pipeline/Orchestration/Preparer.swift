@@ -173,7 +173,7 @@ package final class Preparer: Sendable {
                             // Prepared before as this very item: its line is in the journal
                             // already, and stays the only one.
                             summary.skipped += 1
-                            events(.skipped(item))
+                            events(.skipped(item, index: index))
                             continue
                         }
                         if let prior = try? resume?.prepared(url: item.url) {
@@ -182,7 +182,7 @@ package final class Preparer: Sendable {
                             fatal = await record(prior.reused(by: item, index: index))
                             continue
                         }
-                        events(.started(item))
+                        events(.started(item, index: index))
                         inFlight += 1
                         switch seen[item.url] {
                         case .pending(let shared):

@@ -1,103 +1,6 @@
 import Foundation
 import Pipeline
 
-/// What a batch reads: URLs given in code, or a file of them (a URL list, JSON lines, a push
-/// payload in the common conventions), as `pushattach prepare INPUT` reads it.
-///
-///     let inputs: [BatchInput] = [.urls(urls), .file(URL(fileURLWithPath: "payloads.jsonl"))]
-public struct BatchInput: Sendable, Hashable {
-    enum Source: Sendable, Hashable {
-        case urls([URL])
-        case file(URL)
-    }
-
-    let source: Source
-
-    /// These URLs, one item each, in order.
-    public static func urls(_ urls: [URL]) -> BatchInput { BatchInput(source: .urls(urls)) }
-
-    /// The items of a file: a URL list (one URL per line, optionally followed by a `media_type`;
-    /// `#` comments), JSON lines (`{"url", "media_type", "id"}`, or a push payload per line), a
-    /// push payload JSON document, or a local media file (one item).
-    public static func file(_ url: URL) -> BatchInput { BatchInput(source: .file(url)) }
-}
-
-/// How a batch ended: the counts, and where the manifest is.
-public struct BatchSummary: Sendable, Hashable {
-    /// Items written (an attachment iOS takes is in the folder).
-    public var prepared: Int
-    /// Items refused for what they are (a type iOS refuses, a damaged or too large image).
-    public var rejected: Int
-    /// Items that could not be obtained or written (network, HTTP, input lines, disk).
-    public var failed: Int
-    /// Items a resumed batch found prepared already and did not download again.
-    public var skipped: Int
-    /// True when the batch was cancelled before every item finished: `manifest.json` is not
-    /// written; run it again with `options.resume` to finish.
-    public var interrupted: Bool
-    /// `folder/manifest.json` (written when the batch finished, or when the last shard did).
-    public var manifest: URL
-}
-
-/// One finished item, as `manifest.json` records it (`docs/MANIFEST.md` says what each field means).
-public struct BatchEntry: Sendable, Hashable {
-    /// What became of an item.
-    public enum Status: String, Sendable, Hashable {
-        /// An attachment iOS takes was written.
-        case prepared
-        /// Refused for what it is (a type iOS refuses, damaged, too large).
-        case rejected
-        /// Not obtained or not written (input, network, HTTP, disk).
-        case failed
-    }
-
-    /// The item's position among everything the inputs yielded.
-    public var index: Int
-    /// The URL as the input gave it.
-    public var input: String
-    /// The id the input gave the item, if any.
-    public var id: String?
-    /// What became of it.
-    public var status: Status
-    /// What was done, in `verify`'s words (`AttachmentReport.Action`); nil when the bytes were never judged.
-    public var action: AttachmentReport.Action?
-    /// The code iOS would give the file, on a refusal iOS would make too.
-    public var errorCode: UNErrorCode?
-    /// Why it was rejected or failed; nil when prepared.
-    public var reason: String?
-    /// The written attachment; nil unless prepared.
-    public var fileURL: URL?
-    /// The identifier for `UNNotificationAttachment` (the UUID in the file name).
-    public var identifier: String?
-    /// The type hint to pass (a UTI).
-    public var typeHint: String?
-    /// The written file's format; for a refused item, the input's as far as it was read.
-    public var format: MediaFormat?
-    /// The written file's pixel size, upright.
-    public var pixelSize: PixelSize?
-    /// The thumbnail, when one was asked for and made.
-    public var thumbnailURL: URL?
-    /// Notes that did not stop it: claims that disagreed with the bytes, codec warnings.
-    public var warnings: [String]
-
-    init(_ entry: ManifestEntry, folder: URL) {
-        index = entry.index
-        input = entry.input
-        id = entry.id
-        status = Status(rawValue: entry.status.rawValue) ?? .failed
-        action = entry.action.flatMap(AttachmentReport.Action.init(rawValue:))
-        errorCode = entry.errorCode.flatMap(UNErrorCode.init(rawValue:))
-        reason = entry.reason
-        fileURL = entry.file.map { folder.appendingPathComponent($0) }
-        identifier = entry.identifier
-        typeHint = entry.uti
-        format = entry.format.flatMap(MediaFormat.init(rawValue:))
-        pixelSize = entry.width.flatMap { w in entry.height.map { PixelSize(width: w, height: $0) } }
-        thumbnailURL = entry.thumbnail.map { folder.appendingPathComponent($0) }
-        warnings = entry.warnings
-    }
-}
-
 /// What `pushattach prepare` does, as a library call: many items into one folder, with a
 /// journal (`manifest.jsonl`) written as they finish, `manifest.json` at the end, resume after
 /// an interruption, shards that share a folder, and the HTML report.
@@ -119,6 +22,7 @@ public struct AttachmentBatch: Sendable {
         public var resume = false
         /// Prepare only the items whose URL hashes to shard `index` of `count` (0 ≤ index < count),
         /// into a folder the other shards share; the last to finish writes `manifest.json`.
+        /// `Options.shard(parsing:)` reads it from text such as "2/8" or "auto".
         public var shard: (index: Int, count: Int)? {
             get { shardIndex.map { ($0, shardCount) } }
             set {
@@ -136,6 +40,39 @@ public struct AttachmentBatch: Sendable {
 
         /// Every option off: no resume, no shard, the configuration's thumbnail, no report.
         public init() {}
+
+        /// A shard from text: "K/N" (0 ≤ K < N), or "auto" (or "auto/N") to read K and N from a
+        /// job array's environment: Slurm (`SLURM_ARRAY_TASK_ID` minus `SLURM_ARRAY_TASK_MIN`, and
+        /// `SLURM_ARRAY_TASK_COUNT`), a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX`), AWS Batch
+        /// (`AWS_BATCH_JOB_ARRAY_INDEX`) or Cloud Run (`CLOUD_RUN_TASK_INDEX`, `CLOUD_RUN_TASK_COUNT`).
+        ///
+        ///     options.shard = try AttachmentBatch.Options.shard(parsing: "auto/8")
+        ///
+        /// - Throws: `AttachmentError` `.invalidArgument`, saying what is wrong with the text or
+        ///   which variable is missing.
+        public static func shard(
+            parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        ) throws(AttachmentError) -> (index: Int, count: Int) {
+            do {
+                let shard = try Shard(parsing: text, environment: environment)
+                return (shard.index, shard.count)
+            } catch {
+                throw AttachmentError(kind: .invalidArgument, reason: error.description)
+            }
+        }
+    }
+
+    /// What a batch reports as it goes, in the order it happens.
+    public enum Event: Sendable, Hashable {
+        /// An item was read from the inputs and queued (its position, and its URL or input name).
+        case started(index: Int, input: String)
+        /// An item finished; its entry is already in the journal.
+        case finished(BatchEntry)
+        /// An item a resumed batch found prepared, and did not fetch again.
+        case skipped(index: Int, input: String)
+        /// A note on the batch as a whole: journal lines a resume could not read, files of an
+        /// interrupted run removed.
+        case note(String)
     }
 
     /// The folder the attachments, the journal and the manifest go to.
@@ -154,6 +91,29 @@ public struct AttachmentBatch: Sendable {
         self.options = options
     }
 
+    /// The journal this batch writes as items finish: `folder/manifest.jsonl`, or a shard's
+    /// `folder/manifest.K-of-N.jsonl`. One that is not empty holds an earlier batch's items:
+    /// resume it (`options.resume`), or choose another folder.
+    public var journal: URL {
+        let name = options.shard.flatMap { try? Shard(index: $0.index, count: $0.count) }?.journalName
+        return folder.appendingPathComponent(name ?? ManifestJournal.fileName)
+    }
+
+    /// True while a batch (in this process or another) holds `folder`'s lock: a batch started on
+    /// it now would throw, naming the holder's process.
+    public static func isInUse(_ folder: URL) -> Bool {
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(ContainerLock.fileName).path)
+        else { return false }
+        do {
+            let lock = try ContainerLock(directory: folder.standardizedFileURL)
+            lock.release()
+            return false
+        } catch {
+            if case .locked = error { return true }
+            return false
+        }
+    }
+
     /// Runs the batch to the end: every item of `inputs`, in order of reading, at most
     /// `configuration.maxInFlight` at once.
     ///
@@ -162,6 +122,38 @@ public struct AttachmentBatch: Sendable {
     ///   item is not an error: it is counted, and its entry says why.
     public func run(_ inputs: [BatchInput]) async throws(AttachmentError) -> BatchSummary {
         try await run(inputs) { _ in }
+    }
+
+    /// Runs the batch to the end, telling `observe` what happens as it happens: each item
+    /// started, finished or skipped, and notes. `observe` is called from the batch's tasks, one
+    /// event at a time per item but from several items at once: make it thread-safe and quick.
+    /// Cancelling the calling task interrupts the batch: unfinished items are abandoned, the
+    /// journal is kept, and the summary says `interrupted` (resume finishes it).
+    ///
+    ///     let summary = try await batch.run([.file(list)]) { event in
+    ///         if case .finished(let entry) = event, entry.status != .prepared { log(entry.reason ?? "") }
+    ///     }
+    public func run(_ inputs: [BatchInput], observe: @escaping @Sendable (Event) -> Void)
+        async throws(AttachmentError) -> BatchSummary
+    {
+        let lists = try writeURLLists(inputs)
+        defer { for list in lists.temporary { try? FileManager.default.removeItem(at: list) } }
+        let prepare = try prepareOptions(inputs: lists.paths)
+        let folder = prepare.container.standardizedFileURL
+        let summary: PrepareSummary
+        do {
+            summary = try await Preparer(options: prepare).run { event in
+                switch event {
+                case .started(let item, let index): observe(.started(index: index, input: item.url))
+                case .skipped(let item, let index): observe(.skipped(index: index, input: item.url))
+                case .finished(let entry): observe(.finished(BatchEntry(entry, folder: folder)))
+                case .note(let text): observe(.note(text))
+                }
+            }
+        } catch {
+            throw AttachmentError(error.error, url: nil)
+        }
+        return BatchSummary(summary)
     }
 
     /// The entries of a batch as they finish (in the order they finish, each once); the stream
@@ -175,7 +167,9 @@ public struct AttachmentBatch: Sendable {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: BatchEntry.self)
         let task = Task {
             do throws(AttachmentError) {
-                _ = try await run(inputs) { continuation.yield($0) }
+                _ = try await run(inputs) { event in
+                    if case .finished(let entry) = event { continuation.yield(entry) }
+                }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -185,13 +179,10 @@ public struct AttachmentBatch: Sendable {
         return stream
     }
 
-    private func run(_ inputs: [BatchInput], each: @escaping @Sendable (BatchEntry) -> Void)
-        async throws(AttachmentError) -> BatchSummary
-    {
-        let lists = try writeURLLists(inputs)
-        defer { for list in lists.temporary { try? FileManager.default.removeItem(at: list) } }
+    /// The batch runner's options: the configuration's, then this batch's.
+    private func prepareOptions(inputs: [String]) throws(AttachmentError) -> PrepareOptions {
         var prepare = configuration.options(container: folder)
-        prepare.inputs = lists.paths
+        prepare.inputs = inputs
         prepare.resume = options.resume
         prepare.report = options.writeReport
         if let size = options.thumbnailSize { prepare.limits.thumbnailSize = size }
@@ -200,29 +191,19 @@ public struct AttachmentBatch: Sendable {
                 throw AttachmentError(kind: .invalidArgument, reason: error.description)
             }
         }
-        let folder = folder
-        let summary: PrepareSummary
-        do {
-            summary = try await Preparer(options: prepare).run { event in
-                if case .finished(let entry) = event { each(BatchEntry(entry, folder: folder)) }
-            }
-        } catch {
-            throw AttachmentError(error.error, url: nil)
-        }
-        return BatchSummary(
-            prepared: summary.prepared, rejected: summary.rejected, failed: summary.failed, skipped: summary.skipped,
-            interrupted: summary.interrupted, manifest: summary.manifest)
+        return prepare
     }
 
-    /// The inputs as paths the batch runner reads: files as they are, URLs as a URL list in a
-    /// temporary file (removed after the run). The same URLs give the same items (index, line),
-    /// so a resumed batch recognises them.
+    /// The inputs as paths the batch runner reads: files as they are, standard input as `-`,
+    /// URLs as a URL list in a temporary file (removed after the run). The same URLs give the
+    /// same items (index, line), so a resumed batch recognises them.
     private func writeURLLists(_ inputs: [BatchInput]) throws(AttachmentError) -> (paths: [String], temporary: [URL]) {
         var paths: [String] = []
         var temporary: [URL] = []
         for input in inputs {
             switch input.source {
-            case .file(let url): paths.append(url.path)
+            case .file(let path): paths.append(path)
+            case .standardInput: paths.append("-")
             case .urls(let urls):
                 let list = FileManager.default.temporaryDirectory.appendingPathComponent(
                     "pushattach-batch-\(UUID().uuidString).txt")
@@ -236,5 +217,26 @@ public struct AttachmentBatch: Sendable {
             }
         }
         return (paths, temporary)
+    }
+}
+
+extension BatchSummary {
+    /// The batch runner's summary in the library's types.
+    init(_ summary: PrepareSummary) {
+        self.init(folder: summary.container)
+        prepared = summary.prepared
+        rejected = summary.rejected
+        failed = summary.failed
+        skipped = summary.skipped
+        otherShards = summary.otherShards
+        interrupted = summary.interrupted
+        merged = summary.merged
+        manifest = summary.manifest
+        reasons = summary.reasons
+        switch summary.report {
+        case .success(let written)?: report = written.url
+        case .failure(let error)?: reportError = error.description
+        case nil: break
+        }
     }
 }

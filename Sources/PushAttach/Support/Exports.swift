@@ -4,8 +4,8 @@ import ImageEngine
 // is the only import: media formats, Apple's rules and error codes come from MediaTypes
 // (re-exported whole); the fetch policy, the engine's limits, the pixel size and the underlying
 // errors of `AttachmentError` by alias. Nothing else of the modules underneath is public to a
-// user of `PushAttach`: what the command line needs beyond this is in `CommandLineExports.swift`,
-// at `package` access.
+// user of `PushAttach`, and the command line is such a user: it reaches no `package` declaration
+// (`Scripts/public-api-check` type-checks it outside the package to prove it).
 @_exported import MediaTypes
 import Pipeline
 

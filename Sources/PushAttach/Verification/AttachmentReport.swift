@@ -9,9 +9,14 @@ import Verification
 ///     report.action            // .convert
 ///     report.transcodeTarget   // .jpeg
 ///     report.iosErrorCode      // .unrecognizedType: iOS refuses WebP as it is
-public struct AttachmentReport: Sendable, Hashable {
+///
+/// Encoded (`JSONEncoder`), it is one object of `pushattach verify --json`, keys as
+/// `docs/pushattach.1` lists them: `path`, `verdict`, `action`, `output_format`, `ios`
+/// (`verdict`, `error_code`), `format`, `uti`, `category`, `bytes`, `width`, `height`, `frames`,
+/// `error_code`, `reason`, `warnings`.
+public struct AttachmentReport: Sendable, Hashable, Encodable {
     /// What the preparer does with the file, in three words.
-    public enum Verdict: Sendable, Hashable {
+    public enum Verdict: String, Sendable, Hashable {
         /// Written unchanged: iOS takes it as it is.
         case accepted
         /// Converted, fitted, re-encoded or renamed (`action` says which) into `transcodeTarget`.
@@ -42,6 +47,8 @@ public struct AttachmentReport: Sendable, Hashable {
     public var format: MediaFormat
     /// The format's UTI, to pass as the attachment's type hint; nil when unknown.
     public var typeHint: String?
+    /// Image, audio or movie; nil when the bytes are none of them.
+    public var category: MediaCategory?
     /// The format `AttachmentPreparer` writes, when the verdict is `.transcode`.
     public var transcodeTarget: MediaFormat?
     /// The pixel size, upright (Exif orientation applied); nil when not an image or unreadable.
@@ -55,4 +62,18 @@ public struct AttachmentReport: Sendable, Hashable {
 
     /// True when the file is written unchanged (iOS accepts it as it is, under its name).
     public var isAccepted: Bool { verdict == .accepted }
+
+    /// The verifier's own report, which `encode(to:)` writes (with this value's `path`, `reason`
+    /// and `warnings`, so a caller that rewrote them prints its own words).
+    let recorded: FileReport
+
+    /// Writes the keys `verify --json` prints, in its words (`verdict` "accepted", "transcode",
+    /// "rejected"; codes as numbers).
+    public func encode(to encoder: any Encoder) throws {
+        var report = recorded
+        report.path = path ?? ""
+        report.reason = reason
+        report.warnings = warnings
+        try report.encode(to: encoder)
+    }
 }

@@ -49,6 +49,16 @@ public struct AttachmentVerifier: Sendable {
         return await Offload.plain.run { _ in AttachmentReport(verifier.verify(fileAt: url), path: url.path) }
     }
 
+    /// The verdict on the file at `url`, on the calling thread: for a tool that runs its own
+    /// threads (`pushattach verify` checks a batch of files at once on every core). A server
+    /// calls the `async` `verify(fileAt:)`, which runs on the preparer's pool instead.
+    ///
+    /// - Parameter displayPath: the path the report names (as the user typed it); `url.path` when nil.
+    public func verifyBlocking(fileAt url: URL, displayPath: String? = nil) -> AttachmentReport {
+        let path = displayPath ?? url.path
+        return AttachmentReport(verifier.verify(fileAt: url, displayPath: path), path: path)
+    }
+
     /// The verdict on bytes in memory. `fileExtension` is the name's extension they would be
     /// saved under ("" for a name without one, which iOS cannot type), nil when there is no name.
     ///
@@ -76,6 +86,8 @@ extension AttachmentReport {
         reason = report.reason
         format = report.format
         typeHint = report.uti
+        category = report.category
+        recorded = report
         pixelSize = report.width.flatMap { w in report.height.map { PixelSize(width: w, height: $0) } }
         frames = report.frames
         byteCount = report.bytes

@@ -60,7 +60,7 @@ enum FlagTerms {
     }
 
     /// A `verify` report with its reason and warnings in the command line's words.
-    static func translated(_ report: FileReport) -> FileReport {
+    static func translated(_ report: AttachmentReport) -> AttachmentReport {
         var copy = report
         copy.reason = report.reason.map(translated)
         copy.warnings = report.warnings.map(translated)
@@ -69,7 +69,7 @@ enum FlagTerms {
 
     /// A `prepare` event with its texts in the command line's words (the manifest on disk keeps
     /// the library's).
-    static func translated(_ event: PrepareEvent) -> PrepareEvent {
+    static func translated(_ event: AttachmentBatch.Event) -> AttachmentBatch.Event {
         switch event {
         case .finished(var entry):
             entry.reason = entry.reason.map(translated)
@@ -83,10 +83,11 @@ enum FlagTerms {
     }
 
     /// A run's summary with its top reasons in the command line's words.
-    static func translated(_ summary: PrepareSummary) -> PrepareSummary {
+    static func translated(_ summary: BatchSummary) -> BatchSummary {
         var copy = summary
         copy.reasons = [:]
         for (reason, count) in summary.reasons { copy.reasons[translated(reason), default: 0] += count }
+        copy.reportError = summary.reportError.map(translated)
         return copy
     }
 }

@@ -1,7 +1,7 @@
 import PushAttach
 
 /// The limits `verify` and `prepare` both take: one help text, one range and one default each,
-/// read from the library's shared per-file policy (`CheckPolicy()`), so both commands judge the
+/// read from the library's verifier defaults (`AttachmentVerifier()`, the preparer's too), so both commands judge the
 /// same file by the same numbers.
 ///
 ///     let limits = try LimitOptions.parse(arguments, command: "pushattach verify")
@@ -10,11 +10,11 @@ enum LimitOptions {
     static let pixelBudget = OptionInfo.number(
         "--pixel-budget", "MP",
         "Refuse images over this many megapixels (width x height, read from the header) as too large (102), before decoding them.",
-        default: Double(CheckPolicy().pixelBudget) / 1e6, in: 0.001...100_000)
+        default: Double(AttachmentVerifier().pixelBudget) / 1e6, in: 0.001...100_000)
     static let decodedBudget = OptionInfo.number(
         "--decoded-budget", "MB",
         "The memory one decoded image may take in the extension, width x height x 4, in 10^6 bytes: verify warns about images over it, prepare fits images under it.",
-        default: Double(CheckPolicy().rules.memoryBudget) / 1e6, in: 1...100_000)
+        default: Double(AttachmentVerifier().rules.memoryBudget) / 1e6, in: 1...100_000)
 
     /// In the order both commands list them.
     static let all = [pixelBudget, decodedBudget]

@@ -58,17 +58,17 @@ struct MergeCommand: Command {
     }
 
     func run() async throws -> Int32 {
-        let merged: Manifest.Finalized
-        do { merged = try Manifest.mergeContainer(dir: container, partial: partial) } catch {
+        let merged: AttachmentMerge
+        do { merged = try AttachmentMerge.run(folder: container, partial: partial) } catch {
             Console.error("pushattach merge: \(FlagTerms.translated(error.description))")
             return ExitStatus.fatal
         }
         for warning in merged.warnings { Console.error("warning: \(warning)") }
         let n = merged.count
         Console.out(
-            "\(n) item\(n == 1 ? "" : "s"): \(merged.statuses[.prepared, default: 0]) prepared, "
-                + "\(merged.statuses[.rejected, default: 0]) rejected, \(merged.statuses[.failed, default: 0]) failed")
-        Console.out("manifest:  \(container.appendingPathComponent("manifest.json").path)")
+            "\(n) item\(n == 1 ? "" : "s"): \(merged.prepared) prepared, \(merged.rejected) rejected, "
+                + "\(merged.failed) failed")
+        Console.out("manifest:  \(merged.manifest.path)")
         return ExitStatus.success
     }
 }

@@ -8,7 +8,7 @@ struct PrepareCommand: Command {
     /// The option table: parser, `--help`, man page and completions all read it. Defaults come
     /// from the library's own types, so a run without the option gets what `--help` says.
     enum Options {
-        static let library = PrepareOptions(container: URL(fileURLWithPath: "."), inputs: [])
+        static let library = AttachmentPreparer.Configuration()
 
         static let container = OptionInfo.value(
             "--container", short: "-o", "DIR", "The output folder (required; created when missing).",
@@ -137,11 +137,18 @@ struct PrepareCommand: Command {
                 "PUSH PAYLOADS: a JSON object (a file, an element of a JSON array, or a JSON line) is searched at any depth for these keys, and gives one item per distinct URL (two spellings of one URL are one item). A problem names the file and the line (the object's first line in a JSON file). Keys, with the smallest payload for each:"
             ),
             .definitions(
-                PayloadConventions.all.map { .init(term: $0.key, text: "\($0.summary) Example: \($0.example)") }),
+                BatchInput.payloadConventions.map { .init(term: $0.key, text: "\($0.summary) Example: \($0.example)") }),
         ]
     }
 
-    var options: PrepareOptions
+    /// Downloads, limits, rules and budgets: the library's configuration, flag by flag.
+    var configuration = AttachmentPreparer.Configuration()
+    /// Resume, shard and report.
+    var batchOptions = AttachmentBatch.Options()
+    /// DIR.
+    var folder: URL
+    /// The INPUT arguments as typed (`-` is standard input).
+    var inputs: [String]
     var json: Bool
     var report: Bool
     var quiet: Bool
@@ -152,49 +159,55 @@ struct PrepareCommand: Command {
     init(_ arguments: ParsedArguments) throws {
         let command = "pushattach prepare"
         hadContainer = arguments.value(Options.container) != nil
-        options = PrepareOptions(
-            container: URL(fileURLWithPath: arguments.value(Options.container) ?? "."), inputs: arguments.positionals)
+        folder = URL(fileURLWithPath: arguments.value(Options.container) ?? ".")
+        inputs = arguments.positionals
         json = arguments.flag(Options.json)
         report = arguments.flag(Options.report)
-        options.report = report
+        batchOptions.writeReport = report
         quiet = arguments.flag(Options.quiet)
         verbose = arguments.flag(Options.verbose)
         // Absent options keep the library's defaults (the ones --help shows).
-        if let n = try arguments.int(Options.thumbnail, command: command) { options.limits.thumbnailSize = n }
-        if let n = try arguments.int(Options.maxLongSide, command: command) { options.limits.maxLongSide = n }
-        if let n = try arguments.int(Options.quality, command: command) { options.limits.quality = n }
+        if let n = try arguments.int(Options.thumbnail, command: command) { configuration.thumbnailSize = n }
+        if let n = try arguments.int(Options.maxLongSide, command: command) { configuration.limits.maxLongSide = n }
+        if let n = try arguments.int(Options.quality, command: command) { configuration.limits.quality = n }
         let limits = try LimitOptions.parse(arguments, command: command)
-        if let pixels = limits.pixelBudget { options.limits.pixelBudget = pixels }
+        if let pixels = limits.pixelBudget { configuration.limits.pixelBudget = pixels }
         if let bytes = limits.decodedBudget {
             // The rules warn over it and the engine fits under it: one number for both.
-            options.rules.memoryBudget = bytes
-            options.limits.memoryBudget = bytes
+            configuration.rules.memoryBudget = bytes
+            configuration.limits.memoryBudget = bytes
         }
         if let megabytes = try arguments.double(Options.memoryBudget, command: command) {
-            options.memoryBudget = Int(megabytes * 1_000_000)
+            configuration.memoryBudget = Int(megabytes * 1_000_000)
         }
         if let megabytes = try arguments.double(Options.spoolBudget, command: command) {
-            options.spoolBudget = Int(megabytes * 1_000_000)
+            configuration.spoolBudget = Int(megabytes * 1_000_000)
         }
-        options.stableNames = arguments.flag(Options.stableNames)
-        options.resume = arguments.flag(Options.resume)
+        configuration.stableNames = arguments.flag(Options.stableNames)
+        batchOptions.resume = arguments.flag(Options.resume)
         if let text = arguments.value(Options.shard) {
-            do { options.shard = try Shard(parsing: text) } catch {
-                throw UsageError(command: command, message: "--shard \(text): \(error)")
+            do throws(AttachmentError) { batchOptions.shard = try AttachmentBatch.Options.shard(parsing: text) } catch {
+                throw UsageError(command: command, message: "--shard \(text): \(error.reason)")
             }
         }
-        options.strict = arguments.flag(Options.strict)
-        options.acceptDamaged = arguments.flag(Options.acceptDamaged)
-        options.fetch.allowPrivateNetworks = arguments.flag(Options.allowPrivateNetworks)
-        options.fetch.allowedHosts = arguments.all(Options.allowHost)
-        if let n = try arguments.int(Options.maxRedirects, command: command) { options.fetch.maxRedirects = n }
+        configuration.strict = arguments.flag(Options.strict)
+        configuration.acceptDamaged = arguments.flag(Options.acceptDamaged)
+        configuration.fetch.allowPrivateNetworks = arguments.flag(Options.allowPrivateNetworks)
+        configuration.fetch.allowedHosts = arguments.all(Options.allowHost)
+        if let n = try arguments.int(Options.maxRedirects, command: command) { configuration.fetch.maxRedirects = n }
         if let seconds = try arguments.double(Options.timeout, command: command) {
-            options.fetch.deadline = .milliseconds(Int64(seconds * 1000))
+            configuration.fetch.deadline = .milliseconds(Int64(seconds * 1000))
         }
-        if let n = try arguments.int(Options.concurrency, command: command) { options.maxInFlight = n }
-        if let n = try arguments.int(Options.perHost, command: command) { options.perHost = n }
-        if let n = try arguments.int(Options.retries, command: command) { options.fetch.maxRetries = n }
+        if let n = try arguments.int(Options.concurrency, command: command) { configuration.maxInFlight = n }
+        if let n = try arguments.int(Options.perHost, command: command) { configuration.perHost = n }
+        if let n = try arguments.int(Options.retries, command: command) { configuration.fetch.maxRetries = n }
     }
+
+    /// The batch this command runs.
+    var batch: AttachmentBatch { AttachmentBatch(folder: folder, configuration: configuration, options: batchOptions) }
+
+    /// The INPUT arguments as the batch reads them.
+    var batchInputs: [BatchInput] { inputs.map { $0 == "-" ? .standardInput : .file(atPath: $0) } }
 
     func validate() throws {
         let command = "pushattach prepare"
@@ -202,42 +215,41 @@ struct PrepareCommand: Command {
             throw UsageError(
                 command: command, message: "--container DIR is required: the folder to write attachments to")
         }
-        guard !options.inputs.isEmpty else {
+        guard !inputs.isEmpty else {
             throw UsageError(command: command, message: "no INPUT given: name a URL list, payload, media file or '-'")
         }
         guard !(quiet && verbose) else {
             throw UsageError(
                 command: command, message: "--quiet shows only the summary and --verbose every item: choose one")
         }
-        guard !(options.strict && options.acceptDamaged) else {
+        guard !(configuration.strict && configuration.acceptDamaged) else {
             throw UsageError(
                 command: command,
                 message: "--strict refuses every codec warning and --accept-damaged accepts damaged images: choose one")
         }
-        for pattern in options.fetch.allowedHosts where pattern.isEmpty || pattern.contains("/") {
+        for pattern in configuration.fetch.allowedHosts where pattern.isEmpty || pattern.contains("/") {
             throw UsageError(
                 command: command,
                 message: "--allow-host '\(pattern)' is not a host pattern (example.com or *.example.com)")
         }
         // Nothing to read is a mistake in the call: say so before the container is created. (When
         // some INPUT can be read, the others become failed entries and the run goes on.)
-        let unreadable = options.inputs.compactMap { input in Self.unreadable(input).map { (input, $0) } }
-        if unreadable.count == options.inputs.count {
+        let unreadable = inputs.compactMap { input in Self.unreadable(input).map { (input, $0) } }
+        if unreadable.count == inputs.count {
             throw UsageError(
                 command: command,
                 message: "no INPUT can be read: " + unreadable.map { "\($0.0) (\($0.1))" }.joined(separator: ", "))
         }
-        let journal = options.container.appendingPathComponent(options.shard?.journalName ?? "manifest.jsonl").path
         // A run in progress holds the lock: let `run` refuse that (exit 2, naming the holder's
         // PID) rather than advise --resume, which would be refused too.
-        if !options.resume, !Self.containerInUse(options.container),
-            let size = try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int,
+        if !batchOptions.resume, !AttachmentBatch.isInUse(folder),
+            let size = try? FileManager.default.attributesOfItem(atPath: batch.journal.path)[.size] as? Int,
             size > 0
         {
             throw UsageError(
                 command: command,
                 message:
-                    "\(options.container.path) already holds a run's manifest; pass --resume to continue it, or choose an empty --container"
+                    "\(folder.path) already holds a run's manifest; pass --resume to continue it, or choose an empty --container"
             )
         }
     }
@@ -255,28 +267,14 @@ struct PrepareCommand: Command {
         return FileManager.default.isReadableFile(atPath: input) ? nil : "not readable: permission denied"
     }
 
-    /// True when another process holds the container's lock right now.
-    static func containerInUse(_ container: URL) -> Bool {
-        guard FileManager.default.fileExists(atPath: container.appendingPathComponent(ContainerLock.fileName).path)
-        else { return false }
-        do {
-            let lock = try ContainerLock(directory: container.standardizedFileURL)
-            lock.release()
-            return false
-        } catch {
-            if case .locked = error { return true }
-            return false
-        }
-    }
-
     func run() async throws -> Int32 {
         let reporter = PrepareReporter(json: json, terminal: Console.stderrIsTerminal, verbosity: verbosity)
-        let inputs = options.inputs
-        Thread.detachNewThread { reporter.meter.setTotal(InputCounter.count(inputs)) }
-        let preparer = Preparer(options: options)
-        let task = Task { () -> Result<PrepareSummary, PrepareFailure> in
-            do throws(PrepareFailure) {
-                return .success(try await preparer.run { reporter.handle(FlagTerms.translated($0)) })
+        let batchInputs = batchInputs
+        Thread.detachNewThread { reporter.meter.setTotal(BatchInput.itemCount(batchInputs)) }
+        let batch = batch
+        let task = Task { () -> Result<BatchSummary, AttachmentError> in
+            do throws(AttachmentError) {
+                return .success(try await batch.run(batchInputs) { reporter.handle(FlagTerms.translated($0)) })
             } catch {
                 return .failure(error)
             }
@@ -294,18 +292,16 @@ struct PrepareCommand: Command {
         switch result {
         case .success(let summary):
             reporter.finish(FlagTerms.translated(summary))
-            switch summary.report {
-            case .success(let written)?: Console.error("report:    \(written.url.path)")
-            case .failure(let error)?:
+            if let written = summary.report { Console.error("report:    \(written.path)") }
+            if let error = summary.reportError {
                 Console.error("pushattach prepare: cannot write the report: \(error)")
                 return ExitStatus.fatal
-            case nil: break
             }
             if summary.interrupted || task.isCancelled { return ExitStatus.interrupted(by: received.value) }
-            return summary.allPrepared ? ExitStatus.success : ExitStatus.someFailed
-        case .failure(let failure):
-            reporter.finish(FlagTerms.translated(failure.summary))
-            Console.error("pushattach prepare: \(FlagTerms.translated(failure.description))")
+            return summary.rejected == 0 && summary.failed == 0 ? ExitStatus.success : ExitStatus.someFailed
+        case .failure(let error):
+            reporter.finishFailed(folder: folder, journal: batch.journal)
+            Console.error("pushattach prepare: \(FlagTerms.translated(error.description))")
             return ExitStatus.fatal
         }
     }

@@ -61,9 +61,9 @@ struct ReportCommand: Command {
 
     /// Writes the report, or says on stderr why it could not and returns nil. (`prepare
     /// --report` has the run write it, into the container the run opened.)
-    static func write(_ container: URL, command: String) -> BatchReport.Written? {
+    static func write(_ container: URL, command: String) -> BatchReport? {
         do {
-            return try BatchReport.write(container: container)
+            return try BatchReport.write(folder: container)
         } catch {
             Console.error("\(command): cannot write the report: \(error)")
             return nil
@@ -71,9 +71,9 @@ struct ReportCommand: Command {
     }
 
     /// "15 items: 9 prepared, 3 rejected, 3 failed", as `prepare` counts them.
-    static func summary(_ written: BatchReport.Written) -> String {
+    static func summary(_ written: BatchReport) -> String {
         let n = written.count
-        return "\(n) item\(n == 1 ? "" : "s"): \(written.statuses[.prepared, default: 0]) prepared, "
-            + "\(written.statuses[.rejected, default: 0]) rejected, \(written.statuses[.failed, default: 0]) failed"
+        return "\(n) item\(n == 1 ? "" : "s"): \(written.prepared) prepared, \(written.rejected) rejected, "
+            + "\(written.failed) failed"
     }
 }

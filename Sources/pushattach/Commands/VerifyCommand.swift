@@ -91,7 +91,7 @@ struct VerifyCommand: Command {
     var paths: [String]
     var json: Bool
     var quiet: Bool
-    var options = VerifyOptions()
+    var verifier = AttachmentVerifier()
 
     static var spec: OptionSpec {
         var spec = OptionSpec(options: doc.options, positionals: doc.arguments.first?.name)
@@ -105,15 +105,15 @@ struct VerifyCommand: Command {
         json = arguments.flag(Options.json)
         quiet = arguments.flag(Options.quiet)
         let limits = try LimitOptions.parse(arguments, command: command)
-        if let bytes = limits.decodedBudget { options.rules.memoryBudget = bytes }
-        if let pixels = limits.pixelBudget { options.pixelBudget = pixels }
-        options.decode = !arguments.flag(Options.fast)
-        options.strict = arguments.flag(Options.strict)
-        options.acceptDamaged = arguments.flag(Options.acceptDamaged)
+        if let bytes = limits.decodedBudget { verifier.rules.memoryBudget = bytes }
+        if let pixels = limits.pixelBudget { verifier.pixelBudget = pixels }
+        verifier.decode = !arguments.flag(Options.fast)
+        verifier.strict = arguments.flag(Options.strict)
+        verifier.acceptDamaged = arguments.flag(Options.acceptDamaged)
     }
 
     func validate() throws {
-        guard !(options.strict && options.acceptDamaged) else {
+        guard !(verifier.strict && verifier.acceptDamaged) else {
             throw UsageError(
                 command: "pushattach verify",
                 message: "--strict refuses every codec warning and --accept-damaged accepts damaged images: choose one")
@@ -128,7 +128,7 @@ struct VerifyCommand: Command {
         let (files, missing) = Self.expand(paths)
         for path in missing { Console.error("pushattach verify: no such file or folder: \(path)") }
         var notMedia: [String] = []
-        let verifier = Verifier(options: options)
+        let verifier = verifier
         var table = VerifyTable()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -138,11 +138,11 @@ struct VerifyCommand: Command {
         for start in stride(from: 0, to: files.count, by: batchSize) {
             let batch = Array(files[start..<min(files.count, start + batchSize)])
             let reports = ParallelMap.map(batch) { file in
-                FlagTerms.translated(verifier.verify(fileAt: URL(fileURLWithPath: file.path), displayPath: file.path))
+                FlagTerms.translated(verifier.verifyBlocking(fileAt: URL(fileURLWithPath: file.path), displayPath: file.path))
             }
             for (file, report) in zip(batch, reports) {
                 if file.inFolder, Self.isNotMedia(report) {
-                    notMedia.append(report.path)
+                    notMedia.append(file.path)
                     continue
                 }
                 table.count(report)
@@ -184,8 +184,8 @@ struct VerifyCommand: Command {
     /// Not media at all: bytes of no known format under a name that claims none. Named on the
     /// command line, such a file is rejected (101), as iOS would; found in a folder, it is
     /// someone's README, not an attachment, and is skipped.
-    static func isNotMedia(_ report: FileReport) -> Bool {
-        report.format == .unknown && report.errorCode == UNErrorCode.unrecognizedType.rawValue
+    static func isNotMedia(_ report: AttachmentReport) -> Bool {
+        report.format == .unknown && report.errorCode == .unrecognizedType
     }
 
     /// The summary's last lines: what was given or found but not checked.

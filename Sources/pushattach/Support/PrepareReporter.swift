@@ -23,6 +23,8 @@ final class PrepareReporter: @unchecked Sendable {
     private var statusShown = false
     /// What happened to the prepared items, for the summary.
     private var counts = (transcoded: 0, resized: 0, oriented: 0, thumbnails: 0, warned: 0)
+    /// Items finished per status, for the summary of a run that failed before its end.
+    private var finished: [BatchEntry.Status: Int] = [:]
     /// Whether any line went to stderr before the summary (which then follows a blank line).
     private var saidAnything = false
 
@@ -33,7 +35,7 @@ final class PrepareReporter: @unchecked Sendable {
         self.verbosity = verbosity
     }
 
-    func handle(_ event: PrepareEvent) {
+    func handle(_ event: AttachmentBatch.Event) {
         switch event {
         case .started: break
         case .skipped: meter.skippedOne()
@@ -41,6 +43,7 @@ final class PrepareReporter: @unchecked Sendable {
             if verbosity != .quiet { say("note: \(Self.shown(text))") }
         case .finished(let entry):
             meter.finished(entry)
+            lock.withLock { finished[entry.status, default: 0] += 1 }
             if entry.status == .prepared { count(entry) }
             // The manifest's own writer: its keys in the declared order (docs/MANIFEST.md).
             if json { lock.withLock { Console.json(entry.jsonLine()) } }
@@ -73,12 +76,9 @@ final class PrepareReporter: @unchecked Sendable {
         }
     }
 
-    func finish(_ summary: PrepareSummary) {
+    func finish(_ summary: BatchSummary) {
         clearStatus()
-        var text =
-            (lock.withLock { saidAnything } ? "\n" : "")
-            + "\(summary.total) item\(summary.total == 1 ? "" : "s"): \(summary.prepared) prepared, "
-            + "\(summary.rejected) rejected, \(summary.failed) failed"
+        var text = counted(prepared: summary.prepared, rejected: summary.rejected, failed: summary.failed)
         if summary.skipped > 0 { text += ", \(summary.skipped) already prepared (skipped)" }
         if summary.interrupted { text += " (interrupted: run again with --resume to finish)" }
         if summary.otherShards > 0 { text += ", \(summary.otherShards) left to the other shards" }
@@ -93,7 +93,7 @@ final class PrepareReporter: @unchecked Sendable {
             text += "\ntop reasons:"
             for (reason, count) in top { text += "\n  \(count) x \(Self.shown(reason))" }
         }
-        text += "\ncontainer: \(summary.container.path)\nmanifest:  \(summary.manifest.path)"
+        text += "\ncontainer: \(summary.folder.path)\nmanifest:  \(summary.manifest.path)"
         if summary.otherShards > 0 || summary.manifest.pathExtension == "jsonl", !summary.merged,
             !summary.interrupted
         {
@@ -102,7 +102,24 @@ final class PrepareReporter: @unchecked Sendable {
         Console.error(text)
     }
 
-    static func plainLine(_ entry: ManifestEntry) -> String {
+    /// The summary of a run that stopped on a fatal error (the folder not writable or in use,
+    /// the disk full): what finished before it, and where the journal is.
+    func finishFailed(folder: URL, journal: URL) {
+        clearStatus()
+        let done = lock.withLock { finished }
+        var text = counted(prepared: done[.prepared] ?? 0, rejected: done[.rejected] ?? 0, failed: done[.failed] ?? 0)
+        text += "\ncontainer: \(folder.standardizedFileURL.path)\njournal:   \(journal.standardizedFileURL.path)"
+        Console.error(text)
+    }
+
+    /// "12 items: 9 prepared, 2 rejected, 1 failed", after a blank line when lines came before.
+    private func counted(prepared: Int, rejected: Int, failed: Int) -> String {
+        let total = prepared + rejected + failed
+        return (lock.withLock { saidAnything } ? "\n" : "")
+            + "\(total) item\(total == 1 ? "" : "s"): \(prepared) prepared, \(rejected) rejected, \(failed) failed"
+    }
+
+    static func plainLine(_ entry: BatchEntry) -> String {
         switch entry.status {
         case .prepared:
             var line = "prepared \(shown(entry.file ?? "-")) <- \(shown(entry.input))"
@@ -119,7 +136,7 @@ final class PrepareReporter: @unchecked Sendable {
 
     /// What the engine did to a prepared item, from its transform steps, in a few words each:
     /// "transcoded webp -> jpeg", "resized to 2048x1536", "turned upright", "thumbnail".
-    static func actions(_ entry: ManifestEntry) -> [String] {
+    static func actions(_ entry: BatchEntry) -> [String] {
         var out: [String] = []
         for step in entry.transform ?? [] {
             if step.hasPrefix("transcoded ") {
@@ -130,32 +147,32 @@ final class PrepareReporter: @unchecked Sendable {
                 out.append("turned upright")
             }
         }
-        if entry.thumbnail != nil { out.append("thumbnail") }
+        if entry.thumbnailURL != nil { out.append("thumbnail") }
         return out
     }
 
-    private func count(_ entry: ManifestEntry) {
+    private func count(_ entry: BatchEntry) {
         let steps = entry.transform ?? []
         lock.withLock {
             if steps.contains(where: { $0.hasPrefix("transcoded ") }) { counts.transcoded += 1 }
             if steps.contains(where: { $0.hasPrefix("resized ") }) { counts.resized += 1 }
             if steps.contains(where: { $0.hasPrefix("oriented upright") }) { counts.oriented += 1 }
-            if entry.thumbnail != nil { counts.thumbnails += 1 }
+            if entry.thumbnailURL != nil { counts.thumbnails += 1 }
             if !entry.warnings.isEmpty { counts.warned += 1 }
         }
     }
 
     /// Where an entry came from: its URL; for a problem with an INPUT itself (a bad line, a
     /// payload with no URL), whose input is the INPUT's name, also the line, `list.txt:12`.
-    static func place(_ entry: ManifestEntry) -> String {
+    static func place(_ entry: BatchEntry) -> String {
         entry.input.contains("://") || entry.line <= 0 ? entry.input : "\(entry.input):\(entry.line)"
     }
 
     /// Verbose mode's lines under an item: each warning, then where its time went.
-    static func detailLines(_ entry: ManifestEntry) -> [String] {
+    static func detailLines(_ entry: BatchEntry) -> [String] {
         let t = entry.timings
         return entry.warnings.map { "  warning: \(shown($0))" }
-            + ["  timings: download \(t.downloadMs) ms, process \(t.processMs) ms, write \(t.writeMs) ms"]
+            + ["  timings: download \(t.download) ms, process \(t.process) ms, write \(t.write) ms"]
     }
 
     private static func shown(_ text: String) -> String { DisplayText.escaped(text) }

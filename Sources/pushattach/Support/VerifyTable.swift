@@ -17,7 +17,7 @@ struct VerifyTable {
     static let rightAligned: Set<Int> = [4]
 
     /// The files to show, in order.
-    var rows: [FileReport] = []
+    var rows: [AttachmentReport] = []
     private(set) var total = 0
     private(set) var counts: [String: Int] = [:]
     private(set) var reasons: [String: Int] = [:]
@@ -25,10 +25,10 @@ struct VerifyTable {
     var accepted: Int { counts["accepted"] ?? 0 }
 
     /// Counts `report` for the summary (shown or not).
-    mutating func count(_ report: FileReport) {
+    mutating func count(_ report: AttachmentReport) {
         total += 1
-        counts[report.verdict, default: 0] += 1
-        if let reason = report.reason, report.verdict == "rejected" {
+        counts[report.verdict.rawValue, default: 0] += 1
+        if let reason = report.reason, report.verdict == .rejected {
             reasons[ReasonSummary.key(reason), default: 0] += 1
         }
     }
@@ -58,19 +58,20 @@ struct VerifyTable {
         return text
     }
 
-    static func cells(_ r: FileReport) -> [String] {
-        var dimensions = r.width.flatMap { w in r.height.map { h in "\(w)x\(h)" } } ?? "-"
+    static func cells(_ r: AttachmentReport) -> [String] {
+        var dimensions = r.pixelSize.map { "\($0.width)x\($0.height)" } ?? "-"
         if let frames = r.frames, frames > 1 { dimensions += ", \(frames) frames" }
         return [
-            r.verdict, r.action.rawValue, r.format.rawValue, r.uti ?? "-", formatBytes(r.bytes), dimensions, DisplayText.escaped(r.path),
+            r.verdict.rawValue, r.action.rawValue, r.format.rawValue, r.typeHint ?? "-", formatBytes(r.byteCount), dimensions,
+            DisplayText.escaped(r.path ?? "-"),
         ]
     }
 
     /// The reason (with its UNErrorCode) and the warnings, indented under the row.
-    static func details(_ r: FileReport) -> [String] {
+    static func details(_ r: AttachmentReport) -> [String] {
         var lines: [String] = []
         if let reason = r.reason {
-            lines.append("  \(r.errorCode.map { "[\($0)] " } ?? "")\(DisplayText.escaped(reason))")
+            lines.append("  \(r.errorCode.map { "[\($0.rawValue)] " } ?? "")\(DisplayText.escaped(reason))")
         }
         for warning in r.warnings { lines.append("  warning: \(DisplayText.escaped(warning))") }
         return lines

@@ -11,13 +11,10 @@ import PushAttach
 enum VersionReport {
     static func lines(version: String) -> [String] {
         [
-            "pushattach \(version)", "libpng \(LinkedLibraries.png)", "libwebp \(webp(LinkedLibraries.webpDecoder))",
+            "pushattach \(version)", "libpng \(LinkedLibraries.png)", "libwebp \(LinkedLibraries.webp)",
             "libheif \(LinkedLibraries.heif)", curl(LinkedLibraries.curl),
         ]
     }
-
-    /// libwebp's packed 0xMMmmpp as "M.m.p".
-    static func webp(_ packed: Int) -> String { "\((packed >> 16) & 0xFF).\((packed >> 8) & 0xFF).\(packed & 0xFF)" }
 
     /// "libcurl/7.88.1 OpenSSL/3.0.15 zlib/1.2.13" as "libcurl 7.88.1 (OpenSSL/3.0.15 zlib/1.2.13)".
     static func curl(_ text: String) -> String {

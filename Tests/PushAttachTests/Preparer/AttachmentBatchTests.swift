@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -63,5 +64,67 @@ struct AttachmentBatchTests {
             try await AttachmentBatch(folder: folder.url, options: options).run([.urls([])])
         }
         #expect(error?.kind == .invalidArgument, "\(String(describing: error))")
+    }
+
+    /// What the command line builds on: events as they happen, a list file named as typed, the
+    /// journal, the item count, the report and the merge, all public.
+    @Test func eventsJournalReportAndMergeAreThere() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let jpeg = try Corpus.data(Fixtures.jpeg)
+        server.route("/a.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let list = folder.url.appendingPathComponent("list.txt")
+        try Data("\(server.url("/a.jpg"))\nnot a url\n".utf8).write(to: list)
+        let inputs: [BatchInput] = [.file(atPath: list.path)]
+        #expect(BatchInput.itemCount(inputs) == 2)
+        #expect(BatchInput.itemCount([.urls([list]), .standardInput]) == nil)
+        #expect(BatchInput.payloadConventions.contains { $0.key == "fcm_options.image" })
+
+        let out = folder.url.appendingPathComponent("out")
+        var options = AttachmentBatch.Options()
+        options.writeReport = true
+        let batch = AttachmentBatch(folder: out, configuration: Self.configuration(), options: options)
+        #expect(batch.journal == out.appendingPathComponent("manifest.jsonl"))
+        #expect(!AttachmentBatch.isInUse(out))
+        let seen = Mutex<[AttachmentBatch.Event]>([])
+        let summary = try await batch.run(inputs) { event in seen.withLock { $0.append(event) } }
+        let events = seen.withLock { $0 }
+        #expect(events.filter { if case .started = $0 { true } else { false } }.count == 1)
+        let finished = events.compactMap { if case .finished(let entry) = $0 { entry } else { nil } }
+        #expect(finished.count == 2 && summary.prepared == 1 && summary.failed == 1)
+        let bad = try #require(finished.first { $0.status == .failed })
+        #expect(bad.input == list.path && bad.line == 2, "a problem names the list and its line")
+        #expect(summary.reasons.values.reduce(0, +) == 1 && summary.topReasons(1).count == 1)
+        #expect(summary.report == out.appendingPathComponent("report.html") && summary.reportError == nil)
+
+        // The entry's JSON line is the journal's, in the caller's words when it rewrote them.
+        var renamed = bad
+        renamed.reason = "in my words"
+        let line = try #require(try JSONSerialization.jsonObject(with: renamed.jsonLine()) as? [String: Any])
+        #expect(line["reason"] as? String == "in my words" && line["line"] as? Int == 2)
+
+        let report = try BatchReport.write(folder: out)
+        #expect(report.count == 2 && report.prepared == 1 && report.failed == 1)
+        let merged = try AttachmentMerge.run(folder: out)
+        #expect(merged.count == 2 && merged.manifest == out.appendingPathComponent("manifest.json"))
+        let noManifest = #expect(throws: AttachmentError.self) { try BatchReport.write(folder: folder.url) }
+        #expect(noManifest?.kind == .invalidArgument)
+    }
+
+    @Test func shardsParseFromTextAndTheEnvironment() throws {
+        #expect(try AttachmentBatch.Options.shard(parsing: "2/8", environment: [:]) == (2, 8))
+        let slurm = ["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "4"]
+        #expect(try AttachmentBatch.Options.shard(parsing: "auto", environment: slurm) == (3, 4))
+        let error = #expect(throws: AttachmentError.self) {
+            try AttachmentBatch.Options.shard(parsing: "auto", environment: [:])
+        }
+        #expect(error?.kind == .invalidArgument && error?.reason.contains("SLURM_ARRAY_TASK_ID") == true)
+        var options = AttachmentBatch.Options()
+        options.shard = (1, 3)
+        let batch = AttachmentBatch(folder: URL(fileURLWithPath: "/shared/out"), options: options)
+        #expect(batch.journal.lastPathComponent == "manifest.1-of-3.jsonl")
     }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import Pipeline
+
+/// What a batch reads: URLs given in code, a file of them (a URL list, JSON lines, a push
+/// payload in the common conventions), or standard input, as `pushattach prepare INPUT` reads it.
+///
+///     let inputs: [BatchInput] = [.urls(urls), .file(URL(fileURLWithPath: "payloads.jsonl"))]
+public struct BatchInput: Sendable, Hashable {
+    enum Source: Sendable, Hashable {
+        case urls([URL])
+        /// A path as the caller wrote it: entries for problems in the file name it so (`list.txt:12`).
+        case file(String)
+        case standardInput
+    }
+
+    let source: Source
+
+    /// These URLs, one item each, in order.
+    public static func urls(_ urls: [URL]) -> BatchInput { BatchInput(source: .urls(urls)) }
+
+    /// The items of a file: a URL list (one URL per line, optionally followed by a `media_type`;
+    /// `#` comments), JSON lines (`{"url", "media_type", "id"}`, or a push payload per line), a
+    /// push payload JSON document, or a local media file (one item).
+    public static func file(_ url: URL) -> BatchInput { BatchInput(source: .file(url.path)) }
+
+    /// As `file(_:)`, for a path as the user typed it (relative to the working directory, or
+    /// absolute): the entry for a problem in the file (a bad line) names it so, `lists/a.txt:12`.
+    public static func file(atPath path: String) -> BatchInput { BatchInput(source: .file(path)) }
+
+    /// The items of the process's standard input, read as a file is (`pushattach prepare -`).
+    public static let standardInput = BatchInput(source: .standardInput)
+
+    /// How many items `inputs` hold, problems (a bad line) included, each one becoming an entry;
+    /// nil when that cannot be known ahead (standard input). Reads each file once, keeping nothing:
+    /// a progress total for a list of a million lines costs a pass over it, not its memory.
+    public static func itemCount(_ inputs: [BatchInput]) -> Int? {
+        var paths: [String] = []
+        var count = 0
+        for input in inputs {
+            switch input.source {
+            case .urls(let urls): count += urls.count
+            case .file(let path): paths.append(path)
+            case .standardInput: return nil
+            }
+        }
+        for _ in InputReader(inputs: paths) { count += 1 }
+        return count
+    }
+
+    /// The push payload conventions a file or a JSON line is searched for (`aps.attachment-url`,
+    /// `fcm_options.image`, …): each key with a one-line summary and the smallest payload using it.
+    public static var payloadConventions: [PayloadConvention] {
+        PayloadConventions.all.map { PayloadConvention(key: $0.key, summary: $0.summary, example: $0.example) }
+    }
+}
+
+/// One push payload convention a batch reads (`BatchInput.payloadConventions`).
+public struct PayloadConvention: Sendable, Hashable {
+    /// The key as `prepare --help` shows it: `attachment`, `fcm_options.image`, `att`.
+    public var key: String
+    /// Who sends it so, and where the type hint comes from.
+    public var summary: String
+    /// A smallest payload using it, as one line of JSON.
+    public var example: String
+}
