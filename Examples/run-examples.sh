@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Examples package and runs each example against a loopback HTTP server over
+# Builds the Examples package, from a copy outside the repository that depends on this checkout
+# by path, and runs each example against a loopback HTTP server over
 # TestImages/, checking its exit status and a key line of its output. Called by `make test`.
 #
 #     Examples/run-examples.sh          # from anywhere; SWIFT=… and EXAMPLES_SCRATCH=… override
@@ -54,13 +55,24 @@ wait_exit() {
 }
 
 # --- Build ---------------------------------------------------------------------------------
-echo "examples: building (scratch ${scratch#"$root"/})"
-if ! "$swift" build --package-path Examples --scratch-path "$scratch" >"$work/build.log" 2>&1; then
+# From a copy outside the repository, as a user's own package would be: the same Package.swift
+# with the dependency's path pointing at this checkout, and the same Sources/. Only the public
+# API of `PushAttach` is visible from there (`package` declarations are not).
+outside="$work/PushAttachExamples"
+mkdir -p "$outside"
+cp -R Examples/Sources "$outside/Sources"
+sed "s|path: \"\.\.\"|path: \"$root\"|" Examples/Package.swift >"$outside/Package.swift"
+if ! grep -qF "path: \"$root\"" "$outside/Package.swift"; then
+    echo "examples: FAILED: Examples/Package.swift does not depend on \"..\" by path"
+    exit 2
+fi
+echo "examples: building $outside against $root (scratch ${scratch#"$root"/})"
+if ! "$swift" build --package-path "$outside" --scratch-path "$scratch" >"$work/build.log" 2>&1; then
     tail -n 40 "$work/build.log"
     echo "examples: FAILED to build in $((SECONDS - started)) s"
     exit 2
 fi
-bin=$("$swift" build --package-path Examples --scratch-path "$scratch" --show-bin-path)
+bin=$("$swift" build --package-path "$outside" --scratch-path "$scratch" --show-bin-path)
 echo "examples: built in $((SECONDS - started)) s"
 
 # --- The media server: loopback, a free port chosen by the kernel ---------------------------
