@@ -155,37 +155,13 @@ final class GIFAnimationSource: AnimationSource {
         if control.DisposalMode == DISPOSE_PREVIOUS { saved = canvas }
         pendingDisposal = (control.DisposalMode, left, top, width, height)
 
-        // The colour table: the frame's own, else the global one, else a grey ramp (no table at all is
-        // allowed by the format; browsers then show black or grey).
-        var palette = [UInt8](repeating: 0, count: 256 * 3)
-        var paletteCount = 0
-        if let map = image.ColorMap ?? gif.pointee.SColorMap, let colors = map.pointee.Colors {
-            paletteCount = Int(min(256, max(0, map.pointee.ColorCount)))
-            for k in 0..<paletteCount {
-                palette[k * 3] = colors[k].Red
-                palette[k * 3 + 1] = colors[k].Green
-                palette[k * 3 + 2] = colors[k].Blue
-            }
-        } else {
-            paletteCount = 256
-            for k in 0..<256 { palette[k * 3] = UInt8(k); palette[k * 3 + 1] = UInt8(k); palette[k * 3 + 2] = UInt8(k) }
-            warnings.append("frame \(decoded + 1) has no colour table; indices shown as grey levels")
-        }
-        let transparent = Int(control.TransparentColor)
+        let (palette, paletteCount) = framePalette(image.ColorMap ?? gif.pointee.SColorMap)
+        let painter = FramePainter(
+            palette: palette, paletteCount: paletteCount, transparent: Int(control.TransparentColor),
+            rowOrder: image.Interlace ? Self.interlacedRows(height) : nil, left: left, top: top,
+            x0: max(0, left), x1: min(canvasWidth, left + width), canvasWidth: canvasWidth, canvasHeight: canvasHeight)
         let duration = Int(control.DelayTime) * 10
-
-        let rowOrder = image.Interlace ? Self.interlacedRows(height) : nil
-        let x0 = max(0, left), x1 = min(canvasWidth, left + width)
-        // Rows are decoded up to the last one that lands on the canvas; the LZW data of the rest
-        // (and of an empty or wholly off-canvas frame) is skipped undecoded, so a small file
-        // declaring a 65535 x 65535 frame costs no more than its bytes.
-        var rowsNeeded = 0
-        if width > 0, x0 < x1 {
-            for stored in stride(from: height - 1, through: 0, by: -1) where top + (rowOrder?[stored] ?? stored) < canvasHeight {
-                rowsNeeded = stored + 1
-                break
-            }
-        }
+        let rowsNeeded = painter.rowsNeeded(width: width, height: height)
         // The budget was checked on the logical screen, but LZW cannot skip the part of a row
         // off the canvas: a frame wider (or, interlaced, taller) than the screen costs its own
         // width x the rows decoded. Up to 65535 x 65535 of them from a few MB of LZW data is a
@@ -193,66 +169,79 @@ final class GIFAnimationSource: AnimationSource {
         if width * rowsNeeded > pixelBudget {
             throw .pixelBudgetExceeded(width: width, height: rowsNeeded, budget: pixelBudget)
         }
-        /// Paints one decoded row onto the canvas.
-        func paint<Index: FixedWidthInteger>(_ line: [Index], stored: Int) {
-            let y = top + (rowOrder?[stored] ?? stored)
-            guard y >= 0, y < canvasHeight, x0 < x1 else { return }
-            canvas.withUnsafeMutableBytes { pixels in
-                var o = (y * canvasWidth + x0) * 4
-                for x in x0..<x1 {
-                    let index = Int(line[x - left])
-                    if index != transparent, index < paletteCount {
-                        pixels[o] = palette[index * 3]
-                        pixels[o + 1] = palette[index * 3 + 1]
-                        pixels[o + 2] = palette[index * 3 + 2]
-                        pixels[o + 3] = 255
-                    }
-                    o += 4
-                }
+        let problem: String? =
+            if let lzw {
+                readRows(lzw, painter: painter, width: width, height: height, rowsNeeded: rowsNeeded)
+            } else {
+                readRowsFromGiflib(painter: painter, width: width, height: height, rowsNeeded: rowsNeeded)
             }
+        if let problem {
+            return try damaged(problem, partial: AnimationFrame(canvas: canvas, durationMilliseconds: duration))
         }
-        if var lzw {
-            var line = [UInt16](repeating: 0, count: max(1, width))
-            for stored in 0..<rowsNeeded {
-                do { try lzw.readLine(into: &line) } catch {
-                    let message =
-                        "\(error) in frame \(decoded + 1) at row \(stored) of \(height)"
-                        + " (LZW code size above 8, decoded without giflib)"
-                    return try damaged(message, partial: AnimationFrame(canvas: canvas, durationMilliseconds: duration))
-                }
-                paint(line, stored: stored)
-            }
-            do { try lzw.skipToEnd() } catch {
-                let message = "the LZW data of frame \(decoded + 1) runs past the end of the file"
-                return try damaged(message, partial: AnimationFrame(canvas: canvas, durationMilliseconds: duration))
-            }
-            decoded += 1
-            return AnimationFrame(canvas: canvas, durationMilliseconds: duration)
+        decoded += 1
+        return AnimationFrame(canvas: canvas, durationMilliseconds: duration)
+    }
+
+    /// The frame's colour table (its own, else the global one) as RGB triples, and its entry
+    /// count; without any table (allowed by the format; browsers then show black or grey), a
+    /// grey ramp, with a warning.
+    private func framePalette(_ map: UnsafeMutablePointer<ColorMapObject>?) -> (rgb: [UInt8], count: Int) {
+        var palette = [UInt8](repeating: 0, count: 256 * 3)
+        guard let map, let colors = map.pointee.Colors else {
+            for k in 0..<256 { palette[k * 3] = UInt8(k); palette[k * 3 + 1] = UInt8(k); palette[k * 3 + 2] = UInt8(k) }
+            warnings.append("frame \(decoded + 1) has no colour table; indices shown as grey levels")
+            return (palette, 256)
         }
+        let count = Int(min(256, max(0, map.pointee.ColorCount)))
+        for k in 0..<count {
+            palette[k * 3] = colors[k].Red
+            palette[k * 3 + 1] = colors[k].Green
+            palette[k * 3 + 2] = colors[k].Blue
+        }
+        return (palette, count)
+    }
+
+    /// Reads a frame giflib refused with the project's own LZW decoder, painting each row;
+    /// the problem, when the data ends or breaks first.
+    private func readRows(_ decoder: GIFLZWDecoder, painter: FramePainter, width: Int, height: Int, rowsNeeded: Int)
+        -> String?
+    {
+        var lzw = decoder
+        var line = [UInt16](repeating: 0, count: max(1, width))
+        for stored in 0..<rowsNeeded {
+            do { try lzw.readLine(into: &line) } catch {
+                return "\(error) in frame \(decoded + 1) at row \(stored) of \(height)"
+                    + " (LZW code size above 8, decoded without giflib)"
+            }
+            painter.paint(line, stored: stored, onto: &canvas)
+        }
+        do { try lzw.skipToEnd() } catch {
+            return "the LZW data of frame \(decoded + 1) runs past the end of the file"
+        }
+        return nil
+    }
+
+    /// Reads a frame's rows through giflib, painting each; the rest of its LZW data (rows that
+    /// land off the canvas, an empty frame) is skipped undecoded. The problem, when giflib fails.
+    private func readRowsFromGiflib(painter: FramePainter, width: Int, height: Int, rowsNeeded: Int) -> String? {
         var line = [GifPixelType](repeating: 0, count: max(1, width))
         for stored in 0..<rowsNeeded {
             let ok = line.withUnsafeMutableBufferPointer { DGifGetLine(gif, $0.baseAddress, Int32(width)) == GIF_OK }
             guard ok else {
-                let message =
-                    Self.describe(gif.pointee.Error, "DGifGetLine")
-                    + " in frame \(decoded + 1) at row \(stored) of \(height)"
-                return try damaged(message, partial: AnimationFrame(canvas: canvas, durationMilliseconds: duration))
+                return Self.describe(gif.pointee.Error, "DGifGetLine") + " in frame \(decoded + 1) at row \(stored) of \(height)"
             }
-            paint(line, stored: stored)
+            painter.paint(line, stored: stored, onto: &canvas)
         }
         if rowsNeeded < height || width == 0 || height == 0 {
             var block: UnsafeMutablePointer<GifByteType>?
             repeat {
                 guard DGifGetCodeNext(gif, &block) == GIF_OK else {
-                    let message =
-                        Self.describe(gif.pointee.Error, "DGifGetCodeNext")
+                    return Self.describe(gif.pointee.Error, "DGifGetCodeNext")
                         + " skipping the off-canvas image data of frame \(decoded + 1)"
-                    return try damaged(message, partial: AnimationFrame(canvas: canvas, durationMilliseconds: duration))
                 }
             } while block != nil
         }
-        decoded += 1
-        return AnimationFrame(canvas: canvas, durationMilliseconds: duration)
+        return nil
     }
 
     private func applyPendingDisposal() {
@@ -342,4 +331,50 @@ private func gifRead(_ gif: UnsafeMutablePointer<GifFileType>?, _ buffer: Unsafe
     guard let gif, let buffer, count > 0, let user = gif.pointee.UserData else { return 0 }
     let reader = Unmanaged<GIFReader>.fromOpaque(user).takeUnretainedValue()
     return Int32(reader.read(into: buffer, count: Int(count)))
+}
+
+/// Where one frame's decoded rows land on the canvas, and in which colours.
+private struct FramePainter {
+    /// The colour table as RGB triples, and how many entries it has.
+    let palette: [UInt8]
+    let paletteCount: Int
+    /// The index drawn as nothing (the canvas shows through); out of range when none.
+    let transparent: Int
+    /// For an interlaced frame, the canvas row of each stored row; nil when stored in order.
+    let rowOrder: [Int]?
+    /// The frame's origin on the canvas (either may be negative or past the canvas).
+    let left: Int, top: Int
+    /// The frame's columns that are on the canvas.
+    let x0: Int, x1: Int
+    let canvasWidth: Int, canvasHeight: Int
+
+    /// The stored rows worth decoding: up to the last one that lands on the canvas. The LZW data
+    /// of the rest (and of an empty or wholly off-canvas frame) is skipped undecoded, so a small
+    /// file declaring a 65535 x 65535 frame costs no more than its bytes.
+    func rowsNeeded(width: Int, height: Int) -> Int {
+        guard width > 0, x0 < x1 else { return 0 }
+        for stored in stride(from: height - 1, through: 0, by: -1) where top + (rowOrder?[stored] ?? stored) < canvasHeight {
+            return stored + 1
+        }
+        return 0
+    }
+
+    /// Paints one decoded row (palette indices, the frame's full width) onto `canvas`.
+    func paint<Index: FixedWidthInteger>(_ line: [Index], stored: Int, onto canvas: inout PixelBuffer) {
+        let y = top + (rowOrder?[stored] ?? stored)
+        guard y >= 0, y < canvasHeight, x0 < x1 else { return }
+        canvas.withUnsafeMutableBytes { pixels in
+            var o = (y * canvasWidth + x0) * 4
+            for x in x0..<x1 {
+                let index = Int(line[x - left])
+                if index != transparent, index < paletteCount {
+                    pixels[o] = palette[index * 3]
+                    pixels[o + 1] = palette[index * 3 + 1]
+                    pixels[o + 2] = palette[index * 3 + 2]
+                    pixels[o + 3] = 255
+                }
+                o += 4
+            }
+        }
+    }
 }

@@ -125,9 +125,31 @@ package struct GIFEncoder {
 
         let plan = Self.plan(frame: frame, base: base, next: next, first: written == 0)
         let rect = plan.rect
-        // The rectangle's pixels: changed opaque pixels in colour, everything else transparent
-        // (it shows what is under it).
+        let region = changedRegion(of: frame, in: rect)
+        let indexed = try Self.quantize(region, width: rect.width, height: rect.height, quality: quality)
+        try putControl(clears: plan.clears, delay: delay, transparent: indexed.transparent)
+        try putImage(indexed, in: rect)
+
+        // The canvas now shows `frame`; a background disposal then clears the rectangle.
+        base = frame
+        if plan.clears {
+            let rowBytes = rect.width * 4
+            let canvasWidth = width
+            base.withUnsafeMutableBytes { pixels in
+                for y in rect.y..<(rect.y + rect.height) {
+                    let start = (y * canvasWidth + rect.x) * 4
+                    pixels[start..<(start + rowBytes)].update(repeating: 0)
+                }
+            }
+        }
+        written += 1
+    }
+
+    /// The rectangle's pixels: changed opaque pixels in colour, everything else transparent (it
+    /// shows what is under it).
+    private func changedRegion(of frame: PixelBuffer, in rect: Rect) -> [UInt8] {
         var region = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
+        let width = width
         frame.withUnsafeBytes { src in
             base.withUnsafeBytes { old in
                 for y in 0..<rect.height {
@@ -148,16 +170,26 @@ package struct GIFEncoder {
                 }
             }
         }
-        let indexed = try Self.quantize(region, width: rect.width, height: rect.height, quality: quality)
+        return region
+    }
 
+    /// The frame's graphic control extension: its disposal, delay and transparent index.
+    private mutating func putControl(clears: Bool, delay: Int, transparent: Int?) throws(CodecError) {
         var control = GraphicsControlBlock(
-            DisposalMode: plan.clears ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT, UserInputFlag: false,
-            DelayTime: Int32(delay), TransparentColor: indexed.transparent.map(Int32.init) ?? NO_TRANSPARENT_COLOR)
+            DisposalMode: clears ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT, UserInputFlag: false,
+            DelayTime: Int32(delay), TransparentColor: transparent.map(Int32.init) ?? NO_TRANSPARENT_COLOR)
         var extensionBytes = [GifByteType](repeating: 0, count: 4)
         let length = EGifGCBToExtension(&control, &extensionBytes)
-        let gif = writer.gif
-        try writer.check(EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), extensionBytes), "EGifPutExtension")
+        try writer.check(
+            EGifPutExtension(writer.gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), extensionBytes), "EGifPutExtension")
+    }
 
+    /// The image descriptor with its local colour table (padded to a power of two), then the
+    /// rectangle's rows of palette indices.
+    private mutating func putImage(
+        _ indexed: (indices: [UInt8], palette: [(UInt8, UInt8, UInt8)], transparent: Int?), in rect: Rect
+    ) throws(CodecError) {
+        let gif = writer.gif
         var colors = indexed.palette.map { GifColorType(Red: $0.0, Green: $0.1, Blue: $0.2) }
         var size = 2
         while size < colors.count { size *= 2 }
@@ -176,20 +208,6 @@ package struct GIFEncoder {
             }
             try writer.check(ok, "EGifPutLine")
         }
-
-        // The canvas now shows `frame`; a background disposal then clears the rectangle.
-        base = frame
-        if plan.clears {
-            let rowBytes = rect.width * 4
-            let canvasWidth = width
-            base.withUnsafeMutableBytes { pixels in
-                for y in rect.y..<(rect.y + rect.height) {
-                    let start = (y * canvasWidth + rect.x) * 4
-                    pixels[start..<(start + rowBytes)].update(repeating: 0)
-                }
-            }
-        }
-        written += 1
     }
 
     struct Rect: Equatable {

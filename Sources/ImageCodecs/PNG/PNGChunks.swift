@@ -33,31 +33,27 @@ struct PNGChunks: Sendable {
     ///
     /// - Complexity: O(n) in the file size (one CRC pass); copies only iCCP, eXIf and XMP.
     init(_ bytes: UnsafeRawBufferPointer, sizeCheck: (Int, Int) throws(CodecError) -> Void) throws(CodecError) {
-        func fail(_ message: String) -> CodecError { .corrupt(codec: PNGChunks.name, message: message) }
-        func u32(_ at: Int) -> Int {
-            Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-        }
         guard bytes.count >= 8, bytes.prefix(8).elementsEqual(Self.signature) else {
-            throw fail("not a PNG file (bad signature)")
+            throw Self.fail("not a PNG file (bad signature)")
         }
         var offset = 8
         var index = 0
         var sawIDAT = false
         while true {
             guard bytes.count - offset >= 8 else {
-                guard sawIDAT else { throw fail("file truncated before IEND (at byte \(offset))") }
+                guard sawIDAT else { throw Self.fail("file truncated before IEND (at byte \(offset))") }
                 truncation = "file truncated before IEND (at byte \(offset))"
                 break
             }
-            let length = u32(offset)
+            let length = Self.u32(bytes, offset)
             let typeBytes = bytes[(offset + 4)..<(offset + 8)]
             guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
-                throw fail("invalid chunk type at byte \(offset + 4)")
+                throw Self.fail("invalid chunk type at byte \(offset + 4)")
             }
             let type = String(decoding: typeBytes, as: UTF8.self)
-            guard length <= 0x7FFF_FFFF else { throw fail("chunk \(type) has an impossible length \(length)") }
+            guard length <= 0x7FFF_FFFF else { throw Self.fail("chunk \(type) has an impossible length \(length)") }
             guard bytes.count - offset - 12 >= length else {
-                guard sawIDAT || type == "IDAT" else { throw fail("file truncated inside the \(type) chunk") }
+                guard sawIDAT || type == "IDAT" else { throw Self.fail("file truncated inside the \(type) chunk") }
                 sawIDAT = true
                 truncation =
                     "file truncated inside the \(type) chunk at byte \(offset) (the chunk ends at byte \(offset + 12 + length), the file at \(bytes.count))"
@@ -65,36 +61,53 @@ struct PNGChunks: Sendable {
             }
             let dataStart = offset + 8
             let crcStart = dataStart + length
-            let stored = UInt32(u32(crcStart))
+            let stored = UInt32(Self.u32(bytes, crcStart))
             let crcOK = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<crcStart])) == stored
             let isCritical = typeBytes.first! & 0x20 == 0
-            if !crcOK && isCritical { throw fail("CRC error in the \(type) chunk") }
-            let data = { Array(bytes[dataStart..<crcStart]) }
-
+            if !crcOK && isCritical { throw Self.fail("CRC error in the \(type) chunk") }
             if index == 0 {
-                guard type == "IHDR", length == 13 else { throw fail("IHDR is not the first chunk") }
-                width = u32(dataStart)
-                height = u32(dataStart + 4)
-                guard width > 0, height > 0, width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
-                    throw fail("IHDR gives an impossible size \(width)x\(height)")
-                }
-                try sizeCheck(width, height)
+                guard type == "IHDR", length == 13 else { throw Self.fail("IHDR is not the first chunk") }
+                try readIHDR(bytes, at: dataStart, sizeCheck: sizeCheck)
             } else if crcOK {
-                switch type {
-                case "IDAT": sawIDAT = true
-                case "iCCP" where iccpData == nil && !sawIDAT: iccpData = data()
-                case "eXIf" where exif == nil: exif = data()
-                case "iTXt" where xmpData == nil && bytes[dataStart..<crcStart].starts(with: Self.xmpKeyword):
-                    xmpData = data()
-                case "acTL" where length == 8: animationFrames = max(1, u32(dataStart))
-                default: break
-                }
+                collect(type, bytes, data: dataStart..<crcStart, sawIDAT: &sawIDAT)
             }
             index += 1
             offset = crcStart + 4
             if type == "IEND" { break }
         }
-        guard sawIDAT else { throw fail("no IDAT chunk: the file has no image data") }
+        guard sawIDAT else { throw Self.fail("no IDAT chunk: the file has no image data") }
+    }
+
+    private static func fail(_ message: String) -> CodecError { .corrupt(codec: PNGChunks.name, message: message) }
+
+    /// The big-endian 32-bit number at `at`.
+    private static func u32(_ bytes: UnsafeRawBufferPointer, _ at: Int) -> Int {
+        Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+    }
+
+    /// IHDR's size, checked, then `sizeCheck`'s verdict on it.
+    private mutating func readIHDR(
+        _ bytes: UnsafeRawBufferPointer, at dataStart: Int, sizeCheck: (Int, Int) throws(CodecError) -> Void
+    ) throws(CodecError) {
+        width = Self.u32(bytes, dataStart)
+        height = Self.u32(bytes, dataStart + 4)
+        guard width > 0, height > 0, width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
+            throw Self.fail("IHDR gives an impossible size \(width)x\(height)")
+        }
+        try sizeCheck(width, height)
+    }
+
+    /// Keeps what a chunk with a good CRC says: IDAT seen, iCCP (before the image data), eXIf,
+    /// XMP (the first of each), acTL's frame count.
+    private mutating func collect(_ type: String, _ bytes: UnsafeRawBufferPointer, data: Range<Int>, sawIDAT: inout Bool) {
+        switch type {
+        case "IDAT": sawIDAT = true
+        case "iCCP" where iccpData == nil && !sawIDAT: iccpData = Array(bytes[data])
+        case "eXIf" where exif == nil: exif = Array(bytes[data])
+        case "iTXt" where xmpData == nil && bytes[data].starts(with: Self.xmpKeyword): xmpData = Array(bytes[data])
+        case "acTL" where data.count == 8: animationFrames = max(1, Self.u32(bytes, data.lowerBound))
+        default: break
+        }
     }
 
     /// `init(_:sizeCheck:)` over an array (tests, small inputs).

@@ -98,46 +98,67 @@ public final class ImageProcessor {
         let decision = StillDecision(
             format: format, byteCount: data.count, stored: stored, orientation: orientation, isCMYK: isCMYK,
             limits: limits)
-        let (upright, mainSize) = (decision.upright, decision.mainSize)
         // Never larger than the attachment: a thumbnail box over the fitted size gets the fitted size.
-        let thumbSize = limits.thumbnailSize.map { FitBox.fit(TargetSize.thumbnail(for: upright, side: $0), in: mainSize) }
-
-        if decision.passThrough {
-            log.steps.append(
-                "passed through: \(format.rawValue) \(upright.width)x\(upright.height), \(data.count) bytes, within every limit"
-            )
-            // The bytes are vouched for only once decoded: at the thumbnail's scale when there is
-            // one (its rows stream into the thumbnail), else at the smallest, rows dropped.
-            var thumbnail: ProcessedImage? = nil
-            if let thumbSize {
-                let options = Self.decodeOptions(stored: stored, covering: thumbSize, orientation, limits)
-                let decode = try Self.stream(input, options: options, decodeAhead: limits.decodeAhead) { source throws(CodecError) in
-                    try rowResizer.resize(source, to: thumbSize, orientation: orientation).pixels
-                }
-                try Self.record(decode, stored: stored, format: format, limits: limits, &log)
-                let icc = Self.profile(decode.iccProfile, for: decode.layout, &log)
-                thumbnail = try encodeThumbnail(decode.value, icc: icc, within: upright, limits: limits, log: &log)
-            } else {
-                try Self.decodeToValidate(input, stored: stored, orientation, limits, &log)
-                log.steps[log.steps.count - 1] += " to validate"
-            }
-            let output = ProcessedImage(data: data, format: format, width: upright.width, height: upright.height)
-            return ProcessingResult(
-                output: output, passthrough: true, thumbnail: thumbnail, steps: log.steps, warnings: log.warnings,
-                sourceWidth: stored.width, sourceHeight: stored.height)
+        let thumbSize = limits.thumbnailSize.map {
+            FitBox.fit(TargetSize.thumbnail(for: decision.upright, side: $0), in: decision.mainSize)
         }
+        let job = StillJob(
+            input: input, info: info, format: format, stored: stored, orientation: orientation, isCMYK: isCMYK,
+            upright: decision.upright, mainSize: decision.mainSize, thumbSize: thumbSize, limits: limits)
+        if decision.passThrough {
+            return try passThrough(data, job, log: &log)
+        }
+        return try transcode(job, animated: sniffed.isAnimated, sniffedFrames: sniffed.frames, log: &log)
+    }
 
+    /// The bytes written as they are, once decoded: at the thumbnail's scale when there is one
+    /// (its rows stream into the thumbnail), else at the smallest, rows dropped.
+    private func passThrough(_ data: Data, _ job: StillJob, log: inout ProcessingLog) throws(ProcessingError)
+        -> ProcessingResult
+    {
+        let (upright, stored, limits) = (job.upright, job.stored, job.limits)
+        log.steps.append(
+            "passed through: \(job.format.rawValue) \(upright.width)x\(upright.height), \(data.count) bytes, within every limit"
+        )
+        var thumbnail: ProcessedImage? = nil
+        if let thumbSize = job.thumbSize {
+            let options = Self.decodeOptions(stored: stored, covering: thumbSize, job.orientation, limits)
+            let decode = try Self.stream(job.input, options: options, decodeAhead: limits.decodeAhead) {
+                source throws(CodecError) in
+                try rowResizer.resize(source, to: thumbSize, orientation: job.orientation).pixels
+            }
+            try Self.record(decode, stored: stored, format: job.format, limits: limits, &log)
+            let icc = Self.profile(decode.iccProfile, for: decode.layout, &log)
+            thumbnail = try encodeThumbnail(decode.value, icc: icc, within: upright, limits: limits, log: &log)
+        } else {
+            try Self.decodeToValidate(job.input, stored: stored, job.orientation, limits, &log)
+            log.steps[log.steps.count - 1] += " to validate"
+        }
+        let output = ProcessedImage(data: data, format: job.format, width: upright.width, height: upright.height)
+        return ProcessingResult(
+            output: output, passthrough: true, thumbnail: thumbnail, steps: log.steps, warnings: log.warnings,
+            sourceWidth: stored.width, sourceHeight: stored.height)
+    }
+
+    /// The image decoded (at the smallest scale covering the output and the thumbnail), turned
+    /// upright, resized and encoded as JPEG (opaque) or PNG (alpha, or a PNG source), under the
+    /// byte cap; the thumbnail resampled from the output's pixels.
+    private func transcode(_ job: StillJob, animated: Bool, sniffedFrames: Int?, log: inout ProcessingLog)
+        throws(ProcessingError) -> ProcessingResult
+    {
+        let (input, format, stored, orientation, limits) = (job.input, job.format, job.stored, job.orientation, job.limits)
+        let (upright, mainSize) = (job.upright, job.mainSize)
         let cover = Size(
-            width: max(mainSize.width, thumbSize?.width ?? 0), height: max(mainSize.height, thumbSize?.height ?? 0))
-        var options = Self.decodeOptions(stored: stored, covering: cover, orientation, limits, powerOfTwoScales: isCMYK)
+            width: max(mainSize.width, job.thumbSize?.width ?? 0), height: max(mainSize.height, job.thumbSize?.height ?? 0))
+        var options = Self.decodeOptions(stored: stored, covering: cover, orientation, limits, powerOfTwoScales: job.isCMYK)
         options.validateAllScans = limits.validateAllScans
         let main = try Self.stream(input, options: options, decodeAhead: limits.decodeAhead) { source throws(CodecError) in
             try rowResizer.resize(source, to: mainSize, orientation: orientation)
         }
         try Self.record(main, stored: stored, format: format, limits: limits, &log)
-        if sniffed.isAnimated || info.frames > 1 {
+        if animated || job.info.frames > 1 {
             // An AVIF/HEIF image sequence does not say its frame count in the header read here.
-            let frames = max(info.frames, sniffed.frames ?? 0)
+            let frames = max(job.info.frames, sniffedFrames ?? 0)
             let count = frames > 1 ? "\(frames) frames" : "an image sequence"
             log.warnings.append("animated \(format.displayName) (\(count)): only the first frame is kept")
         }
@@ -145,7 +166,6 @@ public final class ImageProcessor {
         if main.layout == .rgba, opaque {
             log.steps.append("alpha channel is fully opaque: treated as opaque")
         }
-
         if orientation != .up {
             log.steps.append("oriented upright (\(log.orientationSource) \(orientation.rawValue))")
         }
@@ -166,7 +186,7 @@ public final class ImageProcessor {
         let output = try fitter.fit(mainPixels, format: target, opaque: opaque, log: &log)
 
         var thumbnail: ProcessedImage? = nil
-        if let thumbSize {
+        if let thumbSize = job.thumbSize {
             // `thumbSize` is within `mainSize`, so the main output's pixels cover it.
             let thumb = resizer.resize(mainPixels, to: thumbSize)
             thumbnail = try encodeThumbnail(
@@ -177,6 +197,25 @@ public final class ImageProcessor {
             output: output, passthrough: false, thumbnail: thumbnail, steps: log.steps, warnings: log.warnings,
             sourceWidth: stored.width, sourceHeight: stored.height)
     }
+}
+
+/// What `process` knows of a still image once its header is read and the plan made.
+private struct StillJob {
+    let input: EncodedInput
+    let info: ImageInfo
+    let format: MediaFormat
+    /// The stored size, before the orientation turns it.
+    let stored: Size
+    let orientation: Orientation
+    /// CMYK or YCCK JPEG (converted through the colour profile; power-of-two scales only).
+    let isCMYK: Bool
+    /// The stored size turned upright.
+    let upright: Size
+    /// The size the attachment is written at.
+    let mainSize: Size
+    /// The thumbnail's size, within `mainSize`; nil for none.
+    let thumbSize: Size?
+    let limits: ProcessingLimits
 }
 
 /// Steps and warnings gathered during one `process` call.

@@ -10,65 +10,26 @@ extension RowResizer {
         _ feed: inout RowFeed, _ wy: ResampleWeights, then wx: ResampleWeights?,
         into dst: UnsafeMutablePointer<UInt8>, _ map: PixelMapping
     ) throws(CodecError) {
-        let channels = feed.channels, width = feed.planeWidth, samples = width * channels, taps = wy.taps
+        let channels = feed.channels, samples = feed.planeWidth * channels, taps = wy.taps
         let pairs = wy.exactForBytes && wy.destination > 1 && wy.maxStep + 2 <= taps
         let slots = pairs ? taps + wy.maxStep : taps
-        let ring = ring8.pointer(count: slots * samples)
-        let acc = accumulator.pointer(count: max(samples, pairs ? ResamplePasses.pairSums(channels: channels) : 0))
-        let tmp = wx == nil ? nil : row16.pointer(count: (pairs ? 2 : 1) * samples)
-        let floats = wx.map { floatRow.pointer(count: ResamplePasses.rowFloats($0, channels: channels)) }
-        /// Output rows `j ..< j + count`, vertically resampled into `tmp`, through the
-        /// horizontal pass.
-        func horizontal(_ j: Int, _ count: Int) {
-            guard let wx, let tmp, let floats else { return }
-            for i in 0..<count {
-                ResamplePasses.horizontal(
-                    UnsafePointer(tmp + i * samples), stride: samples, rows: 1, weights: wx, channels: channels,
-                    floats: floats, into: dst, map.row(j + i))
-            }
-        }
-        /// Where output row `j` goes without a horizontal pass: straight through `map`.
-        func target(_ j: Int) -> UnsafeMutablePointer<UInt8> { dst + (map.origin + j * map.rowStep) }
+        let pass = VerticalFirstPass(
+            wy: wy, wx: wx, channels: channels, width: feed.planeWidth, samples: samples, slots: slots,
+            ring: ring8.pointer(count: slots * samples),
+            acc: accumulator.pointer(count: max(samples, pairs ? ResamplePasses.pairSums(channels: channels) : 0)),
+            tmp: wx == nil ? nil : row16.pointer(count: (pairs ? 2 : 1) * samples),
+            floats: wx.map { floatRow.pointer(count: ResamplePasses.rowFloats($0, channels: channels)) },
+            dst: dst, map: map)
         try wy.unitWeights.withUnsafeBufferPointer { (w) throws(CodecError) in
             var j = 0
             while j < wy.destination {
-                let first = wy.starts[j]
                 if pairs && j + 1 < wy.destination {
-                    let step = wy.starts[j + 1] - first
-                    while feed.produced < first + step + taps {
-                        try feed.next(into: ring + (feed.produced % slots) * samples)
-                    }
-                    let w0 = w.baseAddress! + j * taps, w1 = w0 + taps
-                    withRing(UnsafePointer(ring), first: first, count: step + taps, slots: slots, rowLength: samples) {
-                        if let tmp {
-                            ResamplePasses.verticalRowPair(
-                                $0, step: step, w0, w1, taps: taps, width: width, channels: channels, sums: acc,
-                                into: tmp, next: tmp + samples, columnStep: channels)
-                        } else {
-                            ResamplePasses.verticalRowPair(
-                                $0, step: step, w0, w1, taps: taps, width: width, channels: channels, sums: acc,
-                                into: target(j), next: target(j + 1), columnStep: map.columnStep)
-                        }
-                    }
-                    horizontal(j, 2)
+                    try pass.pair(j, w.baseAddress! + j * taps, &feed)
                     j += 2
-                    continue
+                } else {
+                    try pass.single(j, w.baseAddress! + j * taps, &feed)
+                    j += 1
                 }
-                while feed.produced < first + taps { try feed.next(into: ring + (feed.produced % slots) * samples) }
-                withRing(UnsafePointer(ring), first: first, count: taps, slots: slots, rowLength: samples) {
-                    let wj = w.baseAddress! + j * taps
-                    if let tmp {
-                        ResamplePasses.verticalRow(
-                            $0, weights: wj, taps: taps, width: width, channels: channels, accumulator: acc,
-                            into: tmp, columnStep: channels)
-                    } else {
-                        ResamplePasses.verticalRow(
-                            $0, weights: wj, taps: taps, width: width, channels: channels, accumulator: acc,
-                            into: target(j), columnStep: map.columnStep)
-                    }
-                }
-                horizontal(j, 1)
-                j += 1
             }
         }
     }
@@ -95,7 +56,7 @@ extension RowResizer {
                     UnsafePointer(row), stride: feed.planeWidth * channels, rows: 1, weights: wx, channels: channels,
                     floats: floats, into: slot, packed)
             }
-            withRing(UnsafePointer(ring), first: first, count: taps, slots: taps, rowLength: samples) { rows in
+            Self.withRing(UnsafePointer(ring), first: first, count: taps, slots: taps, rowLength: samples) { rows in
                 wy.unitWeights.withUnsafeBufferPointer { w in
                     ResamplePasses.verticalRow(
                         rows, weights: w.baseAddress! + j * taps, taps: taps, width: wx.destination,
@@ -144,7 +105,7 @@ extension RowResizer {
 
     /// Pointers to the `count` ring rows from plane row `first` on (row `r` lives in slot
     /// `r % slots`), for one call of `body`.
-    private func withRing<Sample>(
+    fileprivate static func withRing<Sample>(
         _ ring: UnsafePointer<Sample>, first: Int, count: Int, slots: Int, rowLength: Int,
         _ body: (UnsafePointer<UnsafePointer<Sample>>) -> Void
     ) {
@@ -154,6 +115,77 @@ extension RowResizer {
             body(UnsafePointer(r))
         }
     }
+}
+
+/// One `verticalFirst` resize: the ring of plane rows, the scratch rows, and where output rows go.
+private struct VerticalFirstPass {
+    let wy: ResampleWeights
+    let wx: ResampleWeights?
+    let channels: Int, width: Int, samples: Int, slots: Int
+    let ring: UnsafeMutablePointer<UInt8>
+    let acc: UnsafeMutablePointer<Float>
+    /// The vertically resampled 16-bit row(s), when a horizontal pass follows.
+    let tmp: UnsafeMutablePointer<Int16>?
+    let floats: UnsafeMutablePointer<Float>?
+    let dst: UnsafeMutablePointer<UInt8>
+    let map: PixelMapping
+    var taps: Int { wy.taps }
+
+    /// Reads plane rows into the ring until row `end` (exclusive) is in it.
+    func fill(_ feed: inout RowFeed, upTo end: Int) throws(CodecError) {
+        while feed.produced < end { try feed.next(into: ring + (feed.produced % slots) * samples) }
+    }
+
+    /// Output rows `j` and `j + 1` from one pass over the ring (their taps overlap).
+    func pair(_ j: Int, _ w0: UnsafePointer<Float>, _ feed: inout RowFeed) throws(CodecError) {
+        let first = wy.starts[j]
+        let step = wy.starts[j + 1] - first
+        try fill(&feed, upTo: first + step + taps)
+        let w1 = w0 + taps
+        RowResizer.withRing(UnsafePointer(ring), first: first, count: step + taps, slots: slots, rowLength: samples) {
+            if let tmp {
+                ResamplePasses.verticalRowPair(
+                    $0, step: step, w0, w1, taps: taps, width: width, channels: channels, sums: acc,
+                    into: tmp, next: tmp + samples, columnStep: channels)
+            } else {
+                ResamplePasses.verticalRowPair(
+                    $0, step: step, w0, w1, taps: taps, width: width, channels: channels, sums: acc,
+                    into: target(j), next: target(j + 1), columnStep: map.columnStep)
+            }
+        }
+        horizontal(j, 2)
+    }
+
+    /// Output row `j` alone.
+    func single(_ j: Int, _ wj: UnsafePointer<Float>, _ feed: inout RowFeed) throws(CodecError) {
+        let first = wy.starts[j]
+        try fill(&feed, upTo: first + taps)
+        RowResizer.withRing(UnsafePointer(ring), first: first, count: taps, slots: slots, rowLength: samples) {
+            if let tmp {
+                ResamplePasses.verticalRow(
+                    $0, weights: wj, taps: taps, width: width, channels: channels, accumulator: acc,
+                    into: tmp, columnStep: channels)
+            } else {
+                ResamplePasses.verticalRow(
+                    $0, weights: wj, taps: taps, width: width, channels: channels, accumulator: acc,
+                    into: target(j), columnStep: map.columnStep)
+            }
+        }
+        horizontal(j, 1)
+    }
+
+    /// Output rows `j ..< j + count`, vertically resampled into `tmp`, through the horizontal pass.
+    func horizontal(_ j: Int, _ count: Int) {
+        guard let wx, let tmp, let floats else { return }
+        for i in 0..<count {
+            ResamplePasses.horizontal(
+                UnsafePointer(tmp + i * samples), stride: samples, rows: 1, weights: wx, channels: channels,
+                floats: floats, into: dst, map.row(j + i))
+        }
+    }
+
+    /// Where output row `j` goes without a horizontal pass: straight through `map`.
+    func target(_ j: Int) -> UnsafeMutablePointer<UInt8> { dst + (map.origin + j * map.rowStep) }
 }
 
 extension PixelMapping {

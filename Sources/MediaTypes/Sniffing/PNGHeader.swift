@@ -18,6 +18,17 @@ enum PNGHeader {
 
     static func sniff(_ bytes: [UInt8]) throws(SniffError) -> SniffedType {
         let reader = ByteReader(bytes)
+        let ihdr = try readIHDR(reader)
+        let chunks = try walkChunks(reader, from: 8 + 12 + 13, count: bytes.count)
+        let hasAlpha = ihdr.colorType == 4 || ihdr.colorType == 6 || chunks.hasTRNS
+        return SniffedType(
+            format: .png, width: ihdr.width, height: ihdr.height, frames: chunks.frames, hasAlpha: hasAlpha,
+            isAnimated: chunks.isAPNG && chunks.frames > 1,
+            detail: chunks.isAPNG ? "APNG" : chunks.invalidAnimation ? "invalid acTL ignored" : nil)
+    }
+
+    /// The IHDR chunk, every field checked.
+    private static func readIHDR(_ reader: ByteReader) throws(SniffError) -> (width: Int, height: Int, colorType: UInt8) {
         guard let ihdrLength = try? reader.uint32(at: 8, .big), let ihdrType = try? reader.ascii(at: 12, count: 4)
         else {
             throw .truncated(format: .png, detail: "the file ends before the IHDR chunk")
@@ -50,11 +61,21 @@ enum PNGHeader {
             throw .invalidHeader(
                 format: .png, detail: "interlace method \(interlace), only 0 (none) and 1 (Adam7) exist")
         }
-        var hasAlpha = colorType == 4 || colorType == 6
+        return (Int(w), Int(h), colorType)
+    }
+
+    /// What the chunks between IHDR and the first IDAT say: `tRNS`, and `acTL`'s frame count.
+    private struct Chunks {
+        var hasTRNS = false
         var frames = 1
         var isAPNG = false
         var invalidAnimation = false
-        var i = 8 + 12 + 13
+    }
+
+    /// Walks the chunks from byte `start` by their lengths, up to the first IDAT (or IEND).
+    private static func walkChunks(_ reader: ByteReader, from start: Int, count: Int) throws(SniffError) -> Chunks {
+        var chunks = Chunks()
+        var i = start
         while true {
             guard let length = try? reader.uint32(at: i, .big), let type = try? reader.ascii(at: i + 4, count: 4) else {
                 throw .truncated(format: .png, detail: "the file ends at byte \(i), before any IDAT chunk")
@@ -65,8 +86,8 @@ enum PNGHeader {
                     detail: "chunk '\(reader.displayText(at: i + 4, count: 4))' at byte \(i) claims \(length) bytes")
             }
             let end = i + 12 + Int(length)
-            if type == "IDAT" || type == "IEND" { break }
-            guard end <= bytes.count else {
+            if type == "IDAT" || type == "IEND" { return chunks }
+            guard end <= count else {
                 throw .truncated(
                     format: .png,
                     detail:
@@ -74,7 +95,7 @@ enum PNGHeader {
                 )
             }
             switch type {
-            case "tRNS": hasAlpha = true
+            case "tRNS": chunks.hasTRNS = true
             case "acTL":
                 guard length >= 8, let n = try? reader.uint32(at: i + 8, .big) else {
                     throw .invalidHeader(format: .png, detail: "acTL chunk is \(length) bytes, expected 8")
@@ -82,17 +103,14 @@ enum PNGHeader {
                 // An impossible frame count (0 or over 2^31-1) makes the animation invalid; the
                 // default image is still a valid PNG, so it is read as a still image.
                 if n > 0, n <= Int32.max {
-                    frames = Int(n)
-                    isAPNG = true
+                    chunks.frames = Int(n)
+                    chunks.isAPNG = true
                 } else {
-                    invalidAnimation = true
+                    chunks.invalidAnimation = true
                 }
             default: break
             }
             i = end
         }
-        return SniffedType(
-            format: .png, width: Int(w), height: Int(h), frames: frames, hasAlpha: hasAlpha,
-            isAnimated: isAPNG && frames > 1, detail: isAPNG ? "APNG" : invalidAnimation ? "invalid acTL ignored" : nil)
     }
 }

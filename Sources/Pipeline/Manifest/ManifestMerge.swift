@@ -127,8 +127,36 @@ struct JournalMerge {
             guard let fd = try folder.openFileIfPresent(name) else { continue }
             journals.append(OpenJournal(name: name, path: folder.path(of: name), fd: fd))
         }
-        var warnings: [String] = []
         var runs = Runs(folder: folder)
+        let (lastChunk, warnings) = try spillSorted(journals, into: &runs)
+        var merged = try runs.merger(memory: lastChunk)
+        var output = try ManifestOutput(in: folder, created: now)
+        // One input position's items: (first line's place, last line) per key, put in the order
+        // their keys first appeared. Positions hold one item each unless the input changed
+        // between runs, so this stays tiny.
+        var group: [(first: (UInt32, Int64), last: Record)] = []
+        while let record = try merged.next() {
+            if let last = group.last, last.last.sameItem(as: record) {
+                group[group.count - 1].last = record
+                continue
+            }
+            if let last = group.last, last.last.index != record.index {
+                try output.append(group, from: journals)
+                group.removeAll(keepingCapacity: true)
+            }
+            group.append((first: (record.rank, record.offset), last: record))
+        }
+        try output.append(group, from: journals)
+        try output.commit()
+        return Manifest.Finalized(count: output.count, statuses: output.statuses, warnings: warnings)
+    }
+
+    /// Reads every journal's lines as records (key digest, index, place), spilling each
+    /// `chunkRecords` of them sorted into a run on disk; the last chunk, sorted, stays in memory.
+    private func spillSorted(_ journals: [OpenJournal], into runs: inout Runs) throws(ContainerError)
+        -> (lastChunk: [Record], warnings: [String])
+    {
+        var warnings: [String] = []
         var chunk: [Record] = []
         chunk.reserveCapacity(min(chunkRecords, 1 << 16))
         for (rank, journal) in journals.enumerated() {
@@ -146,24 +174,31 @@ struct JournalMerge {
             warnings += lines.warnings
         }
         chunk.sort()
-        var merged = try runs.merger(memory: chunk)
-        chunk = []
+        return (chunk, warnings)
+    }
 
-        let decoder = JSONDecoder()
-        let created = ISO8601DateFormatter().string(from: now)
-        let file = try AtomicFile(in: folder, name: Manifest.fileName)
-        var statuses: [ManifestEntry.Status: Int] = [:]
-        var batch = Data("{\n  \"schema_version\": \(Manifest.schemaVersion),\n  \"created\": ".utf8)
-        ManifestJSON.append(string: created, to: &batch)
-        batch.append(contentsOf: ",\n  \"entries\": [".utf8)
-        var count = 0
-        // One input position's items: (first line's place, last line) per key, put in the order
-        // their keys first appeared. Positions hold one item each unless the input changed
-        // between runs, so this stays tiny.
-        var group: [(first: (UInt32, Int64), last: Record)] = []
-        func flush() throws(ContainerError) {
-            group.sort { $0.first < $1.first }
-            for item in group {
+    /// `manifest.json` as it is written: the header, then entries appended 64 kB at a time,
+    /// atomically committed at the end.
+    struct ManifestOutput {
+        let file: AtomicFile
+        private(set) var count = 0
+        private(set) var statuses: [ManifestEntry.Status: Int] = [:]
+        private var batch: Data
+        private let decoder = JSONDecoder()
+
+        init(in folder: DirectoryHandle, created: Date) throws(ContainerError) {
+            file = try AtomicFile(in: folder, name: Manifest.fileName)
+            batch = Data("{\n  \"schema_version\": \(Manifest.schemaVersion),\n  \"created\": ".utf8)
+            ManifestJSON.append(string: ISO8601DateFormatter().string(from: created), to: &batch)
+            batch.append(contentsOf: ",\n  \"entries\": [".utf8)
+        }
+
+        /// One input position's items, in the order their keys first appeared, each as its
+        /// last journal line says.
+        mutating func append(_ group: [(first: (UInt32, Int64), last: Record)], from journals: [OpenJournal])
+            throws(ContainerError)
+        {
+            for item in group.sorted(by: { $0.first < $1.first }) {
                 let journal = journals[Int(item.last.rank)]
                 let line = try journal.read(offset: Int(item.last.offset), length: Int(item.last.length))
                 let entry: ManifestEntry
@@ -180,21 +215,14 @@ struct JournalMerge {
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            group.removeAll(keepingCapacity: true)
         }
-        while let record = try merged.next() {
-            if let last = group.last, last.last.sameItem(as: record) {
-                group[group.count - 1].last = record
-                continue
-            }
-            if let last = group.last, last.last.index != record.index { try flush() }
-            group.append((first: (record.rank, record.offset), last: record))
+
+        /// Closes the array and the object, and puts the file in place.
+        mutating func commit() throws(ContainerError) {
+            batch.append(contentsOf: (count == 0 ? "]\n}\n" : "\n  ]\n}\n").utf8)
+            try file.append(batch)
+            try file.commit()
         }
-        try flush()
-        batch.append(contentsOf: (count == 0 ? "]\n}\n" : "\n  ]\n}\n").utf8)
-        try file.append(batch)
-        try file.commit()
-        return Manifest.Finalized(count: count, statuses: statuses, warnings: warnings)
     }
 
     /// A journal open for reading lines back by place.

@@ -89,20 +89,8 @@ final class ItemContext: Sendable {
         entry.timings.downloadMs = (clock.now - start).milliseconds
         entry.bytes = download.body.count
 
-        // 2. Admission: what processing will hold in memory, from the header; waits in line.
-        let body = download.body
-        let options = options
-        let weight = await io.run { _ in Self.workingMemory(of: body, options: options) }
-        guard let lease = try? await memory.acquire(weight) else { return .abandoned }
-        defer { lease.release() }
-
-        // 3. Sniff, reconcile, assess, engine, hash: on the CPU threads.
-        let processStart = clock.now
-        let claims = MediaClaims(
-            mediaType: item.mediaType, contentType: download.contentType,
-            urlExtension: Self.pathExtension(of: item.url))
-        let outcome = await cpu.run { stage in stage.prepare(body, claims: claims) }
-        entry.timings.processMs = (clock.now - processStart).milliseconds
+        // 2. Admission and 3. processing.
+        guard let outcome = await process(download, item: item, timings: &entry.timings) else { return .abandoned }
         entry.apply(outcome, extraWarnings: download.warnings)
         guard outcome.status == .prepared, let output = outcome.data, let format = outcome.format,
             let category = format.category
@@ -114,30 +102,10 @@ final class ItemContext: Sendable {
         let name = AttachmentName(
             url: item.url, suggestedFilename: download.suggestedFilename, fileExtension: format.fileExtension,
             naming: options.stableNames ? .stable : .random)
-        let thumbnail = outcome.thumbnail
-        let container = container
-        let spooled: SpooledFile? = if outcome.outputIsInput, case .file(let file) = body { file } else { nil }
-        let written: Result<(String, String?), ContainerError> = await io.run { _ in
-            do throws(ContainerError) {
-                let file: String
-                if let spooled {
-                    file = try container.moveSpooled(
-                        spooled.name, descriptor: spooled.descriptor, named: name, in: Container.Folder(category))
-                    spooled.didMove()
-                } else {
-                    file = try container.write(output, named: name, in: Container.Folder(category))
-                }
-                var thumbFile: String?
-                if let thumbnail, let uuid = UUID(uuidString: name.identifier) {
-                    let thumbName = AttachmentName(
-                        uuid: uuid, suggestedFilename: name.baseName, fileExtension: thumbnail.format.fileExtension)
-                    thumbFile = try container.write(thumbnail.data, named: thumbName, in: .thumbnails)
-                }
-                return .success((file, thumbFile))
-            } catch {
-                return .failure(error)
-            }
-        }
+        let spooled: SpooledFile? =
+            if outcome.outputIsInput, case .file(let file) = download.body { file } else { nil }
+        let written = await write(
+            output, spooled: spooled, thumbnail: outcome.thumbnail, named: name, in: Container.Folder(category))
         entry.timings.writeMs = (clock.now - writeStart).milliseconds
         switch written {
         case .success(let (file, thumbFile)):
@@ -151,6 +119,57 @@ final class ItemContext: Sendable {
             entry.status = .failed
             entry.reason = "cannot write the attachment: \(error)"
             return .entry(entry)
+        }
+    }
+
+    /// Admission, then the media stage: waits in line for what processing will hold in memory
+    /// (from the header), then sniffs, reconciles, plans, runs the engine and hashes on the CPU
+    /// threads. Nil when the run was abandoned while it waited.
+    private func process(_ download: Download, item: InputItem, timings: inout ManifestEntry.Timings) async
+        -> MediaOutcome?
+    {
+        let body = download.body
+        let options = options
+        let weight = await io.run { _ in Self.workingMemory(of: body, options: options) }
+        guard let lease = try? await memory.acquire(weight) else { return nil }
+        defer { lease.release() }
+        let clock = ContinuousClock()
+        let processStart = clock.now
+        let claims = MediaClaims(
+            mediaType: item.mediaType, contentType: download.contentType,
+            urlExtension: Self.pathExtension(of: item.url))
+        let outcome = await cpu.run { stage in stage.prepare(body, claims: claims) }
+        timings.processMs = (clock.now - processStart).milliseconds
+        return outcome
+    }
+
+    /// Writes the attachment atomically (a spooled body passed through is renamed into place
+    /// instead), then its thumbnail under the same UUID, on the I/O threads: the two paths
+    /// inside the container.
+    private func write(
+        _ output: Data, spooled: SpooledFile?, thumbnail: (data: Data, format: MediaFormat)?, named name: AttachmentName,
+        in folder: Container.Folder
+    ) async -> Result<(String, String?), ContainerError> {
+        let container = container
+        return await io.run { _ in
+            do throws(ContainerError) {
+                let file: String
+                if let spooled {
+                    file = try container.moveSpooled(spooled.name, descriptor: spooled.descriptor, named: name, in: folder)
+                    spooled.didMove()
+                } else {
+                    file = try container.write(output, named: name, in: folder)
+                }
+                var thumbFile: String?
+                if let thumbnail, let uuid = UUID(uuidString: name.identifier) {
+                    let thumbName = AttachmentName(
+                        uuid: uuid, suggestedFilename: name.baseName, fileExtension: thumbnail.format.fileExtension)
+                    thumbFile = try container.write(thumbnail.data, named: thumbName, in: .thumbnails)
+                }
+                return .success((file, thumbFile))
+            } catch {
+                return .failure(error)
+            }
         }
     }
 

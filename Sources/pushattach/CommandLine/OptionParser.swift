@@ -37,76 +37,99 @@ struct OptionSpec {
 
     func parse(_ arguments: [String], command: String) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
-        var i = 0
+        var cursor = Cursor(arguments: arguments, command: command)
         var onlyPositionals = false
-        /// The value of `name`: given inline, or the next argument.
-        func value(of name: String, inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
-            guard i < arguments.count else { throw UsageError(command: command, message: "\(name) needs a value") }
-            i += 1
-            return arguments[i - 1]
-        }
-        func record(_ name: String, _ value: String) throws(UsageError) {
-            if !repeatable.contains(name), parsed.values[name] != nil {
-                throw UsageError(command: command, message: "\(name) given more than once")
-            }
-            parsed.values[name, default: []].append(value)
-        }
-        while i < arguments.count {
-            let argument = arguments[i]
-            i += 1
+        while let argument = cursor.next() {
             if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
                 guard positionals != nil else {
                     throw UsageError(command: command, message: "unexpected argument '\(argument)'")
                 }
                 parsed.positionals.append(argument)
-                continue
-            }
-            if argument == "--" {
+            } else if argument == "--" {
                 onlyPositionals = true
-                continue
-            }
-            if argument == "-h" || argument == "--help" {
+            } else if argument == "-h" || argument == "--help" {
                 parsed.wantsHelp = true
-                continue
-            }
-            guard argument.hasPrefix("--") else {
-                // Short options: `-q`, `-qv`, `-o DIR`, `-oDIR`, `-j8`.
-                var rest = Substring(argument.dropFirst())
-                while let letter = rest.first {
-                    rest = rest.dropFirst()
-                    let short = "-\(letter)"
-                    if short == "-h" {
-                        parsed.wantsHelp = true
-                    } else if let name = aliases[short], flags.contains(name) {
-                        parsed.flags.insert(name)
-                    } else if let name = aliases[short] {
-                        try record(name, try value(of: name, inline: rest.isEmpty ? nil : String(rest)))
-                        break
-                    } else {
-                        throw unknown(short, command: command)
-                    }
-                }
-                continue
-            }
-            var name = argument
-            var inlineValue: String?
-            if let eq = argument.firstIndex(of: "=") {
-                name = String(argument[..<eq])
-                inlineValue = String(argument[argument.index(after: eq)...])
-            }
-            if flags.contains(name) {
-                guard inlineValue == nil else {
-                    throw UsageError(command: command, message: "\(name) takes no value")
-                }
-                parsed.flags.insert(name)
-            } else if values.contains(name) || repeatable.contains(name) {
-                try record(name, try value(of: name, inline: inlineValue))
+            } else if argument.hasPrefix("--") {
+                try parseLong(argument, &cursor, into: &parsed)
             } else {
-                throw unknown(name, command: command)
+                try parseShort(argument, &cursor, into: &parsed)
             }
         }
         return parsed
+    }
+
+    /// The arguments, read one at a time.
+    private struct Cursor {
+        let arguments: [String]
+        let command: String
+        var position = 0
+
+        mutating func next() -> String? {
+            guard position < arguments.count else { return nil }
+            position += 1
+            return arguments[position - 1]
+        }
+
+        /// The value of `name`: given inline, or the next argument.
+        mutating func value(of name: String, inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            guard let value = next() else { throw UsageError(command: command, message: "\(name) needs a value") }
+            return value
+        }
+    }
+
+    /// `--name`, `--name=VALUE` or `--name VALUE`.
+    private func parseLong(_ argument: String, _ cursor: inout Cursor, into parsed: inout ParsedArguments)
+        throws(UsageError)
+    {
+        var name = argument
+        var inlineValue: String?
+        if let eq = argument.firstIndex(of: "=") {
+            name = String(argument[..<eq])
+            inlineValue = String(argument[argument.index(after: eq)...])
+        }
+        if flags.contains(name) {
+            guard inlineValue == nil else {
+                throw UsageError(command: cursor.command, message: "\(name) takes no value")
+            }
+            parsed.flags.insert(name)
+        } else if values.contains(name) || repeatable.contains(name) {
+            try record(name, try cursor.value(of: name, inline: inlineValue), into: &parsed, command: cursor.command)
+        } else {
+            throw unknown(name, command: cursor.command)
+        }
+    }
+
+    /// Short options: `-q`, `-qv`, `-o DIR`, `-oDIR`, `-j8`.
+    private func parseShort(_ argument: String, _ cursor: inout Cursor, into parsed: inout ParsedArguments)
+        throws(UsageError)
+    {
+        var rest = Substring(argument.dropFirst())
+        while let letter = rest.first {
+            rest = rest.dropFirst()
+            let short = "-\(letter)"
+            if short == "-h" {
+                parsed.wantsHelp = true
+            } else if let name = aliases[short], flags.contains(name) {
+                parsed.flags.insert(name)
+            } else if let name = aliases[short] {
+                let value = try cursor.value(of: name, inline: rest.isEmpty ? nil : String(rest))
+                try record(name, value, into: &parsed, command: cursor.command)
+                return
+            } else {
+                throw unknown(short, command: cursor.command)
+            }
+        }
+    }
+
+    /// Records an option's value; a second value of an option that is not repeatable is an error.
+    private func record(_ name: String, _ value: String, into parsed: inout ParsedArguments, command: String)
+        throws(UsageError)
+    {
+        if !repeatable.contains(name), parsed.values[name] != nil {
+            throw UsageError(command: command, message: "\(name) given more than once")
+        }
+        parsed.values[name, default: []].append(value)
     }
 
     private func unknown(_ name: String, command: String) -> UsageError {

@@ -57,63 +57,72 @@ package struct AV1SequenceHeader: Equatable {
             let profile = try bits.bits(3)
             try bits.skip(1)  // still_picture
             let reduced = try bits.flag()
-            var decoderModel = false
-            var bufferDelayLength = 0
             if reduced {
                 try bits.skip(5)  // seq_level_idx[0]
             } else {
-                if try bits.flag() {  // timing_info_present_flag
-                    try bits.skip(64)  // num_units_in_display_tick, time_scale
-                    if try bits.flag() { _ = try bits.uvlc() }  // equal_picture_interval
-                    decoderModel = try bits.flag()
-                    if decoderModel {
-                        bufferDelayLength = try bits.bits(5) + 1
-                        try bits.skip(32 + 5 + 5)
-                    }
-                }
-                let initialDisplayDelay = try bits.flag()
-                let operatingPoints = try bits.bits(5) + 1
-                for _ in 0..<operatingPoints {
-                    try bits.skip(12)  // operating_point_idc
-                    if try bits.bits(5) > 7 { try bits.skip(1) }  // seq_level_idx, seq_tier
-                    if decoderModel, try bits.flag() { try bits.skip(2 * bufferDelayLength + 1) }
-                    if initialDisplayDelay, try bits.flag() { try bits.skip(4) }
-                }
+                try Self.skipTimingAndOperatingPoints(&bits)
             }
             let widthBits = try bits.bits(4) + 1, heightBits = try bits.bits(4) + 1
             maxWidth = try bits.bits(widthBits) + 1
             maxHeight = try bits.bits(heightBits) + 1
             if !reduced, try bits.flag() { try bits.skip(4 + 3) }  // frame_id_numbers_present_flag
             try bits.skip(3)  // use_128x128_superblock, enable_filter_intra, enable_intra_edge_filter
-            if !reduced {
-                try bits.skip(4)  // interintra, masked compound, warped motion, dual filter
-                let orderHint = try bits.flag()
-                if orderHint { try bits.skip(2) }  // jnt_comp, ref_frame_mvs
-                var forceScreenContent = 2
-                if !(try bits.flag()) { forceScreenContent = try bits.bits(1) }  // seq_choose_screen_content_tools
-                if forceScreenContent > 0, !(try bits.flag()) { try bits.skip(1) }  // seq_choose_integer_mv
-                if orderHint { try bits.skip(3) }
-            }
+            if !reduced { try Self.skipInterTools(&bits) }
             try bits.skip(3)  // enable_superres, enable_cdef, enable_restoration
-            // color_config (§5.5.2)
-            let highBitDepth = try bits.flag()
-            if profile == 2, highBitDepth { try bits.skip(1) }
-            if profile == 1 { monochrome = false } else { monochrome = try bits.flag() }
-            var primaries = 2, transfer = 2, matrix = 2
-            if try bits.flag() {
-                primaries = try bits.bits(8)
-                transfer = try bits.bits(8)
-                matrix = try bits.bits(8)
-            }
-            if monochrome {
-                fullRange = try bits.flag()
-            } else if primaries == 1, transfer == 13, matrix == 0 {
-                fullRange = true  // sRGB with identity matrix
-            } else {
-                fullRange = try bits.flag()
-            }
+            (monochrome, fullRange) = try Self.colorConfig(&bits, profile: profile)
         } catch {
             throw .damaged("the AV1 sequence header is cut short")
         }
+    }
+
+    /// timing_info, decoder_model_info and the operating points (§5.5.1), when not reduced.
+    private static func skipTimingAndOperatingPoints(_ bits: inout BitReader) throws {
+        var decoderModel = false
+        var bufferDelayLength = 0
+        if try bits.flag() {  // timing_info_present_flag
+            try bits.skip(64)  // num_units_in_display_tick, time_scale
+            if try bits.flag() { _ = try bits.uvlc() }  // equal_picture_interval
+            decoderModel = try bits.flag()
+            if decoderModel {
+                bufferDelayLength = try bits.bits(5) + 1
+                try bits.skip(32 + 5 + 5)
+            }
+        }
+        let initialDisplayDelay = try bits.flag()
+        let operatingPoints = try bits.bits(5) + 1
+        for _ in 0..<operatingPoints {
+            try bits.skip(12)  // operating_point_idc
+            if try bits.bits(5) > 7 { try bits.skip(1) }  // seq_level_idx, seq_tier
+            if decoderModel, try bits.flag() { try bits.skip(2 * bufferDelayLength + 1) }
+            if initialDisplayDelay, try bits.flag() { try bits.skip(4) }
+        }
+    }
+
+    /// The inter-prediction tool flags (§5.5.1), when not reduced.
+    private static func skipInterTools(_ bits: inout BitReader) throws {
+        try bits.skip(4)  // interintra, masked compound, warped motion, dual filter
+        let orderHint = try bits.flag()
+        if orderHint { try bits.skip(2) }  // jnt_comp, ref_frame_mvs
+        var forceScreenContent = 2
+        if !(try bits.flag()) { forceScreenContent = try bits.bits(1) }  // seq_choose_screen_content_tools
+        if forceScreenContent > 0, !(try bits.flag()) { try bits.skip(1) }  // seq_choose_integer_mv
+        if orderHint { try bits.skip(3) }
+    }
+
+    /// color_config (§5.5.2): monochrome, and the full-range flag.
+    private static func colorConfig(_ bits: inout BitReader, profile: Int) throws -> (monochrome: Bool, fullRange: Bool) {
+        let highBitDepth = try bits.flag()
+        if profile == 2, highBitDepth { try bits.skip(1) }
+        let monochrome = profile == 1 ? false : try bits.flag()
+        var primaries = 2, transfer = 2, matrix = 2
+        if try bits.flag() {
+            primaries = try bits.bits(8)
+            transfer = try bits.bits(8)
+            matrix = try bits.bits(8)
+        }
+        if !monochrome, primaries == 1, transfer == 13, matrix == 0 {
+            return (monochrome, true)  // sRGB with identity matrix
+        }
+        return (monochrome, try bits.flag())
     }
 }
