@@ -216,7 +216,7 @@ want photos500-j4 photos && photos_case photos500-j4 200 "--concurrency 4" -- --
 
 # ---- The library: 20 concurrent `AttachmentPreparer.prepare(_:into:)` calls on one preparer and
 #      one folder (Examples/concurrent-requests, release), one per photo URL: all prepared, peak
-#      RSS within the preparer's memory budget (Configuration.memoryBudget, default 256 MB).
+#      RSS within the preparer's memory budget (Configuration.admissionBudget, default 256 MB).
 if want lib20 photos; then
     lib="${EXAMPLES_BIN:-$root/.build/examples/release}/concurrent-requests"
     if [ -x "$lib" ]; then
@@ -230,7 +230,7 @@ if want lib20 photos; then
         lib_mb=$(echo "$line" | grep -oE 'peak RSS [0-9]+' | grep -oE '[0-9]+$' || echo 0)
         ok=0; { [ "$status" = 0 ] && [ "${lib_mb:-0}" -gt 0 ] && [ "$lib_mb" -le 256 ]; } && ok=1
         judge "$ok"
-        echo "memory-check: library, 20 concurrent prepare calls, one preparer, one folder: exit $status, $line, ${secs}s (target <= 256 MB, the memory budget): $v"
+        echo "memory-check: library, 20 concurrent prepare calls, one preparer, one folder: exit $status, $line, ${secs}s (target <= 256 MB, the admission budget): $v"
         row lib20 "${lib_mb} MB" "<= 256 MB (budget)" "$v"
         rm -rf "$work/lib20.out"
     else

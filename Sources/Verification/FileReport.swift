@@ -48,7 +48,7 @@ public struct FileReport: Sendable, Hashable, Encodable {
     /// Why the file is refused or must be transcoded, and what to do; `nil` when accepted.
     public var reason: String?
     /// Notes that do not change the verdict: claims that disagreed with the bytes, a decoded
-    /// size over the memory budget, codec warnings, damage accepted under `acceptDamaged`.
+    /// size over the decoded budget, codec warnings, damage accepted under `acceptDamaged`.
     public var warnings: [String]
 
     /// Whether iOS would attach the file as it is (`verdict == "accepted"`).

@@ -16,7 +16,7 @@ struct LimitOptionsTests {
         #expect(verify == CheckPolicy())
         #expect(prepare == CheckPolicy())
         #expect(LimitOptions.pixelBudget.defaultText == OptionInfo.decimal(Double(verify.pixelBudget) / 1e6))
-        #expect(LimitOptions.decodedBudget.defaultText == OptionInfo.decimal(Double(verify.rules.memoryBudget) / 1e6))
+        #expect(LimitOptions.decodedBudget.defaultText == OptionInfo.decimal(Double(verify.rules.decodedBudget) / 1e6))
     }
 
     @Test func bothCommandsListTheSameLimitOptions() {
@@ -33,7 +33,7 @@ struct LimitOptionsTests {
         #expect(values.pixelBudget == 500_000)
         #expect(values.decodedBudget == 12_500_000)
         let command = try VerifyCommand(parsed)
-        #expect(command.verifier.pixelBudget == 500_000 && command.verifier.rules.memoryBudget == 12_500_000)
+        #expect(command.verifier.pixelBudget == 500_000 && command.verifier.rules.decodedBudget == 12_500_000)
     }
 
     @Test func prepareReadsTheProcessBudgetsInMegabytes() throws {
@@ -41,19 +41,19 @@ struct LimitOptionsTests {
             ["-o", "out", "--memory-budget", "64", "--spool-budget=500", "--decoded-budget", "10", "list.txt"],
             command: "pushattach prepare")
         let command = try PrepareCommand(parsed)
-        #expect(command.configuration.memoryBudget == 64_000_000)
+        #expect(command.configuration.admissionBudget == 64_000_000)
         #expect(command.configuration.spoolBudget == 500_000_000)
-        #expect(command.configuration.rules.memoryBudget == 10_000_000)
-        #expect(command.configuration.limits.memoryBudget == 10_000_000)
+        #expect(command.configuration.rules.decodedBudget == 10_000_000)
+        #expect(command.configuration.limits.decodedBudget == 10_000_000)
     }
 
     @Test func theProcessBudgetsDefaultToTheLibrarys() throws {
         let library = AttachmentPreparer.Configuration()
-        #expect(library.memoryBudget == 256_000_000 && library.spoolBudget == 2_000_000_000)
+        #expect(library.admissionBudget == 256_000_000 && library.spoolBudget == 2_000_000_000)
         #expect(PrepareCommand.Options.memoryBudget.defaultText == "256")
         #expect(PrepareCommand.Options.spoolBudget.defaultText == "2000")
         let command = try PrepareCommand(PrepareCommand.spec.parse(["-o", "out", "x"], command: "pushattach prepare"))
-        #expect(command.configuration.memoryBudget == library.memoryBudget)
+        #expect(command.configuration.admissionBudget == library.admissionBudget)
         #expect(command.configuration.spoolBudget == library.spoolBudget)
     }
 

@@ -154,8 +154,8 @@ public struct EngineCase: Sendable, CustomStringConvertible {
         var rules = AppleRules.standard
         let cap = Double(inputBytes) * byteCapFactor
         rules.imageByteCap = Int(min(Double(AppleRules.standard.imageByteCap), max(4096, cap.rounded())))
-        rules.memoryBudget = memoryBudget
-        var limits = ProcessingLimits(byteCap: rules.imageByteCap, maxLongSide: maxLongSide, memoryBudget: memoryBudget)
+        rules.decodedBudget = memoryBudget
+        var limits = ProcessingLimits(byteCap: rules.imageByteCap, maxLongSide: maxLongSide, decodedBudget: memoryBudget)
         limits.thumbnailSize = thumbnailSize
         if let frameCapOffset { limits.maxAnimationFrames = max(1, frames + frameCapOffset) }
         if durationCapBelowTotal {

@@ -213,8 +213,8 @@ public enum EngineFuzz {
         if data.count > rules.imageByteCap {
             fail("output \(data.count) bytes, over the run's cap \(rules.imageByteCap)")
         }
-        if width * height * 4 > rules.memoryBudget {
-            fail("output \(width)x\(height) decodes to more than the memory budget \(rules.memoryBudget)")
+        if width * height * 4 > rules.decodedBudget {
+            fail("output \(width)x\(height) decodes to more than the memory budget \(rules.decodedBudget)")
         }
         // A GIF passed through keeps its size (the long side is a still's and an encode's limit).
         if !(outcome.outputIsInput && format == .gif), max(width, height) > limits.maxLongSide {
@@ -232,7 +232,7 @@ public enum EngineFuzz {
         if c.container == .jpeg || c.container == .png {
             let fits =
                 input.count <= rules.imageByteCap && max(upright.width, upright.height) <= limits.maxLongSide
-                && upright.width * upright.height * 4 <= rules.memoryBudget
+                && upright.width * upright.height * 4 <= rules.decodedBudget
             let eligible = fits && (c.container == .png || (c.orientation == 1 && !c.cmyk))
             if eligible != outcome.outputIsInput {
                 fail(eligible ? "within every limit but not passed through" : "passed through though it needs work")

@@ -255,7 +255,7 @@ private func readAll(_ source: any ImageRowSource, chunk: Int) throws -> (PixelB
     @Test func processIsIdenticalWithAndWithoutDecodeAhead() throws {
         let data = try Corpus.data("photos/kodak_pixpro_fz201.jpg")
         let sniffed = try Sniffer.sniff(data)
-        var ahead = ProcessingLimits(maxLongSide: 4000, memoryBudget: 100_000_000, thumbnailSize: 256)
+        var ahead = ProcessingLimits(maxLongSide: 4000, decodedBudget: 100_000_000, thumbnailSize: 256)
         ahead.decodeAhead = true
         var single = ahead
         single.decodeAhead = false

@@ -99,7 +99,7 @@ func withDeadline(url: URL, folder: URL) async throws {
 // GettingStarted.md, "Memory".
 func memory() -> AttachmentPreparer {
     var configuration = AttachmentPreparer.Configuration.default
-    configuration.memoryBudget = 128_000_000  // all calls of this preparer, at once
+    configuration.admissionBudget = 128_000_000  // all calls of this preparer, at once
     configuration.spoolBudget = 1_000_000_000  // spooled downloads, per folder
     configuration.maxInFlight = 8
     return AttachmentPreparer(configuration: configuration)

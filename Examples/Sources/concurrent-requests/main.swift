@@ -1,6 +1,6 @@
 // Many requests at once on one preparer and one folder, as a server sees them: each URL is a
 // `prepare(_:typeHint:into:)` call of its own, all running together in a task group. The
-// preparer admits them by the memory they need (`Configuration.memoryBudget`), so the process
+// preparer admits them by the memory they need (`Configuration.admissionBudget`), so the process
 // stays within that budget however many arrive; the folder is shared safely (one container per
 // folder per process). Prints what each call gave, then the process's peak memory.
 //
@@ -16,7 +16,7 @@ let (folder, urls) = arguments.folderAndURLs(usage: usage)
 var configuration = AttachmentPreparer.Configuration.default
 configuration.fetch.allowPrivateNetworks = arguments.has("--allow-private-networks")
 if let megabytes = arguments.options["--memory-budget"].flatMap(Int.init) {
-    configuration.memoryBudget = megabytes * 1_000_000
+    configuration.admissionBudget = megabytes * 1_000_000
 }
 let preparer = AttachmentPreparer(configuration: configuration)
 
@@ -53,6 +53,6 @@ func peakResidentBytes() -> Int {
     return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
 }
 print(
-    "prepared \(prepared) of \(urls.count) concurrently, memory budget \(configuration.memoryBudget / 1_000_000) MB, peak RSS \(peakResidentBytes() / 1_000_000) MB"
+    "prepared \(prepared) of \(urls.count) concurrently, memory budget \(configuration.admissionBudget / 1_000_000) MB, peak RSS \(peakResidentBytes() / 1_000_000) MB"
 )
 exit(prepared == urls.count ? 0 : 1)

@@ -9,7 +9,7 @@ import MediaTypes
 ///     // .encode(reason: "14000000 bytes is over the 10000000-byte cap")
 ///
 /// The limits (see `ProcessingLimits`): the byte cap (Apple's 10 MB, the only one Apple
-/// documents), the decoded budget (canvas width × height × 4 within `memoryBudget`, as for
+/// documents), the decoded budget (canvas width × height × 4 within `decodedBudget`, as for
 /// stills), and two of our own: `maxAnimationFrames` and `maxAnimationDuration`.
 package enum AnimationPlan: Sendable, Hashable {
     /// A GIF within every limit: sent byte for byte.
@@ -53,10 +53,10 @@ package enum AnimationPlan: Sendable, Hashable {
             return .encode(reason: "\(byteCount) bytes is over the \(limits.byteCap)-byte cap")
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || pixels > limits.memoryBudget / 4 {
+        if overflow || pixels > limits.decodedBudget / 4 {
             return .encode(
                 reason:
-                    "its canvas \(width)x\(height) decodes to \(width)x\(height)x4 bytes, over the memory budget of \(limits.memoryBudget) bytes"
+                    "its canvas \(width)x\(height) decodes to \(width)x\(height)x4 bytes, over the decoded budget of \(limits.decodedBudget) bytes"
             )
         }
         return .passThrough

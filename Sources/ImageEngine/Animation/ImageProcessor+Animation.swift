@@ -69,7 +69,7 @@ extension ImageProcessor {
         var size = TargetSize.main(for: facts.canvas, limits: limits)
         if size != facts.canvas {
             log.steps.append(
-                "sized \(facts.canvas.width)x\(facts.canvas.height) -> \(size.width)x\(size.height) for the long side and the memory budget"
+                "sized \(facts.canvas.width)x\(facts.canvas.height) -> \(size.width)x\(size.height) for the long side and the decoded budget"
             )
         }
         let palettes: [(GIFEncoder.Quality, String)] = [

@@ -6,8 +6,8 @@ extension ImageProcessor {
     static func validate(_ limits: ProcessingLimits) throws(ProcessingError) {
         if limits.byteCap <= 0 { throw .invalidLimits("byteCap must be positive, got \(limits.byteCap)") }
         if limits.maxLongSide <= 0 { throw .invalidLimits("maxLongSide must be positive, got \(limits.maxLongSide)") }
-        if limits.memoryBudget < 4 {
-            throw .invalidLimits("memoryBudget must hold one pixel, got \(limits.memoryBudget)")
+        if limits.decodedBudget < 4 {
+            throw .invalidLimits("decodedBudget must hold one pixel, got \(limits.decodedBudget)")
         }
         if limits.pixelBudget <= 0 { throw .invalidLimits("pixelBudget must be positive, got \(limits.pixelBudget)") }
         if !(1...100).contains(limits.quality) || !(1...100).contains(limits.qualityFloor)

@@ -12,8 +12,16 @@ public struct ProcessingLimits: Sendable, Hashable {
     public var byteCap: Int = 10_000_000
     /// The output's long side fits in a `maxLongSide` square box.
     public var maxLongSide: Int = 2048
-    /// `width * height * 4` of the output must fit (the NSE decoded-memory budget).
-    public var memoryBudget: Int = 24_000_000
+    /// `width * height * 4` of the output must fit: the per-image decoded budget
+    /// (`AppleRules.decodedBudget`).
+    public var decodedBudget: Int = 24_000_000
+
+    /// The per-image decoded budget, under its old name.
+    @available(*, deprecated, renamed: "decodedBudget")
+    public var memoryBudget: Int {
+        get { decodedBudget }
+        set { decodedBudget = newValue }
+    }
     /// Images whose header promises more pixels are refused before anything is decoded.
     public var pixelBudget: Int = 50_000_000
     /// JPEG quality of re-encodes.
@@ -62,14 +70,14 @@ public struct ProcessingLimits: Sendable, Hashable {
     /// thumbnail, lenient, no upscaling, damaged images refused, every scan validated.
     /// `decodeAhead` is not a parameter: it starts on; set the property to turn it off.
     public init(
-        byteCap: Int = 10_000_000, maxLongSide: Int = 2048, memoryBudget: Int = 24_000_000,
+        byteCap: Int = 10_000_000, maxLongSide: Int = 2048, decodedBudget: Int = 24_000_000,
         pixelBudget: Int = 50_000_000, quality: Int = 85, qualityFloor: Int = 60, thumbnailSize: Int? = nil,
         thumbnailQuality: Int = 80, strict: Bool = false, allowUpscale: Bool = false, acceptDamaged: Bool = false,
         rules: AppleRules = .standard, validateAllScans: Bool = true
     ) {
         self.byteCap = byteCap
         self.maxLongSide = maxLongSide
-        self.memoryBudget = memoryBudget
+        self.decodedBudget = decodedBudget
         self.pixelBudget = pixelBudget
         self.quality = quality
         self.qualityFloor = qualityFloor

@@ -32,7 +32,7 @@ package struct StillDecision: Sendable, Hashable {
             reasons.append("\(upright.width)x\(upright.height) is over the \(limits.maxLongSide)-pixel long side")
         } else if mainSize != upright {
             reasons.append(
-                "\(upright.width)x\(upright.height) decodes to more than the \(limits.memoryBudget)-byte decoded budget")
+                "\(upright.width)x\(upright.height) decodes to more than the \(limits.decodedBudget)-byte decoded budget")
         }
         if orientation != .up { reasons.append("it is stored turned (orientation \(orientation.rawValue))") }
         if isCMYK { reasons.append("it is CMYK") }

@@ -4,12 +4,12 @@ import ImageCodecs
 ///
 ///     TargetSize.main(for: Size(width: 5760, height: 3840), limits: ProcessingLimits())  // 2048×1365
 enum TargetSize {
-    /// Fits `maxLongSide`, then shrinks (aspect kept) until `width * height * 4 <= memoryBudget`.
+    /// Fits `maxLongSide`, then shrinks (aspect kept) until `width * height * 4 <= decodedBudget`.
     /// Never upscales unless `allowUpscale`.
     static func main(for upright: Size, limits: ProcessingLimits) -> Size {
         let box = Size(width: limits.maxLongSide, height: limits.maxLongSide)
         let fitted = FitBox.fit(upright, in: box, allowUpscale: limits.allowUpscale)
-        return withinMemory(fitted, aspectOf: upright, budget: limits.memoryBudget)
+        return withinMemory(fitted, aspectOf: upright, budget: limits.decodedBudget)
     }
 
     /// The thumbnail's size: fits a `side` square box, never upscaled.

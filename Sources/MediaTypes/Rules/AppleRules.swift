@@ -2,7 +2,7 @@
 ///
 ///     let assessment = AppleRules.standard.assess(sniffed, byteCount: 2_270_597, fileExtension: "jpg")
 ///     assessment.verdict     // .accepted
-///     assessment.warnings    // ["decoded size 5760x3840 ... over the NSE memory budget ..."]
+///     assessment.warnings    // ["decoded size 5760x3840 ... over the NSE decoded budget ..."]
 ///
 /// Sizes are in 10^6-byte MB, the safe reading of Apple's "10 MB".
 public struct AppleRules: Sendable, Hashable {
@@ -12,8 +12,17 @@ public struct AppleRules: Sendable, Hashable {
     public var audioByteCap = 5_000_000
     /// Largest movie file iOS attaches, in bytes: 50 MB.
     public var movieByteCap = 50_000_000
-    /// Decoded bytes (width x height x 4) a Notification Service Extension can comfortably hold.
-    public var memoryBudget = 24_000_000
+    /// Decoded bytes (width x height x 4) of one image a Notification Service Extension can
+    /// comfortably hold: the per-image budget (the run's admission budget is
+    /// `AttachmentPreparer.Configuration.admissionBudget`).
+    public var decodedBudget = 24_000_000
+
+    /// The per-image decoded budget, under its old name.
+    @available(*, deprecated, renamed: "decodedBudget")
+    public var memoryBudget: Int {
+        get { decodedBudget }
+        set { decodedBudget = newValue }
+    }
 
     /// The rules as Apple documents them; the same as `AppleRules()`.
     public static let standard = AppleRules()
@@ -112,11 +121,11 @@ public struct AppleRules: Sendable, Hashable {
     }
 
     private func memoryWarnings(_ sniffed: SniffedType) -> [String] {
-        guard sniffed.format.category == .image, let decoded = sniffed.decodedByteCount, decoded > memoryBudget,
+        guard sniffed.format.category == .image, let decoded = sniffed.decodedByteCount, decoded > decodedBudget,
             let w = sniffed.width, let h = sniffed.height
         else { return [] }
         return [
-            "decoded size \(w)x\(h)x4 = \(Self.megabytes(decoded)) MB is over the NSE memory budget of \(Self.megabytes(memoryBudget)) MB; downscale it (prepare does)"
+            "decoded size \(w)x\(h)x4 = \(Self.megabytes(decoded)) MB is over the NSE decoded budget of \(Self.megabytes(decodedBudget)) MB; downscale it (prepare does)"
         ]
     }
 

@@ -31,7 +31,7 @@ public struct Assessment: Sendable, Hashable {
     /// What iOS would do with the file: accept it, reject it with a code, or (after
     /// `prepare` transcodes it) accept a converted copy.
     public var verdict: Verdict
-    /// Notes that do not change the verdict: decoded size over the memory budget, lost animation...
+    /// Notes that do not change the verdict: decoded size over the decoded budget, lost animation...
     public var warnings: [String]
 
     /// Why the file is not accepted as it is, and what to do; `nil` when accepted.

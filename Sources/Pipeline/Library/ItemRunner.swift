@@ -54,7 +54,7 @@ package enum ItemFailure: Sendable {
     case write(ContainerError)
 }
 
-/// A memory budget (`PrepareOptions.memoryBudget`) several runners admit their items by.
+/// A memory budget (`PrepareOptions.admissionBudget`) several runners admit their items by.
 package struct SharedMemoryBudget: Sendable {
     let budget: MemoryBudget
 

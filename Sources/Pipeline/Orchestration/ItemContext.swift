@@ -14,17 +14,17 @@ final class ItemContext: Sendable {
     let cpu: WorkerPool<MediaStage>
     /// Local reads, atomic writes and the journal's fsyncs.
     let io: WorkerPool<Void>
-    /// The process-wide memory budget items are admitted by (`PrepareOptions.memoryBudget`).
+    /// The process-wide memory budget items are admitted by (`PrepareOptions.admissionBudget`).
     let memory: MemoryBudget
     /// Large downloads, on disk in the container's `.spool/` (`PrepareOptions.spoolBudget`).
     let spool: Spool?
 
     /// `memory`: a budget shared with other contexts (the library's preparer shares one across
-    /// every folder it writes into); a budget of its own, of `options.memoryBudget`, when nil.
+    /// every folder it writes into); a budget of its own, of `options.admissionBudget`, when nil.
     init(options: PrepareOptions, container: Container, memory: MemoryBudget? = nil) {
         self.options = options
         self.container = container
-        self.memory = memory ?? MemoryBudget(capacity: options.memoryBudget)
+        self.memory = memory ?? MemoryBudget(capacity: options.admissionBudget)
         // dup(2) of an open folder fails only when the process is out of descriptors; then
         // every body stays in memory (up to its cap) and the memory budget still bounds them.
         spool = try? Spool(

@@ -25,7 +25,7 @@ package struct PrepareOptions: Sendable {
     /// (`ImageProcessor.workingMemory`) plus its body; an item waits while the others hold too
     /// much, first come first served. An item needing more than the whole budget waits until
     /// nothing else holds any and then runs alone.
-    package var memoryBudget = 256_000_000
+    package var admissionBudget = 256_000_000
     /// The disk the spooled downloads in flight may reserve together, in bytes (default 2 GB).
     /// A download longer than `fetch.spoolThreshold` is written to the container's `.spool/`
     /// as it streams, reserving its byte cap first; when the reservations leave too little it

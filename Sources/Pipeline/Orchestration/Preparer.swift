@@ -13,7 +13,7 @@ import MediaTypes
 /// - Back-pressure: an input event is read only when one of the `maxInFlight` slots is free, so
 ///   at most that many items are in flight whatever the list length. Input is read on a thread
 ///   of its own (standard input may block).
-/// - Memory: one budget for the run (`memoryBudget`). An item holds the in-memory part of its
+/// - Memory: one budget for the run (`admissionBudget`). An item holds the in-memory part of its
 ///   body while downloading (at most `fetch.spoolThreshold`: past it the body streams to the
 ///   container's `.spool/`, within `spoolBudget` of disk), then its expected working memory
 ///   while it is processed and written; items wait in line for it, and one needing more than

@@ -25,7 +25,7 @@ import Pipeline
 /// - CPU work (decode, resize, encode, hash) runs on the pipeline's own threads, never on
 ///   Swift's cooperative pool.
 /// - Memory: every call of one preparer is admitted by one budget
-///   (`Configuration.memoryBudget`); large downloads stream to disk in the folder's `.spool/`.
+///   (`Configuration.admissionBudget`); large downloads stream to disk in the folder's `.spool/`.
 /// - Cancellation: cancelling the calling task stops the download (or the wait for memory)
 ///   and throws `AttachmentError.Kind.cancelled`; no partial file is ever left.
 /// - No manifest: a library call returns its result and writes no `manifest.json` or journal
@@ -41,7 +41,7 @@ public final class AttachmentPreparer: Sendable {
     /// A preparer deciding by `configuration`.
     public init(configuration: Configuration = .default) {
         self.configuration = configuration
-        let memory = SharedMemoryBudget(capacity: configuration.memoryBudget)
+        let memory = SharedMemoryBudget(capacity: configuration.admissionBudget)
         runners = FolderRunners { container in
             ItemRunner(options: configuration.options(container: container.url), container: container, memory: memory)
         }

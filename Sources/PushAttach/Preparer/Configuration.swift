@@ -29,9 +29,18 @@ extension AttachmentPreparer {
         public var stableNames = false
         /// Side of the square box a thumbnail fits in (written into `Thumbnails/`); nil for none.
         public var thumbnailSize: Int? = nil
-        /// The memory all calls of one preparer may hold at once, in bytes; items wait in line
-        /// for it, and one needing more than all of it runs alone.
-        public var memoryBudget = 256_000_000
+        /// The admission budget: the memory all calls of one preparer may hold at once, in
+        /// bytes (each its download's in-memory part, then its decode and body); items wait in
+        /// line for it, and one needing more than all of it runs alone. Not to be confused with
+        /// the per-image decoded budget, `rules.decodedBudget` and `limits.decodedBudget`.
+        public var admissionBudget = 256_000_000
+
+        /// The admission budget, under its old name.
+        @available(*, deprecated, renamed: "admissionBudget")
+        public var memoryBudget: Int {
+            get { admissionBudget }
+            set { admissionBudget = newValue }
+        }
         /// The disk the spooled downloads of one preparer may hold at once in one folder, in bytes.
         public var spoolBudget = 2_000_000_000
         /// Disagreements between the bytes and the claims (type hint, Content-Type, URL
@@ -59,7 +68,7 @@ extension AttachmentPreparer {
             options.limits.thumbnailSize = thumbnailSize
             options.rules = rules
             options.stableNames = stableNames
-            options.memoryBudget = memoryBudget
+            options.admissionBudget = admissionBudget
             options.spoolBudget = spoolBudget
             options.strict = strict
             options.acceptDamaged = acceptDamaged

@@ -38,7 +38,7 @@ public struct CheckPolicy: Sendable, Hashable {
         limits.strict = strict
         limits.acceptDamaged = acceptDamaged
         limits.byteCap = min(limits.byteCap, rules.imageByteCap)
-        limits.memoryBudget = min(limits.memoryBudget, rules.memoryBudget)
+        limits.decodedBudget = min(limits.decodedBudget, rules.decodedBudget)
         return limits
     }
 }
@@ -167,7 +167,7 @@ public enum MediaCheck {
         if isOverPixelBudget(sniffed, policy: policy) {
             // Refused as too large before any decode (`inspectImage`, the engine): advice on the
             // memory its decode would take would contradict that.
-            rules.memoryBudget = .max
+            rules.decodedBudget = .max
         }
         var assessment = rules.assess(sniffed, byteCount: byteCount, fileExtension: ext)
         assessment = animationAssessment(assessment, sniffed: sniffed, byteCount: byteCount, policy: policy)

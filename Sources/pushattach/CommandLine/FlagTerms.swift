@@ -43,9 +43,10 @@ enum FlagTerms {
         ("CheckPolicy.pixelBudget", "--pixel-budget"),
         ("CheckPolicy.acceptDamaged", "--accept-damaged"),
         ("CheckPolicy.strict", "--strict"),
-        ("AppleRules.memoryBudget", "--decoded-budget"),
-        ("ProcessingLimits.memoryBudget", "--decoded-budget"),
-        ("PrepareOptions.memoryBudget", "--memory-budget"),
+        ("AppleRules.decodedBudget", "--decoded-budget"),
+        ("ProcessingLimits.decodedBudget", "--decoded-budget"),
+        ("PrepareOptions.admissionBudget", "--memory-budget"),
+        ("Configuration.admissionBudget", "--memory-budget"),
         ("PrepareOptions.spoolBudget", "--spool-budget"),
         ("Spool.budget", "--spool-budget"),
     ]

@@ -14,7 +14,7 @@ enum LimitOptions {
     static let decodedBudget = OptionInfo.number(
         "--decoded-budget", "MB",
         "The memory one decoded image may take in the extension, width x height x 4, in 10^6 bytes: verify warns about images over it, prepare fits images under it.",
-        default: Double(AttachmentVerifier().rules.memoryBudget) / 1e6, in: 1...100_000)
+        default: Double(AttachmentVerifier().rules.decodedBudget) / 1e6, in: 1...100_000)
 
     /// In the order both commands list them.
     static let all = [pixelBudget, decodedBudget]
@@ -23,7 +23,7 @@ enum LimitOptions {
     /// default stands).
     struct Values {
         var pixelBudget: Int?
-        /// `--decoded-budget`: the extension's decoded-image budget (`AppleRules.memoryBudget`).
+        /// `--decoded-budget`: the extension's decoded-image budget (`AppleRules.decodedBudget`).
         var decodedBudget: Int?
     }
 

@@ -26,7 +26,7 @@ struct PrepareCommand: Command {
         static let memoryBudget = OptionInfo.number(
             "--memory-budget", "MB",
             "The memory the items in flight may reserve together, in 10^6 bytes: an item waits until its download and its decode fit; one larger than the whole budget runs alone.",
-            default: Double(library.memoryBudget) / 1e6, in: 1...1_000_000)
+            default: Double(library.admissionBudget) / 1e6, in: 1...1_000_000)
         static let spoolBudget = OptionInfo.number(
             "--spool-budget", "MB",
             "The disk downloads over \(library.fetch.spoolThreshold / 1_000_000) MB may take together in DIR/.spool while they stream, in 10^6 bytes: a download waits for room (up to --timeout), one larger than the whole budget runs alone.",
@@ -174,11 +174,11 @@ struct PrepareCommand: Command {
         if let pixels = limits.pixelBudget { configuration.limits.pixelBudget = pixels }
         if let bytes = limits.decodedBudget {
             // The rules warn over it and the engine fits under it: one number for both.
-            configuration.rules.memoryBudget = bytes
-            configuration.limits.memoryBudget = bytes
+            configuration.rules.decodedBudget = bytes
+            configuration.limits.decodedBudget = bytes
         }
         if let megabytes = try arguments.double(Options.memoryBudget, command: command) {
-            configuration.memoryBudget = Int(megabytes * 1_000_000)
+            configuration.admissionBudget = Int(megabytes * 1_000_000)
         }
         if let megabytes = try arguments.double(Options.spoolBudget, command: command) {
             configuration.spoolBudget = Int(megabytes * 1_000_000)

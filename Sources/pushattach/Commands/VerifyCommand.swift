@@ -63,7 +63,7 @@ struct VerifyCommand: Command {
                     "An image too large in pixels (over --pixel-budget, 'too large: WxH is N MP') is rejected 102 as well, by verify and prepare alike: iOS checks only the bytes when it attaches a file, but no extension can decode such an image to show it, and 102 is the code iOS has for a file too large."
                 ),
                 .paragraph(
-                    "iOS picks the type from the file's extension, so a name that disagrees with the bytes is refused by iOS as it is, and 'prepare' writes the file under the right one. Caps: images \(megabytes(rules.imageByteCap)), audio \(megabytes(rules.audioByteCap)), movies \(megabytes(rules.movieByteCap)) (1 MB = 1,000,000 bytes). Images whose decoded size (width x height x 4) passes the extension's ~\(megabytes(rules.memoryBudget)) memory budget get a warning."
+                    "iOS picks the type from the file's extension, so a name that disagrees with the bytes is refused by iOS as it is, and 'prepare' writes the file under the right one. Caps: images \(megabytes(rules.imageByteCap)), audio \(megabytes(rules.audioByteCap)), movies \(megabytes(rules.movieByteCap)) (1 MB = 1,000,000 bytes). Images whose decoded size (width x height x 4) passes the extension's ~\(megabytes(rules.decodedBudget)) decoded budget get a warning."
                 ),
             ],
             usage: "pushattach verify [options] PATH...",
@@ -105,7 +105,7 @@ struct VerifyCommand: Command {
         json = arguments.flag(Options.json)
         quiet = arguments.flag(Options.quiet)
         let limits = try LimitOptions.parse(arguments, command: command)
-        if let bytes = limits.decodedBudget { verifier.rules.memoryBudget = bytes }
+        if let bytes = limits.decodedBudget { verifier.rules.decodedBudget = bytes }
         if let pixels = limits.pixelBudget { verifier.pixelBudget = pixels }
         verifier.decode = !arguments.flag(Options.fast)
         verifier.strict = arguments.flag(Options.strict)

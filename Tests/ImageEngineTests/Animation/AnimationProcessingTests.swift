@@ -189,7 +189,7 @@ struct AnimationProcessingTests {
     @Test func aGIFOverTheMemoryBudgetIsScaledDown() throws {
         let gif = RawGIFWriter.noise(width: 400, height: 300, frames: 3, seed: 3, block: 8)
         var limits = ProcessingLimits()
-        limits.memoryBudget = 200 * 150 * 4
+        limits.decodedBudget = 200 * 150 * 4
         let result = try Processing.run(gif, limits)
         #expect(result.output.format == .gif && result.output.width == 200 && result.output.height == 150)
         #expect(result.output.frames == 3)
@@ -207,7 +207,7 @@ struct AnimationProcessingTests {
         }
         #expect(plan(.gif) == .passThrough)
         #expect(plan(.gif, bytes: 10_000_001).reason == "10000001 bytes is over the 10000000-byte cap")
-        #expect(plan(.gif, w: 3000, h: 3000).reason?.contains("over the memory budget of 24000000 bytes") == true)
+        #expect(plan(.gif, w: 3000, h: 3000).reason?.contains("over the decoded budget of 24000000 bytes") == true)
         #expect(plan(.webp).reason == "iOS does not accept WebP; the animation becomes a GIF")
         if case .firstFrame = plan(.gif, frames: 301) {} else { Issue.record("301 frames should keep the first") }
         if case .firstFrame = plan(.webp, ms: 60_001) {} else { Issue.record("60.001 s should keep the first") }

@@ -114,7 +114,7 @@ import Testing
 
     /// Over the NSE memory budget but under the long side: shrunk until w*h*4 fits.
     @Test func memoryBudgetShrinks() throws {
-        let limits = ProcessingLimits(maxLongSide: 4096, memoryBudget: 4_000_000)
+        let limits = ProcessingLimits(maxLongSide: 4096, decodedBudget: 4_000_000)
         let result = try Processing.run(fixture: "large-4000x3000.jpg", limits)
         let w = result.output.width, h = result.output.height
         #expect(w * h * 4 <= 4_000_000)

@@ -110,7 +110,7 @@ struct PrepareSpoolTests {
         urls.append(f.server.url("/clip.mp4"))
         urls.append(f.server.url("/status/404"))
         var options = try f.options(urls)
-        options.memoryBudget = 1
+        options.admissionBudget = 1
         options.fetch.spoolThreshold = 10_000
         options.maxInFlight = 6
         let (summary, entries, _) = try await f.run(options)
