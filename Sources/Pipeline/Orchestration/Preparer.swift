@@ -55,8 +55,6 @@ package final class Preparer: Sendable {
         do { container = try Container.open(at: options.container, shard: options.shard) } catch {
             throw PrepareFailure(error: error, summary: summary)
         }
-        let shard = options.shard
-        let journalName = shard?.journalName ?? ManifestJournal.fileName
         summary.container = container.url
         summary.manifest = container.url.appendingPathComponent(Manifest.fileName)
         // Released when the run returns, not when the last reference to the container goes
@@ -66,21 +64,41 @@ package final class Preparer: Sendable {
         // Every spool file is gone once its item is; the folder goes with the run.
         defer { container.removeSpoolFolder() }
 
-        var resume: ResumeIndex?
-        do {
-            try Self.checkJournals(in: container)
-            if let shard {
-                // This shard is running again: until it finishes, it is not complete.
-                try? container.root.remove(shard.doneName)
-            }
-            if options.resume {
-                // A shard's earlier lines, and what an unsharded run prepared before the shards
-                // started, are both skipped.
-                let names = shard == nil ? [journalName] : [ManifestJournal.fileName, journalName]
-                resume = try ResumeIndex(in: container.root, journals: names, keepFiles: shard == nil)
-            }
-        } catch {
+        let opened: (resume: ResumeIndex?, journal: ManifestJournal)
+        do { opened = try openJournals(in: container, events: events) } catch {
             throw PrepareFailure(error: error, summary: summary)
+        }
+        let context = ItemContext(options: options, container: container)
+        defer { context.shutdown() }
+        let inputs = options.inputs
+        let reader = WorkerPool<InputReader>(name: "input", threads: 1) { InputReader(inputs: inputs) }
+        defer { reader.shutdown() }
+
+        let run = PrepareRun(
+            options: options, events: events, container: container, journal: opened.journal, context: context,
+            resume: opened.resume, summary: summary)
+        await run.prepareAll(from: reader)
+        return try run.finish()
+    }
+
+    /// Checks the container's journals fit this run, reads what a resumed run prepared (and
+    /// removes files an interrupted one left), and opens this run's journal.
+    private func openJournals(in container: Container, events: @Sendable (PrepareEvent) -> Void)
+        throws(ContainerError) -> (resume: ResumeIndex?, journal: ManifestJournal)
+    {
+        let shard = options.shard
+        let journalName = shard?.journalName ?? ManifestJournal.fileName
+        var resume: ResumeIndex?
+        try Self.checkJournals(in: container)
+        if let shard {
+            // This shard is running again: until it finishes, it is not complete.
+            try? container.root.remove(shard.doneName)
+        }
+        if options.resume {
+            // A shard's earlier lines, and what an unsharded run prepared before the shards
+            // started, are both skipped.
+            let names = shard == nil ? [journalName] : [ManifestJournal.fileName, journalName]
+            resume = try ResumeIndex(in: container.root, journals: names, keepFiles: shard == nil)
         }
         if let resume {
             for warning in resume.warnings { events(.note(warning)) }
@@ -93,55 +111,48 @@ package final class Preparer: Sendable {
                 }
             }
         }
-        let journal: ManifestJournal
-        do { journal = try ManifestJournal(in: container.root, name: journalName) } catch {
-            throw PrepareFailure(error: error, summary: summary)
-        }
+        return (resume, try ManifestJournal(in: container.root, name: journalName))
+    }
+}
 
-        let context = ItemContext(options: options, container: container)
-        defer { context.shutdown() }
-        let inputs = options.inputs
-        let reader = WorkerPool<InputReader>(name: "input", threads: 1) { InputReader(inputs: inputs) }
-        defer { reader.shutdown() }
+/// One run of `Preparer.run`, from its open journal to its manifest: reads the input, keeps at
+/// most `maxInFlight` items in flight, records each entry as it finishes, then closes the
+/// journal and writes `manifest.json` (or, for a shard, its marker and maybe the merge).
+/// Used by the run's own task only.
+private final class PrepareRun {
+    let options: PrepareOptions
+    let events: @Sendable (PrepareEvent) -> Void
+    let container: Container
+    let journal: ManifestJournal
+    let context: ItemContext
+    var resume: ResumeIndex?
+    var summary: PrepareSummary
+    var seen = DedupeTable()
+    /// The first error that stops the run (the container not writable, the disk full).
+    var fatal: ContainerError?
 
-        var seen = DedupeTable()
-        var fatal: ContainerError?
+    init(
+        options: PrepareOptions, events: @escaping @Sendable (PrepareEvent) -> Void, container: Container,
+        journal: ManifestJournal, context: ItemContext, resume: ResumeIndex?, summary: PrepareSummary
+    ) {
+        self.options = options
+        self.events = events
+        self.container = container
+        self.journal = journal
+        self.context = context
+        self.resume = resume
+        self.summary = summary
+    }
 
-        func record(_ entry: ManifestEntry, ownsFiles: Bool = false) async -> ContainerError? {
-            let outcome: Result<ManifestJournal.Appended, ContainerError> = await context.io.run { _ in
-                do throws(ContainerError) { return .success(try journal.append(entry)) } catch {
-                    // The entry is not in the journal, so its files must not stay on disk either:
-                    // the manifest and the folders agree, and `--resume` redoes the item.
-                    for file in [entry.file, entry.thumbnail].compactMap({ $0 })
-                    where ownsFiles && entry.status == .prepared {
-                        container.removeFile(file)
-                    }
-                    return .failure(error)
-                }
-            }
-            let appended: ManifestJournal.Appended
-            switch outcome {
-            case .failure(let error): return error
-            case .success(let line): appended = line
-            }
-            if appended.recreated {
-                events(
-                    .note(
-                        "\(ManifestJournal.fileName) was deleted during the run; recreated it with every entry so far"))
-            }
-            if ownsFiles { seen.recorded(entry, at: appended) }
-            summary.record(entry)
-            events(.finished(entry))
-            return nil
-        }
-
+    /// Reads input events and keeps free slots filled, one event per slot, collecting results
+    /// as they come; stops reading on cancellation or a fatal error.
+    func prepareAll(from reader: WorkerPool<InputReader>) async {
         await withTaskGroup(of: ItemResult.self) { group in
             var inFlight = 0
             var inputDone = false
             // Each input event's position: the entries' `index`, the order of `manifest.json`.
             var nextIndex = 0
             while true {
-                // Fill free slots from the input, one event per slot.
                 while !inputDone, fatal == nil, inFlight < options.maxInFlight {
                     if Task.isCancelled {
                         inputDone = true
@@ -153,93 +164,11 @@ package final class Preparer: Sendable {
                     }
                     let index = nextIndex
                     nextIndex += 1
-                    switch event {
-                    case .problem(let problem):
-                        // Input problems have no URL to hash: shard 0 records them.
-                        if let shard, shard.index != 0 {
-                            summary.otherShards += 1
-                            continue
-                        }
-                        let entry = ManifestEntry(
-                            index: index, input: problem.source, line: problem.line, status: .failed,
-                            reason: problem.message)
-                        fatal = await record(entry)
-                    case .item(let item):
-                        if let shard, !shard.owns(key: item.url) {
-                            summary.otherShards += 1
-                            continue
-                        }
-                        if let resume, resume.isPrepared(index: index, input: item.url, line: item.line) {
-                            // Prepared before as this very item: its line is in the journal
-                            // already, and stays the only one.
-                            summary.skipped += 1
-                            events(.skipped(item, index: index))
-                            continue
-                        }
-                        if let prior = try? resume?.prepared(url: item.url) {
-                            // Prepared as another item (the same URL elsewhere): this item's
-                            // first line, sharing the file.
-                            fatal = await record(prior.reused(by: item, index: index))
-                            continue
-                        }
-                        events(.started(item, index: index))
-                        inFlight += 1
-                        switch seen[item.url] {
-                        case .pending(let shared):
-                            options.dedupeObserver?(item.line, .waitedForInFlight)
-                            group.addTask {
-                                guard let first = await shared.wait() else { return .abandoned }
-                                var entry = first.reused(by: item, index: index)
-                                entry.warnings.append(
-                                    "same URL as \(shared.firstSource):\(shared.firstLine); downloaded once")
-                                return .reused(entry)
-                            }
-                        case .recorded(let line, let firstLine, let source):
-                            let firstSource = seen.source(source)
-                            options.dedupeObserver?(item.line, .readFromJournal)
-                            group.addTask {
-                                let read: Result<ManifestEntry, ContainerError> = await context.io.run { _ in
-                                    Result { () throws(ContainerError) in try journal.read(line) }
-                                }
-                                switch read {
-                                case .success(let first):
-                                    var entry = first.reused(by: item, index: index)
-                                    entry.warnings.append("same URL as \(firstSource):\(firstLine); downloaded once")
-                                    return .reused(entry)
-                                case .failure(let error):
-                                    var entry = ManifestEntry(
-                                        index: index, input: item.url, line: item.line, id: item.id,
-                                        status: .failed)
-                                    entry.reason =
-                                        "same URL as \(firstSource):\(firstLine), whose entry cannot be read back: \(error)"
-                                    return .reused(entry)
-                                }
-                            }
-                        case nil:
-                            let shared = SharedOutcome(firstSource: item.source, firstLine: item.line)
-                            seen.pending(item.url, shared)
-                            group.addTask {
-                                let result = await context.prepare(item, index: index)
-                                if case .entry(let entry) = result { shared.fulfil(entry) } else { shared.fulfil(nil) }
-                                return result
-                            }
-                        }
-                    }
+                    if await admit(event, index: index, into: &group) { inFlight += 1 }
                 }
                 guard let result = await group.next() else { break }
                 inFlight -= 1
-                switch result {
-                // Recorded even after a fatal error, so files already written are in the journal;
-                // if the journal cannot take them either, `record` removes them again.
-                case .entry(let entry):
-                    if let failure = await record(entry, ownsFiles: true) { fatal = fatal ?? failure }
-                case .reused(let entry):
-                    if let failure = await record(entry) { fatal = fatal ?? failure }
-                case .abandoned:
-                    summary.interrupted = true
-                case .fatal(let error):
-                    fatal = fatal ?? error
-                }
+                await collect(result)
                 if fatal != nil { group.cancelAll() }
             }
         }
@@ -248,14 +177,146 @@ package final class Preparer: Sendable {
         // that writes manifest.json, so the two never add up.
         seen = DedupeTable()
         resume = nil
+    }
 
+    /// One input event: a problem is recorded (by shard 0), an item another shard owns or a
+    /// resumed run prepared is passed over, and any other item goes into `group`. True when a
+    /// task was added.
+    private func admit(_ event: InputEvent, index: Int, into group: inout TaskGroup<ItemResult>) async -> Bool {
+        let shard = options.shard
+        switch event {
+        case .problem(let problem):
+            // Input problems have no URL to hash: shard 0 records them.
+            if let shard, shard.index != 0 {
+                summary.otherShards += 1
+                return false
+            }
+            let entry = ManifestEntry(
+                index: index, input: problem.source, line: problem.line, status: .failed, reason: problem.message)
+            fatal = await record(entry)
+            return false
+        case .item(let item):
+            if let shard, !shard.owns(key: item.url) {
+                summary.otherShards += 1
+                return false
+            }
+            if let resume, resume.isPrepared(index: index, input: item.url, line: item.line) {
+                // Prepared before as this very item: its line is in the journal already, and
+                // stays the only one.
+                summary.skipped += 1
+                events(.skipped(item, index: index))
+                return false
+            }
+            if let prior = try? resume?.prepared(url: item.url) {
+                // Prepared as another item (the same URL elsewhere): this item's first line,
+                // sharing the file.
+                fatal = await record(prior.reused(by: item, index: index))
+                return false
+            }
+            events(.started(item, index: index))
+            addTask(for: item, index: index, to: &group)
+            return true
+        }
+    }
+
+    /// The item's task: a URL seen before in this run waits for (or reads back) the first
+    /// item's outcome and shares its files; a new one is downloaded and prepared.
+    private func addTask(for item: InputItem, index: Int, to group: inout TaskGroup<ItemResult>) {
+        let context = context
+        let journal = journal
+        switch seen[item.url] {
+        case .pending(let shared):
+            options.dedupeObserver?(item.line, .waitedForInFlight)
+            group.addTask {
+                guard let first = await shared.wait() else { return .abandoned }
+                var entry = first.reused(by: item, index: index)
+                entry.warnings.append("same URL as \(shared.firstSource):\(shared.firstLine); downloaded once")
+                return .reused(entry)
+            }
+        case .recorded(let line, let firstLine, let source):
+            let firstSource = seen.source(source)
+            options.dedupeObserver?(item.line, .readFromJournal)
+            group.addTask {
+                let read: Result<ManifestEntry, ContainerError> = await context.io.run { _ in
+                    Result { () throws(ContainerError) in try journal.read(line) }
+                }
+                switch read {
+                case .success(let first):
+                    var entry = first.reused(by: item, index: index)
+                    entry.warnings.append("same URL as \(firstSource):\(firstLine); downloaded once")
+                    return .reused(entry)
+                case .failure(let error):
+                    var entry = ManifestEntry(
+                        index: index, input: item.url, line: item.line, id: item.id, status: .failed)
+                    entry.reason = "same URL as \(firstSource):\(firstLine), whose entry cannot be read back: \(error)"
+                    return .reused(entry)
+                }
+            }
+        case nil:
+            let shared = SharedOutcome(firstSource: item.source, firstLine: item.line)
+            seen.pending(item.url, shared)
+            group.addTask {
+                let result = await context.prepare(item, index: index)
+                if case .entry(let entry) = result { shared.fulfil(entry) } else { shared.fulfil(nil) }
+                return result
+            }
+        }
+    }
+
+    /// A finished task's result. Entries are recorded even after a fatal error, so files
+    /// already written are in the journal; if the journal cannot take them either, `record`
+    /// removes them again.
+    private func collect(_ result: ItemResult) async {
+        switch result {
+        case .entry(let entry):
+            if let failure = await record(entry, ownsFiles: true) { fatal = fatal ?? failure }
+        case .reused(let entry):
+            if let failure = await record(entry) { fatal = fatal ?? failure }
+        case .abandoned:
+            summary.interrupted = true
+        case .fatal(let error):
+            fatal = fatal ?? error
+        }
+    }
+
+    /// Appends `entry` to the journal and reports it; the error when the journal cannot take it.
+    private func record(_ entry: ManifestEntry, ownsFiles: Bool = false) async -> ContainerError? {
+        let journal = journal
+        let container = container
+        let outcome: Result<ManifestJournal.Appended, ContainerError> = await context.io.run { _ in
+            do throws(ContainerError) { return .success(try journal.append(entry)) } catch {
+                // The entry is not in the journal, so its files must not stay on disk either:
+                // the manifest and the folders agree, and `--resume` redoes the item.
+                for file in [entry.file, entry.thumbnail].compactMap({ $0 }) where ownsFiles && entry.status == .prepared {
+                    container.removeFile(file)
+                }
+                return .failure(error)
+            }
+        }
+        let appended: ManifestJournal.Appended
+        switch outcome {
+        case .failure(let error): return error
+        case .success(let line): appended = line
+        }
+        if appended.recreated {
+            events(.note("\(ManifestJournal.fileName) was deleted during the run; recreated it with every entry so far"))
+        }
+        if ownsFiles { seen.recorded(entry, at: appended) }
+        summary.record(entry)
+        events(.finished(entry))
+        return nil
+    }
+
+    /// Closes the journal and writes `manifest.json` (a shard: its marker, and the merge when
+    /// it is the last), then the report when asked.
+    func finish() throws(PrepareFailure) -> PrepareSummary {
         var closing: ContainerError?
         do { try journal.close() } catch { closing = error }
-        if let shard {
+        if let shard = options.shard {
             let complete = fatal == nil && closing == nil && !summary.interrupted
             summary.manifest = container.url.appendingPathComponent(shard.journalName)
             if complete {
-                do { try Self.finishShard(shard, in: container, summary: &summary) } catch { closing = error }
+                do { try Preparer.finishShard(shard, in: container, summary: &summary) } catch { closing = error }
             }
         } else {
             do { try Manifest.finalize(in: container.root) } catch {
@@ -312,7 +373,7 @@ extension Preparer {
     /// Whichever shard releases its shared lock last finds the container lock free, and every
     /// other shard's marker written before it released: so the last one merges (or a racing
     /// shard that took the lock in between does).
-    private static func finishShard(_ shard: Shard, in container: Container, summary: inout PrepareSummary)
+    fileprivate static func finishShard(_ shard: Shard, in container: Container, summary: inout PrepareSummary)
         throws(ContainerError)
     {
         let marker = try AtomicFile(in: container.root, name: shard.doneName)
