@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -270,7 +271,7 @@ struct HTTPClientTests {
         defer { server.stop() }
         let client = HTTPClient(policy: loopbackPolicy { $0.retryAfterLimit = .seconds(2) })
         let url = server.url("/retry-after/b?seconds=3600")
-        #expect(await fetchError(client, url) == .httpStatus(url: url, status: 429))
+        #expect(await fetchError(client, url) == .httpStatus(url: url, status: 429, retryAfter: .seconds(3600)), "the wait it asked for is kept for the caller")
         #expect(server.hits("/retry-after/b") == 1)
     }
 
@@ -375,5 +376,45 @@ struct HTTPClientTests {
             return
         }
         #expect(server.hits("/held") == 1)
+    }
+}
+
+/// Request headers: sent to the URL's own origin, dropped on a hop to another, checked first.
+@Suite("HTTP client: request headers", .ownThread)
+struct RequestHeaderTests {
+    @Test func headersGoToTheOriginOnly() async throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let other = try TestHTTPServer()
+        defer { other.stop() }
+        let seen = Mutex<[String: String]>([:])
+        other.route("/b") { request in
+            seen.withLock { $0["other"] = request.headers["x-tenant"] ?? "(none)" }
+            return .text("ok")
+        }
+        origin.route("/a") { request in
+            seen.withLock { $0["origin"] = request.headers["x-tenant"] ?? "(none)" }
+            return .redirect(to: other.url("/b"))
+        }
+        var policy = FetchPolicy()
+        policy.allowPrivateNetworks = true
+        policy.headers = ["X-Tenant": "a", "X-Other": "b"]
+        let client = HTTPClient(policy: policy)
+        _ = try await client.fetch(origin.url("/a"), headers: ["x-tenant": "request's"])
+        #expect(seen.withLock { $0 } == ["origin": "request's", "other": "(none)"])
+    }
+
+    @Test func problemsAreNamed() {
+        var policy = FetchPolicy()
+        #expect(policy.headerProblem() == nil)
+        policy.headers = ["X-Ok": "value with spaces and ünïcode"]
+        #expect(policy.headerProblem() == nil)
+        #expect(policy.headerProblem(adding: ["X-Inj": "a\u{0}b"])?.contains("the request's headers") == true)
+        policy.headers = ["Accept-Encoding": "gzip"]
+        #expect(policy.headerProblem()?.contains("identity") == true)
+        policy.headers = ["X(bad)": "v"]
+        #expect(policy.headerProblem()?.contains("is not a header name") == true)
+        #expect(HTTPClient.origin(of: "HTTP://Example.com/a") == HTTPClient.origin(of: "http://example.com:80/b"))
+        #expect(HTTPClient.origin(of: "https://example.com/a") != HTTPClient.origin(of: "http://example.com/a"))
     }
 }

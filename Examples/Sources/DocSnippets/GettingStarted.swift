@@ -85,7 +85,7 @@ func errors(url: URL, folder: URL) async {
     } catch {
         // `error` is an AttachmentError (typed throws): no cast needed.
         print(error.kind, error.errorCode?.rawValue ?? 0, error.reason)
-        if case .fetch(.httpStatus(_, let status)) = error.underlying { print("origin said", status) }
+        if case .fetch(.httpStatus(_, let status, _)) = error.underlying { print("origin said", status) }
     }
 }
 

@@ -42,16 +42,19 @@ package final class HTTPClient: Sendable {
     /// `whenSpooling` is called (on a transfer thread) each time an attempt's body passes
     /// `FetchPolicy.spoolThreshold` and starts to go to the spool, before it waits for the
     /// spool's budget: a caller holding memory for the body may give it back then.
-    package func fetch(_ url: String, whenSpooling: (@Sendable () -> Void)? = nil) async throws(FetchError)
-        -> FetchResponse
-    {
+    ///
+    /// `headers` go over the policy's `headers` for this URL (`FetchPolicy.requestHeaders`), on
+    /// every hop to the URL's own origin; they must have passed `FetchPolicy.headerProblem`.
+    package func fetch(
+        _ url: String, headers: [String: String] = [:], whenSpooling: (@Sendable () -> Void)? = nil
+    ) async throws(FetchError) -> FetchResponse {
         let start = ContinuousClock.now
         var attempt = 0
         while true {
             attempt += 1
             if Task.isCancelled { throw .cancelled(url: url) }
             let failure: AttemptFailure
-            switch await followRedirects(from: url, whenSpooling: whenSpooling) {
+            switch await followRedirects(from: url, headers: headers, whenSpooling: whenSpooling) {
             case .success(let chain):
                 return chain.response(url: url, attempts: attempt, elapsed: ContinuousClock.now - start)
             case .failure(let error):
@@ -99,10 +102,12 @@ package final class HTTPClient: Sendable {
     }
 
     /// One attempt: the redirect chain from `url`, within one deadline.
-    private func followRedirects(from url: String, whenSpooling: (@Sendable () -> Void)?) async -> Result<
-        Chain, AttemptFailure
-    > {
+    private func followRedirects(
+        from url: String, headers extra: [String: String], whenSpooling: (@Sendable () -> Void)?
+    ) async -> Result<Chain, AttemptFailure> {
         let start = ContinuousClock.now
+        let headers = policy.requestHeaders(adding: extra)
+        let origin = Self.origin(of: url)
         var current = url
         var redirects: [String] = []
         while true {
@@ -113,7 +118,10 @@ package final class HTTPClient: Sendable {
                     AttemptFailure(error: .timedOut(url: current, what: "deadline of \(policy.deadline) passed")))
             }
             let hop: Transfer.Response
-            switch await run(Transfer(url: current, policy: policy, timeout: remaining), whenSpooling: whenSpooling) {
+            // The caller's headers (credentials, often) go to the URL's own origin only.
+            let hopHeaders = Self.origin(of: current) == origin ? headers : []
+            let transfer = Transfer(url: current, policy: policy, timeout: remaining, headers: hopHeaders)
+            switch await run(transfer, whenSpooling: whenSpooling) {
             case .success(let response): hop = response
             case .failure(let error): return .failure(AttemptFailure(error: error))
             }
@@ -136,9 +144,21 @@ package final class HTTPClient: Sendable {
             default:
                 let retryAfter = hop.headers["retry-after"].flatMap { RetryAfter.delay(from: $0) }
                 return .failure(
-                    AttemptFailure(error: .httpStatus(url: current, status: hop.status), retryAfter: retryAfter))
+                    AttemptFailure(
+                        error: .httpStatus(url: current, status: hop.status, retryAfter: retryAfter),
+                        retryAfter: retryAfter))
             }
         }
+    }
+
+    /// Scheme, host and port, lowercased, the port explicit: two URLs with the same origin may
+    /// share credentials. Nil for a URL without a host.
+    static func origin(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            let host = components.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        let port = components.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(host):\(port)"
     }
 
     /// The scheme and host rules, checked before every hop.

@@ -9,6 +9,9 @@ struct Transfer: Sendable {
     let policy: FetchPolicy
     /// What is left of the attempt's deadline.
     let timeout: Duration
+    /// Request headers beyond the policy's `Accept` and `User-Agent` (checked by
+    /// `FetchPolicy.headerProblem`); empty on a hop to another origin than the URL's.
+    var headers: [(name: String, value: String)] = []
 
     /// The response of a hop libcurl completed (any status).
     struct Response: Sendable {
@@ -30,6 +33,12 @@ struct Transfer: Sendable {
         if let accept = policy.accept {
             precondition(!accept.contains(where: \.isNewline), "FetchPolicy.accept holds a line break")
             requestHeaders = curl_slist_append(requestHeaders, "Accept: \(accept)")
+        }
+        for header in headers {
+            precondition(
+                !header.value.contains(where: \.isNewline) && !header.value.contains("\0"),
+                "a request header holds a line break")
+            requestHeaders = curl_slist_append(requestHeaders, "\(header.name): \(header.value)")
         }
         defer { curl_slist_free_all(requestHeaders) }
 

@@ -21,8 +21,9 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyRedirects(url: String, limit: Int)
     /// A 3xx without a usable Location header.
     case badRedirect(url: String, status: Int, location: String?)
-    /// A final status outside 2xx.
-    case httpStatus(url: String, status: Int)
+    /// A final status outside 2xx; `retryAfter` is the wait its `Retry-After` header asked for
+    /// (delay-seconds or an HTTP-date), when it sent one.
+    case httpStatus(url: String, status: Int, retryAfter: Duration? = nil)
     /// The body passed the cap (`declared` is the Content-Length when that alone gave it away).
     case tooLarge(url: String, cap: Int, declared: Int?)
     /// The connect timeout, the deadline or the low-speed limit fired; `what` says which.
@@ -46,18 +47,20 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .invalidURL(let url), .unsupportedScheme(let url, _), .hostNotAllowed(let url, _),
             .addressRefused(let url, _, _), .tooManyRedirects(let url, _), .badRedirect(let url, _, _),
-            .httpStatus(let url, _), .tooLarge(let url, _, _), .timedOut(let url, _),
+            .httpStatus(let url, _, _), .tooLarge(let url, _, _), .timedOut(let url, _),
             .connectionFailed(let url, _), .tlsFailed(let url, _), .cancelled(let url),
             .transferFailed(let url, _, _), .spoolFailed(let url, _), .spoolBudgetExhausted(let url, _, _):
             return url
         }
     }
 
-    /// Whether trying again may help: broken connections, 429 and 5xx.
+    /// Whether the client itself tries again within the call (`FetchPolicy.maxRetries`): broken
+    /// connections, 408, 429 and 5xx. A timeout is not retried within the call (the deadline
+    /// is the call's); whether a caller should try again later is `AttachmentError.isRetryable`.
     public var isRetryable: Bool {
         switch self {
         case .connectionFailed: return true
-        case .httpStatus(_, let status): return status == 429 || status == 408 || (500...599).contains(status)
+        case .httpStatus(_, let status, _): return status == 429 || status == 408 || (500...599).contains(status)
         default: return false
         }
     }
@@ -84,7 +87,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .badRedirect(let url, let status, let location):
             return
                 "redirect \(status) from \(shown(url)) has \(location.map { "an unusable Location \(quoted($0))" } ?? "no Location")"
-        case .httpStatus(let url, let status):
+        case .httpStatus(let url, let status, _):
             return "HTTP \(status) from \(shown(url)); only 2xx is accepted"
         case .tooLarge(let url, let cap, let declared):
             if let declared {

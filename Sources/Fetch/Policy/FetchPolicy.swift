@@ -57,6 +57,15 @@ public struct FetchPolicy: Sendable {
     /// it holds rather than AVIF or WebP (`FetchPolicy.defaultAccept`). Nil sends libcurl's
     /// `Accept: */*`. Must be one line.
     public var accept: String? = FetchPolicy.defaultAccept
+    /// Request headers sent with every request to the URL's own origin (scheme, host and port):
+    /// `["Authorization": "Bearer …"]` for a private CDN, `["X-Tenant": "a"]`. A redirect to
+    /// another origin is followed without them, so a credential is never sent to a host it was
+    /// not meant for. Names are HTTP tokens; values one line (no CR, LF or NUL). `Host`,
+    /// `Content-Length`, `Transfer-Encoding`, `Connection` and `Accept-Encoding` are the
+    /// client's own and are refused, as are `User-Agent` and `Accept` (set `userAgent` and
+    /// `accept`). A request can add to or override these (`AttachmentRequest.headers`).
+    /// Checked before anything is fetched (`headerProblem(adding:)`).
+    public var headers: [String: String] = [:]
     /// Exact `address:port` pairs (`127.0.0.1:8080`, `[::1]:8080`) the SSRF guard lets through
     /// even when private networks are refused. For tests that need a first hop on loopback.
     package var allowedPrivateAddressesForTesting: Set<String> = []
@@ -81,6 +90,69 @@ public struct FetchPolicy: Sendable {
         let wildcards = ["image/*;q=0.5", "audio/*;q=0.5", "video/*;q=0.5", "*/*;q=0.1"]
         return (accepted + transcoded + wildcards).joined(separator: ", ")
     }()
+
+    /// Header names the client sets itself, or that have a setting of their own.
+    static let reservedHeaders: [String: String] = [
+        "host": "the client sets it from the URL",
+        "content-length": "the client's own",
+        "transfer-encoding": "the client's own",
+        "connection": "the client's own",
+        "accept-encoding": "the client asks for the bytes as stored (identity)",
+        "user-agent": "set FetchPolicy.userAgent",
+        "accept": "set FetchPolicy.accept",
+    ]
+
+    /// What is wrong with the headers this policy sends (`headers`, then `extra` over them,
+    /// `userAgent` and `accept`), or nil when they can be sent. A value with a line break would
+    /// let whoever chose it add headers of their own, so it is refused, never cleaned.
+    ///
+    ///     policy.headers["X-Bad"] = "a\r\nHost: evil"
+    ///     policy.headerProblem()   // "FetchPolicy.headers: the value of X-Bad holds a line break (CR, LF or NUL)"
+    public func headerProblem(adding extra: [String: String] = [:]) -> String? {
+        if userAgent.contains(where: Self.breaksLine) {
+            return "FetchPolicy.userAgent holds a line break (CR, LF or NUL); it must be one line"
+        }
+        if let accept, accept.contains(where: Self.breaksLine) {
+            return "FetchPolicy.accept holds a line break (CR, LF or NUL); it must be one line"
+        }
+        for (source, headers) in [("FetchPolicy.headers", self.headers), ("the request's headers", extra)] {
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                let shown = DisplayText.escaped(name)
+                guard !name.isEmpty, name.unicodeScalars.allSatisfy(Self.isTokenCharacter) else {
+                    return "\(source): '\(shown)' is not a header name (letters, digits and !#$%&'*+-.^_`|~ only)"
+                }
+                if let reason = Self.reservedHeaders[name.lowercased()] {
+                    return "\(source): \(shown) cannot be set here: \(reason)"
+                }
+                if value.unicodeScalars.contains(where: { Self.breaksLine(Character($0)) }) {
+                    return "\(source): the value of \(shown) holds a line break (CR, LF or NUL)"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The headers a request to `url`'s origin carries: `headers`, with `extra`'s over them
+    /// (names compared without case), in name order.
+    package func requestHeaders(adding extra: [String: String]) -> [(name: String, value: String)] {
+        var merged: [String: (name: String, value: String)] = [:]
+        for (name, value) in headers { merged[name.lowercased()] = (name, value) }
+        for (name, value) in extra { merged[name.lowercased()] = (name, value) }
+        return merged.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    private static func breaksLine(_ character: Character) -> Bool {
+        character.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }
+    }
+
+    /// RFC 9110 tchar.
+    private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9": true
+        case "!", "#", "$", "%", "&", "'", "*", "+", "-", ".", "^", "_", "`", "|", "~": true
+        default: false
+        }
+    }
 
     /// Whether `host` matches `allowedHosts` (always true when that is empty).
     ///

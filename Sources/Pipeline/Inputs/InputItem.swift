@@ -15,6 +15,9 @@ package struct InputItem: Sendable, Hashable {
     /// Which payload convention found the URL ("fcm", "onesignal", "media_url", …); nil for
     /// plain list lines and `{"url": …}` lines, "file" for a local media file.
     package var convention: String?
+    /// Request headers for this item over the run's (`FetchPolicy.headers`): a library
+    /// request's own (`AttachmentRequest.headers`); inputs read from files carry none.
+    package var headers: [String: String] = [:]
 
     package init(
         url: String, mediaType: String? = nil, id: String? = nil, source: String, line: Int,

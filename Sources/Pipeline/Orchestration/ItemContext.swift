@@ -249,11 +249,12 @@ final class ItemContext: Sendable {
     private func fetch(_ item: InputItem, lease: MemoryLease) async -> Result<Download, DownloadFailure> {
         if item.url.hasPrefix("file://") { return await readLocal(item.url) }
         if Task.isCancelled { return .failure(.abandoned) }
+        if let problem = options.fetch.headerProblem(adding: item.headers) { return .failure(.failed(problem)) }
         let host = URLComponents(string: item.url)?.host?.lowercased() ?? ""
         await hosts.acquire(host)
         let result: Result<FetchResponse, FetchError>
         do {
-            result = .success(try await client.fetch(item.url, whenSpooling: { lease.release() }))
+            result = .success(try await client.fetch(item.url, headers: item.headers, whenSpooling: { lease.release() }))
         } catch {
             result = .failure(error)
         }

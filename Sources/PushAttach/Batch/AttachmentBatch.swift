@@ -117,7 +117,8 @@ public struct AttachmentBatch: Sendable {
     /// Runs the batch to the end: every item of `inputs`, in order of reading, at most
     /// `configuration.maxInFlight` at once.
     ///
-    /// - Throws: `AttachmentError` (`.invalidArgument` for a bad shard; `.writeFailed` when the
+    /// - Throws: `AttachmentError` (`.invalidArgument` for a bad shard or request headers that
+    ///   cannot be sent, `FetchPolicy.headerProblem`; `.writeFailed` when the
     ///   folder cannot be used: not writable, held by another batch, the disk full). A failed
     ///   item is not an error: it is counted, and its entry says why.
     public func run(_ inputs: [BatchInput]) async throws(AttachmentError) -> BatchSummary {
@@ -181,6 +182,9 @@ public struct AttachmentBatch: Sendable {
 
     /// The batch runner's options: the configuration's, then this batch's.
     private func prepareOptions(inputs: [String]) throws(AttachmentError) -> PrepareOptions {
+        if let problem = configuration.fetch.headerProblem() {
+            throw AttachmentError(kind: .invalidArgument, reason: problem)
+        }
         var prepare = configuration.options(container: folder)
         prepare.inputs = inputs
         prepare.resume = options.resume

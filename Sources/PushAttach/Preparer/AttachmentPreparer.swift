@@ -95,11 +95,15 @@ public final class AttachmentPreparer: Sendable {
             throw AttachmentError(.unsupportedScheme(url: url.absoluteString, scheme: scheme), url: url)
         }
         if Task.isCancelled { throw .cancelled(url) }
+        if let problem = configuration.fetch.headerProblem(adding: request.headers) {
+            throw AttachmentError(kind: .invalidArgument, url: url, reason: problem)
+        }
         let held: (runner: ItemRunner, container: Container, key: String)
         do { held = try runners.acquire(folder) } catch { throw AttachmentError(error, url: url) }
         defer { runners.release(held.key) }
 
-        let item = InputItem(url: url.absoluteString, mediaType: request.typeHint, id: request.id, source: "", line: 0)
+        var item = InputItem(url: url.absoluteString, mediaType: request.typeHint, id: request.id, source: "", line: 0)
+        item.headers = request.headers
         switch await held.runner.prepare(item) {
         case .cancelled: throw .cancelled(url)
         case .fatal(let error): throw AttachmentError(error, url: url)

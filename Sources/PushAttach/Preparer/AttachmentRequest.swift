@@ -10,6 +10,13 @@ public struct AttachmentRequest: Sendable, Hashable {
     public var typeHint: String?
     /// An id of the caller's (a notification id); not used by the preparer.
     public var id: String?
+    /// Request headers for this URL, over `Configuration.fetch.headers` (a name given in both
+    /// takes this value): a tenant's token, a signed header. Sent to the URL's own origin only,
+    /// as those are; checked the same way (`FetchPolicy.headerProblem(adding:)`).
+    ///
+    ///     var request = AttachmentRequest(url: url)
+    ///     request.headers["Authorization"] = "Bearer \(tenant.token)"
+    public var headers: [String: String] = [:]
 
     /// A request for `url`.
     public init(url: URL, typeHint: String? = nil, id: String? = nil) {

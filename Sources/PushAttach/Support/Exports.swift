@@ -31,7 +31,7 @@ public typealias PixelSize = ImageEngine.Size
 
 /// Why a download failed (`AttachmentError.Underlying.fetch`): every case names the URL.
 ///
-///     if case .fetch(.httpStatus(_, let status)) = error.underlying { print(status) }   // 404
+///     if case .fetch(.httpStatus(_, let status, _)) = error.underlying { print(status) }   // 404
 public typealias FetchError = Fetch.FetchError
 
 /// Why the folder could not be opened or written (`AttachmentError.Underlying.container`).

@@ -58,7 +58,7 @@ import Testing
         }
         #expect(error?.kind == .downloadFailed)
         #expect(error?.url?.absoluteString == url)
-        if case .fetch(.httpStatus(_, let status)) = error?.underlying {
+        if case .fetch(.httpStatus(_, let status, _)) = error?.underlying {
             #expect(status == 404)
         } else {
             Issue.record("expected the fetch error as the cause, got \(String(describing: error?.underlying))")
