@@ -142,6 +142,31 @@ for i in $(seq 1 20); do twenty+=("$media/photo-1600x1200.jpg?request=$i"); done
 check concurrent-requests 0 '^prepared 20 of 20 concurrently' -- \
     "$bin/concurrent-requests" --allow-private-networks "$work/concurrent" "${twenty[@]}"
 
+# --- replicas: four processes prepare 200 URLs each into one folder at once -----------------
+# As replicas of a service on one volume: each process holds the folder shared, with a spool
+# folder of its own; names are unique UUIDs and files appear whole, so nothing collides.
+replica_pids=()
+for k in 1 2 3 4; do
+    urls=()
+    for i in $(seq 1 200); do urls+=("$media/small-320x240.jpg?replica=$k&i=$i"); done
+    "$bin/concurrent-requests" --allow-private-networks "$work/replicas" "${urls[@]}" >"$work/replica-$k.log" 2>&1 &
+    replica_pids+=($!)
+done
+replica_failures=0
+for pid in "${replica_pids[@]}"; do wait "$pid" || replica_failures=$((replica_failures + 1)); done
+files=$(find "$work/replicas/Images" -type f | wc -l)
+unique=$(find "$work/replicas/Images" -type f -printf '%f\n' | cut -c1-36 | sort -u | wc -l)
+leftovers=$(find "$work/replicas" -maxdepth 1 -name '.spool*' | wc -l)
+if [ "$replica_failures" -eq 0 ] && [ "$files" -eq 800 ] && [ "$unique" -eq 800 ] && [ "$leftovers" -eq 0 ]; then
+    passed=$((passed + 1))
+    echo "ok    replicas: 4 processes x 200 URLs into one folder: $files files, $unique distinct UUIDs, no error, no spool left"
+else
+    failed=$((failed + 1))
+    failures+=("replicas")
+    echo "FAIL  replicas: $replica_failures process(es) failed, $files files, $unique distinct UUIDs (expected 800), $leftovers spool folder(s) left"
+    grep -h '^failed' "$work"/replica-*.log | head -5
+fi
+
 # --- verify-folder: what the batch wrote is accepted; a mixed folder is not ----------------
 check verify-prepared 0 '^4 files: 4 accepted, 0 transcode, 0 rejected' -- \
     "$bin/verify-folder" "$work/batch"

@@ -28,14 +28,36 @@ package final class Container: Sendable {
     /// `.spool/`: downloads too large to hold in memory are written here as they stream
     /// (`Fetch.Spool`), then renamed into their folder or removed.
     let spool: DirectoryHandle
-    /// The spool folder's name in the container: `.spool`, or a shard's own `.spool.K-of-N`.
+    /// The spool folder's name in the container: `.spool`, a shard's own `.spool.K-of-N`, or
+    /// a library process's own `.spool.p-<random>` (`Access.sharedByProcesses`).
     let spoolFolderName: String
+    /// The lock on a private spool folder's owner file, held while the container is open: a
+    /// folder whose owner file is not locked was abandoned by a process that died, and the next
+    /// process to open the container removes it.
+    private let spoolOwner: ContainerLock?
     /// The slice of the input this process prepares, when the container is shared by shards.
     package let shard: Shard?
 
     /// The spool folder's name in an unsharded run's container.
     static let spoolFolderName = ".spool"
+    /// The owner file in a private spool folder (`spoolOwner`).
+    static let ownerFileName = ".owner"
+    /// The prefix of a library process's private spool folder.
+    static let privateSpoolPrefix = ".spool.p-"
 
+    /// How a process holds the container.
+    package enum Access: Sendable, Hashable {
+        /// A batch run, alone (an exclusive lock): it keeps the journal and the manifest, and
+        /// removes what a crash left.
+        case exclusive
+        /// One shard of a batch: shares the container with the other shards.
+        case shard(Shard)
+        /// A library preparer, in one of any number of processes writing into the container at
+        /// once (replicas on one volume): a shared lock (no batch runs meanwhile), a spool
+        /// folder of its own, and nothing of the others' touched. Files get unique names and
+        /// appear whole (atomic renames), so the processes never collide.
+        case sharedByProcesses
+    }
     /// The folder, relative to the container, for each kind of file.
     package enum Folder: String, Sendable, CaseIterable {
         case images = "Images", audio = "Audio", video = "Video", thumbnails = "Thumbnails"
@@ -51,9 +73,10 @@ package final class Container: Sendable {
 
     private init(
         root: DirectoryHandle, lock: ContainerLock, folders: [Folder: DirectoryHandle], spool: DirectoryHandle,
-        spoolFolderName: String, shard: Shard?
+        spoolFolderName: String, shard: Shard?, spoolOwner: ContainerLock?
     ) {
         self.spoolFolderName = spoolFolderName
+        self.spoolOwner = spoolOwner
         self.shard = shard
         url = URL(fileURLWithPath: root.path, isDirectory: true)
         self.root = root
@@ -71,26 +94,66 @@ package final class Container: Sendable {
     /// writing into it right now: the shard's locks are taken (`ContainerLock(in:shard:)`), its
     /// spool folder is its own (`.spool.K-of-N`), and temporaries are left alone (they may be
     /// another shard's writes in flight; an unsharded run or `Manifest.merge` removes stale ones).
+    ///
+    /// Shared by processes (`Access.sharedByProcesses`): a shared lock, a spool folder of the
+    /// process's own (`.spool.p-<random>`, with a locked owner file), temporaries left alone,
+    /// and the private spool folders of processes that died removed.
     package static func open(at url: URL, shard slice: Shard? = nil) throws(ContainerError) -> Container {
+        try open(at: url, access: slice.map { .shard($0) } ?? .exclusive)
+    }
+
+    /// `open(at:shard:)`, for any way of holding the container.
+    package static func open(at url: URL, access: Access) throws(ContainerError) -> Container {
         let given = url.standardizedFileURL
         try createFolder(given)
         let root = try DirectoryHandle(resolving: given.path)
         let lock: ContainerLock
-        if let slice { lock = try ContainerLock(in: root, shard: slice) } else { lock = try ContainerLock(in: root) }
+        var slice: Shard?
+        switch access {
+        case .exclusive: lock = try ContainerLock(in: root)
+        case .shard(let shard):
+            slice = shard
+            lock = try ContainerLock(in: root, shard: shard)
+        case .sharedByProcesses: lock = try ContainerLock(sharedIn: root)
+        }
         var folders: [Folder: DirectoryHandle] = [:]
         for folder in Folder.allCases { folders[folder] = try root.folder(folder.rawValue, create: true) }
         // A folder the run cannot write into fails every item of its kind: say so now, before
         // anything is downloaded, naming the folder.
         try root.checkWritable()
         for folder in Folder.allCases { try folders[folder]!.checkWritable() }
-        let spoolName = slice?.spoolName ?? spoolFolderName
+        let spoolName: String
+        switch access {
+        case .exclusive: spoolName = spoolFolderName
+        case .shard(let shard): spoolName = shard.spoolName
+        case .sharedByProcesses:
+            spoolName = privateSpoolPrefix + String(UInt64.random(in: .min ... .max), radix: 16)
+            removeAbandonedSpools(in: root)
+        }
         let spool = try root.folder(spoolName, create: true)
         try spool.checkWritable()
+        let owner = access == .sharedByProcesses ? try ContainerLock.spoolOwner(in: spool, fileName: ownerFileName) : nil
         let container = Container(
-            root: root, lock: lock, folders: folders, spool: spool, spoolFolderName: spoolName, shard: slice)
-        if slice == nil { container.removeStaleTemporaries() }
+            root: root, lock: lock, folders: folders, spool: spool, spoolFolderName: spoolName, shard: slice,
+            spoolOwner: owner)
+        if access == .exclusive { container.removeStaleTemporaries() }
         container.removeSpoolFiles()
         return container
+    }
+
+    /// Removes the private spool folders (`.spool.p-…`) of processes that died holding the
+    /// container: each one whose owner file names a PID and is locked by nobody. A folder being
+    /// set up (owner file not yet written) or in use is left alone.
+    static func removeAbandonedSpools(in root: DirectoryHandle) {
+        var candidates: [String] = []
+        try? root.forEachName { name in if name.hasPrefix(privateSpoolPrefix) { candidates.append(name) } }
+        for name in candidates {
+            guard let folder = try? root.folder(name, create: false),
+                ContainerLock.isAbandoned(folder, fileName: ownerFileName)
+            else { continue }
+            for file in (try? folder.names()) ?? [] { try? folder.remove(file) }
+            try? SystemCall.removeDirectory(in: root.descriptor, name, path: root.path(of: name))
+        }
     }
 
     /// False when the container's path no longer names the folder opened at `open` (it was
@@ -146,12 +209,19 @@ package final class Container: Sendable {
     @discardableResult
     func removeSpoolFiles() -> Int {
         var removed = 0
-        for name in (try? spool.names()) ?? [] where (try? spool.remove(name)) != nil { removed += 1 }
+        for name in (try? spool.names()) ?? [] where name != Self.ownerFileName && (try? spool.remove(name)) != nil {
+            removed += 1
+        }
         return removed
     }
 
     /// Removes `.spool/` at the end of a run, when it is empty (a file still there keeps it).
     func removeSpoolFolder() {
+        if let spoolOwner {
+            // Empty but for the owner file: remove that, then let go of its lock.
+            if ((try? spool.names()) ?? []) == [Self.ownerFileName] { try? spool.remove(Self.ownerFileName) }
+            spoolOwner.release()
+        }
         try? SystemCall.removeDirectory(in: root.descriptor, spoolFolderName, path: root.path(of: spoolFolderName))
     }
 

@@ -44,12 +44,16 @@ package final class ContainerLock: @unchecked Sendable {
         try self.init(in: directory, fileName: Self.fileName)
     }
 
-    private init(in directory: DirectoryHandle, fileName: String) throws(ContainerError) {
+    private init(in directory: DirectoryHandle, fileName: String, waiting: Bool = false) throws(ContainerError) {
         let path = directory.path(of: fileName)
         self.path = path
         let fd = try directory.openFile(fileName, .readWrite, .create, permissions: 0o644)
         do {
-            try SystemCall.lockExclusive(fd, path: path)
+            if waiting {
+                try SystemCall.lockExclusiveWaiting(fd, path: path)
+            } else {
+                try SystemCall.lockExclusive(fd, path: path)
+            }
         } catch {
             let code: Int32? = if case let .system(_, _, code) = error { code } else { nil }
             let holder = code == EWOULDBLOCK ? Self.readPID(fd, path: path) : nil
@@ -71,6 +75,45 @@ package final class ContainerLock: @unchecked Sendable {
     /// Takes a shard's locks in the open folder: `.pushattach.lock` shared, then the shard's own
     /// exclusively. `.locked` names whichever is held: by an unsharded run or a merge (the
     /// container lock), or by another run of this very shard.
+    /// A shared hold on the container's lock, for library preparers: any number of processes
+    /// (replicas on one volume) hold it at once and write into the container side by side;
+    /// while a batch run (`init(in:)`, exclusive) holds it, this is refused (`.locked`, naming
+    /// the batch's PID), and a batch started meanwhile is refused.
+    init(sharedIn directory: DirectoryHandle) throws(ContainerError) {
+        let mainPath = directory.path(of: Self.fileName)
+        let main = try directory.openFile(Self.fileName, .readWrite, .create, permissions: 0o644)
+        do {
+            try SystemCall.lockShared(main, path: mainPath)
+        } catch {
+            let code: Int32? = if case let .system(_, _, code) = error { code } else { nil }
+            let holder = code == EWOULDBLOCK ? Self.readPID(main, path: mainPath) : nil
+            try? SystemCall.close(main, path: mainPath)
+            if code == EWOULDBLOCK { throw .locked(path: mainPath, holderPID: holder) }
+            throw error
+        }
+        path = mainPath
+        fd = -1
+        sharedFD = main
+        sharedPath = mainPath
+    }
+
+    /// The owner lock of a private spool folder (`Container.ownerFileName`): exclusive, taken
+    /// waiting (a cleaner holds it an instant to see whether the folder was abandoned), then
+    /// this process's PID written, which marks the folder as owned.
+    static func spoolOwner(in directory: DirectoryHandle, fileName: String) throws(ContainerError) -> ContainerLock {
+        try ContainerLock(in: directory, fileName: fileName, waiting: true)
+    }
+
+    /// Whether the private spool folder open as `directory` was abandoned: its owner file names
+    /// a PID (its owner had locked it) and nobody holds its lock now (the owner is gone).
+    static func isAbandoned(_ directory: DirectoryHandle, fileName: String) -> Bool {
+        guard let fd = try? directory.openFileIfPresent(fileName) else { return false }
+        let path = directory.path(of: fileName)
+        defer { try? SystemCall.close(fd, path: path) }
+        guard (try? SystemCall.lockExclusive(fd, path: path)) != nil else { return false }
+        return readPID(fd, path: path) != nil
+    }
+
     init(in directory: DirectoryHandle, shard: Shard) throws(ContainerError) {
         let mainPath = directory.path(of: Self.fileName)
         let main = try directory.openFile(Self.fileName, .readWrite, .create, permissions: 0o644)

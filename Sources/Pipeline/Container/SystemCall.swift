@@ -188,6 +188,12 @@ enum SystemCall {
         try run("flock", path: path) { flock(fd, LOCK_EX | LOCK_NB) }
     }
 
+    /// A blocking exclusive `flock(2)`: waits while another holds it (held by others for an
+    /// instant only, where used: a private spool folder's owner file).
+    static func lockExclusiveWaiting(_ fd: Int32, path: String) throws(ContainerError) {
+        try run("flock", path: path) { flock(fd, LOCK_EX) }
+    }
+
     /// A non-blocking shared `flock(2)`: any number of holders, but none while another holds it
     /// exclusively (EWOULDBLOCK).
     static func lockShared(_ fd: Int32, path: String) throws(ContainerError) {

@@ -7,11 +7,12 @@ import Foundation
 ///     defer { use.release() }
 ///     print(use.container.url)
 ///
-/// The first `open` of a folder opens it (`Container.open`: creates the folders, takes the
-/// `flock`, removes what a killed process left). Later ones, while any use is live, get the same
-/// `Container`. The last `release` removes the spool folder and drops the lock, so another
-/// process (or a `Preparer` run) can take the folder. A folder held by another process is
-/// refused with `ContainerError.locked`, as before.
+/// The first `open` of a folder opens it (`Container.open` with `.sharedByProcesses`: creates
+/// the folders, takes a shared `flock`, makes this process's own spool folder, removes the ones
+/// of processes that died). Later ones, while any use is live, get the same `Container`. Other
+/// processes' preparers may hold the folder at the same time; a batch run (`Preparer`) may not,
+/// and is refused while any preparer holds it (and the reverse, `ContainerError.locked`). The
+/// last `release` removes the spool folder and drops the lock.
 package final class ContainerRegistry: @unchecked Sendable {
     /// The process's registry.
     package static let shared = ContainerRegistry()
@@ -31,7 +32,8 @@ package final class ContainerRegistry: @unchecked Sendable {
             open[key] = (entry.container, entry.users + 1)
             return ContainerUse(container: entry.container, key: key, registry: self)
         }
-        let container = try Container.open(at: folder)
+        // Shared with other processes (replicas on one volume): see `Container.Access`.
+        let container = try Container.open(at: folder, access: .sharedByProcesses)
         let resolved = container.url.standardizedFileURL.path
         open[resolved] = (container, 1)
         return ContainerUse(container: container, key: resolved, registry: self)

@@ -18,6 +18,12 @@ struct TemporaryFolder {
         (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(sub).path)) ?? []
     }
 
+    /// Spool folders left in the folder (`.spool`, a process's `.spool.p-…`), with what is in
+    /// each: empty once every call has returned.
+    var spoolLeftovers: [String] {
+        names(in: "").filter { $0.hasPrefix(".spool") }.map { "\($0): \(names(in: $0))" }
+    }
+
     /// Every file under the folder except the lock, relative to it.
     var files: [String] {
         let root = url.path

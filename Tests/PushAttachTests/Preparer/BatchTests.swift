@@ -57,7 +57,7 @@ import Testing
         #expect(yielded == 0)
         #expect(gate.current.arrived == 2, "no item started after the cancel")
         #expect(folder.files.isEmpty, "\(folder.files)")
-        #expect(folder.names(in: ".spool").isEmpty)
+        #expect(folder.spoolLeftovers.isEmpty, "\(folder.spoolLeftovers)")
         gate.open()
     }
 }

@@ -44,7 +44,7 @@ import Testing
         #expect(Set(prepared.map(\.fileURL)).count == Self.calls)
         #expect(folder.names(in: "Images").count == Self.calls)
         await preparer.waitUntilIdle()
-        #expect(folder.names(in: ".spool").isEmpty)
+        #expect(folder.spoolLeftovers.isEmpty, "\(folder.spoolLeftovers)")
     }
 
     @Test func twentyPreparersOnOneFolderAreAllPrepared() async throws {

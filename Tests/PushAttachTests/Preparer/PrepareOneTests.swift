@@ -25,7 +25,7 @@ import Testing
         #expect(attachment.sha256 == (try Fixtures.sha256(of: attachment.fileURL)))
         let bytes = try Data(contentsOf: attachment.fileURL)
         #expect(attachment.byteCount == bytes.count)
-        #expect(folder.names(in: ".spool").isEmpty)
+        #expect(folder.spoolLeftovers.isEmpty, "\(folder.spoolLeftovers)")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("manifest.json").path))
     }
 
@@ -132,6 +132,6 @@ import Testing
         let thumbnail = try #require(attachment.thumbnailURL)
         #expect(thumbnail.deletingLastPathComponent().lastPathComponent == "Thumbnails")
         #expect(FileManager.default.fileExists(atPath: thumbnail.path))
-        #expect(folder.names(in: ".spool").isEmpty)
+        #expect(folder.spoolLeftovers.isEmpty, "\(folder.spoolLeftovers)")
     }
 }
