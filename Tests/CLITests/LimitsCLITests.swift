@@ -115,7 +115,7 @@ struct LimitsCLITests {
         #expect(warned.report["verdict"] as? String == "transcode")
         #expect(warned.report["action"] as? String == "fit")
         let warnings = try #require(warned.report["warnings"] as? [String])
-        #expect(warnings.contains { $0.contains("over the NSE decoded budget of 1 MB") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("over the NSE decoded-memory budget of 1 MB") }, "\(warnings)")
         #expect(try Self.verify(Self.photo.path).report["warnings"] as? [String] == [])
 
         let prepared = try Self.prepare(Self.photo.path, ["--decoded-budget", "1"])

@@ -1,6 +1,6 @@
-// The samples of README.md, verbatim inside `readme()` (the first screen) and `readmeBatch()`
-// ("A batch from a service"), with their two imports (URL is Foundation's: `import PushAttach`
-// alone does not make it visible).
+// The samples of README.md, verbatim inside `readme()` (the first screen), `readmeBatch()`
+// ("A batch from a service") and `readmeService()` ("In a service"), with their two imports
+// (URL is Foundation's: `import PushAttach` alone does not make it visible).
 import Foundation
 import PushAttach
 
@@ -23,4 +23,17 @@ func readmeBatch(folder: URL, urls: [URL], payloads: URL) async throws {
     options.resume = true  // after an interruption: only what is not prepared yet is fetched
     let summary = try await AttachmentBatch(folder: folder, options: options).run([.urls(urls), .file(payloads)])
     print(summary.prepared, summary.skipped, summary.manifest.path)
+}
+
+// README.md, "In a service: per-request headers, status, retry advice".
+func readmeService(preparer: AttachmentPreparer, url: URL, token: String, folder: URL) async {
+    var request = AttachmentRequest(url: url, typeHint: "image")
+    request.headers["Authorization"] = "Bearer \(token)"
+    do {
+        let attachment = try await preparer.prepare(request, into: folder)
+        print(attachment.fileURL.path)
+    } catch {
+        // error.httpStatus: 502 for the origin's 404 (error.isRetryable == false),
+        // 503 for its 503 with Retry-After: 7 (error.isRetryable, error.retryAfter == .seconds(7))
+    }
 }

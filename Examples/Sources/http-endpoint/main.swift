@@ -45,6 +45,10 @@ struct Answer: Encodable {
     var error: String?
     var reason: String?
     var errorCode: Int?
+    /// Whether the same request may succeed later (`AttachmentError.isRetryable`).
+    var retryable: Bool?
+    /// How long the origin asked to wait, in seconds (`AttachmentError.retryAfter`).
+    var retryAfter: Int?
 }
 
 /// The handler a server framework would call: parse, one library call, map the result.
@@ -70,7 +74,9 @@ func handle(method: String, target: String) async -> (status: Int, answer: Answe
     } catch {
         return (
             error.httpStatus,
-            Answer(error: "\(error.kind)", reason: error.reason, errorCode: error.errorCode?.rawValue)
+            Answer(
+                error: "\(error.kind)", reason: error.reason, errorCode: error.errorCode?.rawValue,
+                retryable: error.isRetryable, retryAfter: error.retryAfter.map { Int($0.components.seconds) })
         )
     }
 }

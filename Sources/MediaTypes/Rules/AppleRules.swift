@@ -2,7 +2,7 @@
 ///
 ///     let assessment = AppleRules.standard.assess(sniffed, byteCount: 2_270_597, fileExtension: "jpg")
 ///     assessment.verdict     // .accepted
-///     assessment.warnings    // ["decoded size 5760x3840 ... over the NSE decoded budget ..."]
+///     assessment.warnings    // ["decoded size 5760x3840 ... over the NSE decoded-memory budget ..."]
 ///
 /// Sizes are in 10^6-byte MB, the safe reading of Apple's "10 MB".
 public struct AppleRules: Sendable, Hashable {
@@ -125,7 +125,7 @@ public struct AppleRules: Sendable, Hashable {
             let w = sniffed.width, let h = sniffed.height
         else { return [] }
         return [
-            "decoded size \(w)x\(h)x4 = \(Self.megabytes(decoded)) MB is over the NSE decoded budget of \(Self.megabytes(decodedBudget)) MB; downscale it (prepare does)"
+            "decoded size \(w)x\(h)x4 = \(Self.megabytes(decoded)) MB is over the NSE decoded-memory budget of \(Self.megabytes(decodedBudget)) MB; downscale it (prepare does)"
         ]
     }
 

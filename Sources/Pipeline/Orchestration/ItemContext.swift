@@ -74,12 +74,13 @@ final class ItemContext: Sendable {
         //    the rest goes to disk, and the hold is given back as it does).
         let start = clock.now
         let download: Download
-        guard let downloadLease = try? await memory.acquire(options.fetch.spoolThreshold) else { return .abandoned }
+        let abandoned = ItemResult.abandoned(item, index: index)
+        guard let downloadLease = try? await memory.acquire(options.fetch.spoolThreshold) else { return abandoned }
         let fetched = await fetch(item, lease: downloadLease)
         downloadLease.release()
         switch fetched {
         case .success(let body): download = body
-        case .failure(.abandoned): return .abandoned
+        case .failure(.abandoned): return abandoned
         case .failure(.failed(let reason, let code)):
             entry.reason = reason
             entry.errorCode = code?.rawValue
@@ -88,9 +89,15 @@ final class ItemContext: Sendable {
         }
         entry.timings.downloadMs = (clock.now - start).milliseconds
         entry.bytes = download.body.count
+        options.stageObserver?(index, .downloaded)
 
-        // 2. Admission and 3. processing.
-        guard let outcome = await process(download, item: item, timings: &entry.timings) else { return .abandoned }
+        // 2. Admission and 3. processing. Cancelled before, or while the engine ran: nothing is
+        //    written (the spooled body, if any, goes with `download`).
+        guard !Task.isCancelled,
+            let outcome = await process(download, item: item, index: index, timings: &entry.timings)
+        else { return abandoned }
+        options.stageObserver?(index, .processed)
+        guard !Task.isCancelled else { return abandoned }
         entry.apply(outcome, extraWarnings: download.warnings)
         guard outcome.status == .prepared, let output = outcome.data, let format = outcome.format,
             let category = format.category
@@ -105,9 +112,16 @@ final class ItemContext: Sendable {
         let spooled: SpooledFile? =
             if outcome.outputIsInput, case .file(let file) = download.body { file } else { nil }
         let written = await write(
-            output, spooled: spooled, thumbnail: outcome.thumbnail, named: name, in: Container.Folder(category))
+            output, spooled: spooled, thumbnail: outcome.thumbnail, named: name, in: Container.Folder(category),
+            index: index)
         entry.timings.writeMs = (clock.now - writeStart).milliseconds
         switch written {
+        case .success(let (file, thumbFile)) where Task.isCancelled:
+            // Cancelled while it was written: the call reports a cancellation, so the folder
+            // must be as it was.
+            let container = container
+            await io.run { _ in for name in [file, thumbFile].compactMap({ $0 }) { container.removeFile(name) } }
+            return abandoned
         case .success(let (file, thumbFile)):
             entry.file = file
             entry.thumbnail = thumbFile
@@ -125,9 +139,9 @@ final class ItemContext: Sendable {
     /// Admission, then the media stage: waits in line for what processing will hold in memory
     /// (from the header), then sniffs, reconciles, plans, runs the engine and hashes on the CPU
     /// threads. Nil when the run was abandoned while it waited.
-    private func process(_ download: Download, item: InputItem, timings: inout ManifestEntry.Timings) async
-        -> MediaOutcome?
-    {
+    private func process(
+        _ download: Download, item: InputItem, index: Int, timings: inout ManifestEntry.Timings
+    ) async -> MediaOutcome? {
         let body = download.body
         let options = options
         let weight = await io.run { _ in Self.workingMemory(of: body, options: options) }
@@ -138,7 +152,11 @@ final class ItemContext: Sendable {
         let claims = MediaClaims(
             mediaType: item.mediaType, contentType: download.contentType,
             urlExtension: Self.pathExtension(of: item.url))
-        let outcome = await cpu.run { stage in stage.prepare(body, claims: claims) }
+        let observer = options.stageObserver
+        let outcome = await cpu.run { stage in
+            observer?(index, .processing)
+            return stage.prepare(body, claims: claims)
+        }
         timings.processMs = (clock.now - processStart).milliseconds
         return outcome
     }
@@ -148,10 +166,12 @@ final class ItemContext: Sendable {
     /// inside the container.
     private func write(
         _ output: Data, spooled: SpooledFile?, thumbnail: (data: Data, format: MediaFormat)?, named name: AttachmentName,
-        in folder: Container.Folder
+        in folder: Container.Folder, index: Int
     ) async -> Result<(String, String?), ContainerError> {
         let container = container
+        let observer = options.stageObserver
         return await io.run { _ in
+            defer { observer?(index, .written) }
             do throws(ContainerError) {
                 let file: String
                 if let spooled {

@@ -8,6 +8,9 @@ package enum PrepareEvent: Sendable {
     case finished(ManifestEntry)
     /// An item was skipped because the resumed manifest has it prepared.
     case skipped(InputItem, index: Int)
+    /// An item that started was abandoned when the run was cancelled: it has no entry, nothing
+    /// of it was written, and a resumed run prepares it.
+    case cancelled(InputItem, index: Int)
     /// Non-fatal notes: journal lines skipped on resume, orphans removed, …
     case note(String)
 }

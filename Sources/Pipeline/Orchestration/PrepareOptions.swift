@@ -70,6 +70,9 @@ package struct PrepareOptions: Sendable {
     /// Tests only: told, for each later item naming a URL already seen in this run (its line),
     /// how it gets the first item's outcome.
     var dedupeObserver: (@Sendable (_ line: Int, _ path: DedupePath) -> Void)?
+    /// Tests only: told as an item (its `index`) reaches each stage, on the thread that runs
+    /// it, so a test can cancel the run right there.
+    package var stageObserver: (@Sendable (_ index: Int, _ stage: ItemStage) -> Void)?
 
     /// The per-file policy `prepare` shares with `verify`.
     package var policy: CheckPolicy {
@@ -80,6 +83,18 @@ package struct PrepareOptions: Sendable {
         self.container = container
         self.inputs = inputs
     }
+}
+
+/// Where an item is, for `PrepareOptions.stageObserver`.
+package enum ItemStage: Sendable, Hashable {
+    /// Its body is in (memory or the spool); admission and the engine come next.
+    case downloaded
+    /// The engine starts on it (on a CPU thread): sniff, plan, decode, resize, encode.
+    case processing
+    /// The engine is done (the output encoded, in memory); the write comes next.
+    case processed
+    /// Its files were written (on an I/O thread), before the entry is made.
+    case written
 }
 
 /// How a later item naming a URL already seen in the run gets the first item's outcome.

@@ -228,7 +228,7 @@ private final class PrepareRun {
         case .pending(let shared):
             options.dedupeObserver?(item.line, .waitedForInFlight)
             group.addTask {
-                guard let first = await shared.wait() else { return .abandoned }
+                guard let first = await shared.wait() else { return .abandoned(item, index: index) }
                 var entry = first.reused(by: item, index: index)
                 entry.warnings.append("same URL as \(shared.firstSource):\(shared.firstLine); downloaded once")
                 return .reused(entry)
@@ -272,8 +272,9 @@ private final class PrepareRun {
             if let failure = await record(entry, ownsFiles: true) { fatal = fatal ?? failure }
         case .reused(let entry):
             if let failure = await record(entry) { fatal = fatal ?? failure }
-        case .abandoned:
+        case .abandoned(let item, let index):
             summary.interrupted = true
+            events(.cancelled(item, index: index))
         case .fatal(let error):
             fatal = fatal ?? error
         }
@@ -400,7 +401,7 @@ enum ItemResult: Sendable {
     /// A later item naming a URL already prepared in this run: it shares the first one's files.
     case reused(ManifestEntry)
     /// Interrupted before it finished: no entry, `--resume` redoes it.
-    case abandoned
+    case abandoned(InputItem, index: Int)
     case fatal(ContainerError)
 }
 

@@ -70,6 +70,10 @@ public struct AttachmentBatch: Sendable {
         case finished(BatchEntry)
         /// An item a resumed batch found prepared, and did not fetch again.
         case skipped(index: Int, input: String)
+        /// An item that had started when the batch was cancelled: it was abandoned, nothing of it
+        /// is in the folder, and no entry names it (resuming the batch prepares it). With
+        /// `.finished`, every `.started` item gets one of the two.
+        case cancelled(index: Int, input: String)
         /// A note on the batch as a whole: journal lines a resume could not read, files of an
         /// interrupted run removed.
         case note(String)
@@ -148,6 +152,7 @@ public struct AttachmentBatch: Sendable {
                 case .started(let item, let index): observe(.started(index: index, input: item.url))
                 case .skipped(let item, let index): observe(.skipped(index: index, input: item.url))
                 case .finished(let entry): observe(.finished(BatchEntry(entry, folder: folder)))
+                case .cancelled(let item, let index): observe(.cancelled(index: index, input: item.url))
                 case .note(let text): observe(.note(text))
                 }
             }

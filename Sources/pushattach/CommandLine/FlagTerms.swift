@@ -78,7 +78,7 @@ enum FlagTerms {
             return .finished(entry)
         case .note(let text):
             return .note(translated(text))
-        case .started, .skipped:
+        case .started, .skipped, .cancelled:
             return event
         }
     }

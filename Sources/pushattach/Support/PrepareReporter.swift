@@ -37,7 +37,7 @@ final class PrepareReporter: @unchecked Sendable {
 
     func handle(_ event: AttachmentBatch.Event) {
         switch event {
-        case .started: break
+        case .started, .cancelled: break
         case .skipped: meter.skippedOne()
         case .note(let text):
             if verbosity != .quiet { say("note: \(Self.shown(text))") }

@@ -109,7 +109,7 @@ struct AppleRulesTests {
         #expect(a.verdict == .accepted)
         #expect(a.warnings.count == 1)
         #expect(a.warnings[0].contains("decoded size 5760x3840"))
-        #expect(a.warnings[0].contains("over the NSE decoded budget"))
+        #expect(a.warnings[0].contains("over the NSE decoded-memory budget"))
         #expect(
             rules.assess(SniffedType(format: .jpeg, width: 2000, height: 3000), byteCount: 1, fileExtension: nil)
                 .warnings.isEmpty)
