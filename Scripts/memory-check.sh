@@ -10,6 +10,8 @@
 #   photos500-j4      the same with --concurrency 4                                 <= 200 MB
 #   photos500-arena2  the same with MALLOC_ARENA_MAX=2                              informational
 #   lib20             library: 20 concurrent prepare calls, one preparer, one folder <= 256 MB (budget)
+#   lib200-64         library: 200 calls of a 12 MP JPEG, 50 at once, a 64 MB admission budget,
+#                     MallocTuning applied: peak RSS (/usr/bin/time -v) < 128 MB
 #   bench-w2          pushattach-bench --workload w2, 1 thread / all cores          informational
 #   png7000           one 7000x7000 RGBA PNG (~200 KB), default options             <= baseline + 64 MB
 #   png16000x3000     one 16000x3000 RGBA PNG with real alpha                       <= baseline + 64 MB
@@ -84,7 +86,7 @@ python="$(python3 -c 'import sys; print(sys.executable)')"
 
 # want CASE GROUP: is CASE selected by MEMCHECK_ONLY (by its name or its group)?
 want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]] || [[ ",$only," == *",$2,"* ]]; }
-known=" baseline photos500 photos500-j4 photos500-arena2 lib20 bench-w2 png7000 png16000x3000 jpeg20mp-o6 vips-png7000 mp4x16 mp4x64-j64 small10k growth endless-zeros endless-jpeg million-run million-resume million-merge photos large mp4 small endless million "
+known=" baseline photos500 photos500-j4 photos500-arena2 lib20 lib200-64 bench-w2 png7000 png16000x3000 jpeg20mp-o6 vips-png7000 mp4x16 mp4x64-j64 small10k growth endless-zeros endless-jpeg million-run million-resume million-merge photos large mp4 small endless million "
 for name in ${only//,/ }; do
     [[ "$known" == *" $name "* ]] || { echo "memory-check: MEMCHECK_ONLY: unknown case '$name' (known:$known)" >&2; exit 64; }
 done
@@ -106,6 +108,7 @@ if [ "$large" = 1 ]; then
     fi
 fi
 
+cp "$root/TestImages/large-4000x3000.jpg" "$work/files/"
 "$python" "$here/server.py" --hosts 16 --small "$root/TestImages/small-320x240.jpg" --files "$photos" \
     --files "$work/files" >"$work/hosts" &
 server_pid=$!
@@ -236,6 +239,34 @@ if want lib20 photos; then
     else
         echo "memory-check: lib20 skipped: no $lib (make memory-check builds Examples in release)"
         row lib20 "-" "-" skipped
+        fail=1
+    fi
+fi
+# ---- The library with a small budget: 200 calls of one 12 MP JPEG (TestImages/large-4000x3000.jpg),
+#      50 at once, a 64 MB admission budget. The budget holds the bodies waiting for the engine
+#      and the engine's working memory; the rest is the runtime and glibc's arenas (MallocTuning,
+#      which the example applies as a server should). Measured by /usr/bin/time -v.
+if want lib200-64 photos; then
+    lib="${EXAMPLES_BIN:-$root/.build/examples/release}/concurrent-requests"
+    if [ -x "$lib" ] && [ -x /usr/bin/time ]; then
+        urls=()
+        for i in $(seq 1 200); do urls+=("$base/files/large-4000x3000.jpg?lib200=$i"); done
+        status=0
+        start=$(now)
+        /usr/bin/time -v "$lib" --allow-private-networks --memory-budget 64 --concurrency 50 "$work/lib200.out" \
+            "${urls[@]}" >"$work/lib200.log" 2>"$work/lib200.time" || status=$?
+        secs=$(since "$start")
+        kb=$(grep -m1 'Maximum resident set size' "$work/lib200.time" | grep -oE '[0-9]+$' || echo 0)
+        lib_mb=$(( ${kb:-0} / 1000 ))
+        line=$(grep -m1 '^prepared ' "$work/lib200.log" || echo "no summary line")
+        ok=0; { [ "$status" = 0 ] && [ "$lib_mb" -gt 0 ] && [ "$lib_mb" -lt 128 ]; } && ok=1
+        judge "$ok"
+        echo "memory-check: library, 200 calls of a 12 MP JPEG, 50 at once, 64 MB budget: exit $status, $line, max RSS $lib_mb MB (time -v), ${secs}s (target < 128 MB): $v"
+        row lib200-64 "${lib_mb} MB" "< 128 MB" "$v"
+        rm -rf "$work/lib200.out"
+    else
+        echo "memory-check: lib200-64 skipped: no $lib or /usr/bin/time (make memory-check builds Examples in release)"
+        row lib200-64 "-" "-" skipped
         fail=1
     fi
 fi

@@ -1,4 +1,5 @@
 import Foundation
+import PushAttach
 
 /// `pushattach`: the root command. Dispatches to a subcommand; usage errors exit 64 with one
 /// line and a hint, never a stack trace.

@@ -4,13 +4,20 @@
 // stays within that budget however many arrive; the folder is shared safely (one container per
 // folder per process). Prints what each call gave, then the process's peak memory.
 //
-//     concurrent-requests [--allow-private-networks] [--memory-budget MB] FOLDER URL...
+//     concurrent-requests [--allow-private-networks] [--memory-budget MB] [--concurrency N] FOLDER URL...
+//
+// --concurrency N keeps at most N calls running (a server's connection limit); by default all
+// start at once. As a server should, it applies `MallocTuning` first (PUSHATTACH_MALLOC_DEFAULTS=1
+// in the environment leaves glibc's defaults, to compare).
 import ExampleSupport
 import Foundation
 import PushAttach
 
-let usage = "concurrent-requests [--allow-private-networks] [--memory-budget MB] FOLDER URL..."
-let arguments = Arguments(usage: usage, valued: ["--memory-budget"], flags: ["--allow-private-networks"])
+MallocTuning.apply()
+
+let usage = "concurrent-requests [--allow-private-networks] [--memory-budget MB] [--concurrency N] FOLDER URL..."
+let arguments = Arguments(
+    usage: usage, valued: ["--memory-budget", "--concurrency"], flags: ["--allow-private-networks"])
 let (folder, urls) = arguments.folderAndURLs(usage: usage)
 
 var configuration = AttachmentPreparer.Configuration.default
@@ -30,9 +37,22 @@ func prepareOne(_ url: URL) async -> (URL, Result<PreparedAttachment, Attachment
 }
 
 var outcomes: [(URL, Result<PreparedAttachment, AttachmentError>)] = []
+let concurrency = arguments.options["--concurrency"].flatMap(Int.init).map { max(1, $0) } ?? urls.count
 await withTaskGroup(of: (URL, Result<PreparedAttachment, AttachmentError>).self) { group in
-    for url in urls { group.addTask { await prepareOne(url) } }
-    for await outcome in group { outcomes.append(outcome) }
+    var next = 0
+    while next < min(concurrency, urls.count) {
+        let url = urls[next]
+        group.addTask { await prepareOne(url) }
+        next += 1
+    }
+    for await outcome in group {
+        outcomes.append(outcome)
+        if next < urls.count {
+            let url = urls[next]
+            group.addTask { await prepareOne(url) }
+            next += 1
+        }
+    }
 }
 
 var prepared = 0
@@ -53,6 +73,6 @@ func peakResidentBytes() -> Int {
     return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
 }
 print(
-    "prepared \(prepared) of \(urls.count) concurrently, memory budget \(configuration.admissionBudget / 1_000_000) MB, peak RSS \(peakResidentBytes() / 1_000_000) MB"
+    "prepared \(prepared) of \(urls.count) concurrently (\(min(concurrency, urls.count)) at once), memory budget \(configuration.admissionBudget / 1_000_000) MB, peak RSS \(peakResidentBytes() / 1_000_000) MB"
 )
 exit(prepared == urls.count ? 0 : 1)

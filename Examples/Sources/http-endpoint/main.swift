@@ -24,7 +24,7 @@ let folder = URL(fileURLWithPath: arguments.positional[0])
 // Freed decode buffers go back to the system instead of staying in per-thread arenas: the
 // library leaves the allocator to its host, and recommends this to a server (as the pushattach
 // command does). Setting MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=1048576 does the same.
-tuneMalloc()
+MallocTuning.apply()  // glibc arenas and mmap threshold, before any work
 
 // One preparer for the whole process: every request shares its memory budget and the folder.
 let preparer: AttachmentPreparer

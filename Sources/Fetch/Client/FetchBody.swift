@@ -19,6 +19,11 @@ package enum FetchBody: Sendable {
         }
     }
 
+    /// The bytes of the body held in memory: all of it, or none for a spooled one.
+    package var inMemoryCount: Int {
+        if case .memory(let data) = self { data.count } else { 0 }
+    }
+
     /// True when the body is in a spool file.
     package var isSpooled: Bool {
         if case .file = self { return true }

@@ -75,9 +75,13 @@ final class ItemContext: Sendable {
         let start = clock.now
         let download: Download
         let abandoned = ItemResult.abandoned(item, index: index)
-        guard let downloadLease = try? await memory.acquire(options.fetch.spoolThreshold) else { return abandoned }
+        guard let downloadLease = try? await memory.acquire(options.fetch.spoolThreshold, for: .download) else {
+            return abandoned
+        }
+        // Released on every way out; until then it holds the body in memory (nothing for a
+        // spooled one, released as it began to spool).
+        defer { downloadLease.release() }
         let fetched = await fetch(item, lease: downloadLease)
-        downloadLease.release()
         switch fetched {
         case .success(let body): download = body
         case .failure(.abandoned): return abandoned
@@ -89,6 +93,7 @@ final class ItemContext: Sendable {
         }
         entry.timings.downloadMs = (clock.now - start).milliseconds
         entry.bytes = download.body.count
+        downloadLease.shrink(to: download.body.inMemoryCount)
         options.stageObserver?(index, .downloaded)
 
         // 2. Admission and 3. processing. Cancelled before, or while the engine ran: nothing is
@@ -145,7 +150,10 @@ final class ItemContext: Sendable {
         let body = download.body
         let options = options
         let weight = await io.run { _ in Self.workingMemory(of: body, options: options) }
-        guard let lease = try? await memory.acquire(weight) else { return nil }
+        // The body is held by the download lease already: this is what the engine adds.
+        guard let lease = try? await memory.acquire(max(0, weight - body.inMemoryCount), for: .processing) else {
+            return nil
+        }
         defer { lease.release() }
         let clock = ContinuousClock()
         let processStart = clock.now
