@@ -39,3 +39,9 @@ public enum ProcessingError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 }
+
+extension ProcessingError {
+    /// The payload of `.codec`, by a name reachable where the codec module's is not (the
+    /// `PushAttach` library re-exports it as `CodecError`).
+    public typealias Codec = CodecError
+}

@@ -1,7 +1,7 @@
 /// A size in pixels.
 ///
 ///     let thumbnail = Size(width: 256, height: 171)
-public struct Size: Sendable, Hashable, CustomStringConvertible {
+public struct Size: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Columns, in pixels. Whether a size is stored (as in the file) or upright (after the
     /// Exif orientation) is said where it is used, e.g. `Resizer.resize(_:to:orientation:)`
     /// takes an upright size.

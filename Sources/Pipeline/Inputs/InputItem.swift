@@ -1,3 +1,5 @@
+import Foundation
+
 /// One media URL to prepare, with where it came from.
 ///
 ///     InputItem(url: "https://cdn.example/cat.webp", mediaType: "image", source: "list.txt", line: 12)
@@ -18,6 +20,11 @@ package struct InputItem: Sendable, Hashable {
     /// Request headers for this item over the run's (`FetchPolicy.headers`): a library
     /// request's own (`AttachmentRequest.headers`); inputs read from files carry none.
     package var headers: [String: String] = [:]
+    /// The item's bytes, when a library call gave them (`AttachmentPreparer.prepare(_:filename:into:)`):
+    /// nothing is fetched, and `filename` names them.
+    package var body: Data?
+    /// The name `body` goes by: its extension is a claim, its base the attachment's name.
+    package var filename: String?
 
     package init(
         url: String, mediaType: String? = nil, id: String? = nil, source: String, line: Int,

@@ -51,7 +51,7 @@ final class ItemContext: Sendable {
     static func policy(_ options: PrepareOptions) -> FetchPolicy {
         var policy = options.fetch
         let rules = options.rules
-        let imageCap = max(rules.imageByteCap, options.imageDownloadCap)
+        let imageCap = max(1, options.imageDownloadCap)
         policy.byteCap = max(imageCap, rules.audioByteCap, rules.movieByteCap)
         policy.tightenCap = { prefix in
             switch Sniffer.identify(prefix: prefix).category {
@@ -275,6 +275,13 @@ final class ItemContext: Sendable {
     static let headerPrefix = 256 * 1024
 
     private func fetch(_ item: InputItem, lease: MemoryLease) async -> Result<Download, DownloadFailure> {
+        if let body = item.body {
+            let cap = Self.policy(options).byteCap
+            guard body.count <= cap else {
+                return .failure(.failed("the bytes given are \(body.count) bytes, over the \(cap)-byte cap", .invalidFileSize))
+            }
+            return .success(Download(body: .memory(body), suggestedFilename: item.filename))
+        }
         if item.url.hasPrefix("file://") { return await readLocal(item.url) }
         if Task.isCancelled { return .failure(.abandoned) }
         if let problem = options.fetch.headerProblem(adding: item.headers) { return .failure(.failed(problem)) }

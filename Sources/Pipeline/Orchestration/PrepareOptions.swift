@@ -62,7 +62,8 @@ package struct PrepareOptions: Sendable {
     package var rules = AppleRules.standard
     /// The largest image download: an image over iOS's 10 MB can still be shrunk by the engine,
     /// so it may be downloaded up to this size. 32 MB covers any JPEG inside the engine's 50 MP
-    /// pixel budget; past `fetch.spoolThreshold` the body is on disk, not in memory.
+    /// pixel budget; past `fetch.spoolThreshold` the body is on disk, not in memory. A cap under
+    /// iOS's 10 MB is honoured as given.
     package var imageDownloadCap = 32_000_000
     /// The engine's limits: byte cap, long side, JPEG quality, `--thumbnail N` (`thumbnailSize`).
     /// `strict`, `acceptDamaged` and the rules are taken from these options (`policy`).

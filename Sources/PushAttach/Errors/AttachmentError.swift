@@ -15,7 +15,7 @@ import Pipeline
 /// `kind` says which stage failed, `underlying` carries that stage's own error when there is
 /// one, `errorCode` the `UNErrorCode` iOS would give the file (on rejections iOS would make too),
 /// and `reason` says what is wrong and what to do, naming settings as this library spells them.
-public struct AttachmentError: Error, Sendable, CustomStringConvertible {
+public struct AttachmentError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// Which stage failed.
     public enum Kind: Sendable, Hashable {
         /// The URL is not an absolute `http` or `https` URL.
@@ -43,7 +43,7 @@ public struct AttachmentError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error of the stage that failed, when it has one of its own.
-    public enum Underlying: Sendable {
+    public enum Underlying: Sendable, Equatable {
         /// The download's error.
         case fetch(FetchError)
         /// The container's error: writing a file, the folder's lock.
@@ -56,6 +56,8 @@ public struct AttachmentError: Error, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// The URL the item was prepared from; nil for calls on bytes (`Thumbnail`).
     public var url: URL?
+    /// The id of the request that failed (`AttachmentRequest.id`); nil when none was given.
+    public var requestID: String?
     /// The `UNErrorCode` iOS would give the file, when it would refuse it.
     public var errorCode: UNErrorCode?
     /// What is wrong, and what to do.
@@ -78,10 +80,15 @@ public struct AttachmentError: Error, Sendable, CustomStringConvertible {
         self.warnings = warnings
     }
 
-    /// `<url>: <reason>` (with the error code when there is one).
+    /// `<url>: <reason>` (with the error code when there is one); the reason alone when it
+    /// names the URL already (a download's reasons do).
     public var description: String {
         let code = errorCode.map { " (UNErrorCode \($0))" } ?? ""
-        guard let url else { return reason + code }
+        guard let url, !reason.contains(url.absoluteString) else { return reason + code }
         return "\(url.absoluteString): \(reason)\(code)"
     }
+
+    /// `description`, for `localizedDescription` (which would otherwise be "The operation could
+    /// not be completed").
+    public var errorDescription: String? { description }
 }

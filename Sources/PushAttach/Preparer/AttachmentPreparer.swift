@@ -89,21 +89,43 @@ public final class AttachmentPreparer: Sendable {
     public func prepare(_ request: AttachmentRequest, into folder: URL) async throws(AttachmentError)
         -> PreparedAttachment
     {
+        do {
+            var attachment = try await prepareOne(request, into: folder)
+            attachment.requestID = request.id
+            return attachment
+        } catch {
+            var error = error
+            error.requestID = request.id
+            throw error
+        }
+    }
+
+    /// `prepare(_:into:)` without the request's id.
+    private func prepareOne(_ request: AttachmentRequest, into folder: URL) async throws(AttachmentError)
+        -> PreparedAttachment
+    {
         let url = request.url
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             let scheme = url.scheme ?? ""
             throw AttachmentError(.unsupportedScheme(url: url.absoluteString, scheme: scheme), url: url)
         }
-        if Task.isCancelled { throw .cancelled(url) }
         if let problem = configuration.fetch.headerProblem(adding: request.headers) {
             throw AttachmentError(kind: .invalidArgument, url: url, reason: problem)
         }
+        var item = InputItem(url: url.absoluteString, mediaType: request.typeHint, id: request.id, source: "", line: 0)
+        item.headers = request.headers
+        return try await run(item, sourceURL: url, into: folder)
+    }
+
+    /// One item through the folder's pipeline: the attachment, or the error its entry says.
+    func run(_ item: InputItem, sourceURL url: URL, into folder: URL) async throws(AttachmentError)
+        -> PreparedAttachment
+    {
+        if Task.isCancelled { throw .cancelled(url) }
         let held: (runner: ItemRunner, container: Container, key: String)
         do { held = try runners.acquire(folder) } catch { throw AttachmentError(error, url: url) }
         defer { runners.release(held.key) }
 
-        var item = InputItem(url: url.absoluteString, mediaType: request.typeHint, id: request.id, source: "", line: 0)
-        item.headers = request.headers
         switch await held.runner.prepare(item) {
         case .cancelled: throw .cancelled(url)
         case .fatal(let error): throw AttachmentError(error, url: url)

@@ -48,7 +48,10 @@ extension AttachmentPreparer {
         public var strict = false
         /// Damaged image data is prepared from what decodes, with a warning, instead of rejected.
         public var acceptDamaged = false
-        /// The largest image download (the engine shrinks images over iOS's 10 MB).
+        /// The largest image download, in bytes: an image over it is refused as too large
+        /// (`.tooLarge`) as soon as its size shows, never read whole. Over iOS's 10 MB is fine
+        /// (the engine shrinks such images); under it is honoured too (a service that wants
+        /// nothing over 5 MB sets 5 MB).
         public var imageDownloadCap = 32_000_000
         /// Downloads at once per folder, and items in flight at once in a batch.
         public var maxInFlight = 16

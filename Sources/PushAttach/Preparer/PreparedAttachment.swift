@@ -8,7 +8,11 @@ import Pipeline
 ///     attachment.fileURL      // …/Images/0AF39F86-…-cat.jpg
 ///     attachment.typeHint     // "public.jpeg"
 ///     attachment.pixelSize    // 2048×1365
-public struct PreparedAttachment: Sendable, Hashable {
+///
+/// `Codable`: a service can answer with it as JSON, or put it on a queue.
+public struct PreparedAttachment: Sendable, Hashable, Codable {
+    /// The id of the request it was prepared for (`AttachmentRequest.id`); nil when none was given.
+    public var requestID: String?
     /// The URL it was prepared from.
     public var sourceURL: URL
     /// The file, in the folder's `Images/`, `Audio/` or `Video/`, named `<identifier>-<name>.<ext>`.

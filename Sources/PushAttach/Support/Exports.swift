@@ -1,4 +1,5 @@
 import Fetch
+import ImageCodecs
 import ImageEngine
 // The names a user of `PushAttach` needs, from the modules underneath, so `import PushAttach`
 // is the only import: media formats, Apple's rules and error codes come from MediaTypes
@@ -43,3 +44,10 @@ public typealias ContainerError = Pipeline.ContainerError
 ///
 ///     if case .processing(.cannotFit(let cap, _)) = error.underlying { print(cap) }
 public typealias ProcessingError = ImageEngine.ProcessingError
+
+/// A codec's error, the payload of `ProcessingError.codec`: what libjpeg-turbo, libpng,
+/// libwebp, libheif or giflib refused, or the pixel budget.
+public typealias CodecError = ProcessingError.Codec
+
+/// Why a body could not be spooled to disk, the payload of `FetchError.spoolFailed`.
+public typealias SpoolFailure = Fetch.SpoolFailure
