@@ -122,11 +122,18 @@ public final class AttachmentPreparer: Sendable {
         -> PreparedAttachment
     {
         if Task.isCancelled { throw .cancelled(url) }
-        let held: (runner: ItemRunner, container: Container, key: String)
-        do { held = try runners.acquire(folder) } catch { throw AttachmentError(error, url: url) }
+        let acquired: (runner: ItemRunner, container: Container, key: String)?
+        do { acquired = try runners.acquire(folder) } catch { throw AttachmentError(error, url: url) }
+        guard let held = acquired else {
+            throw AttachmentError(
+                kind: .cancelled, url: url,
+                reason: "the preparer was shut down (AttachmentPreparer.shutdown()); nothing was fetched")
+        }
         defer { runners.release(held.key) }
 
-        switch await held.runner.prepare(item) {
+        let outcome = await held.runner.prepare(item)
+        configuration.onEvent?(AttachmentEvent(outcome, url: url, requestID: item.id))
+        switch outcome {
         case .cancelled: throw .cancelled(url)
         case .fatal(let error): throw AttachmentError(error, url: url)
         case .finished(let entry, let cause):
@@ -136,6 +143,17 @@ public final class AttachmentPreparer: Sendable {
             throw AttachmentError(entry: entry, cause: cause, url: url)
         }
     }
+
+    /// Stops the preparer: later calls throw `.cancelled` at once, and this returns when the
+    /// calls in progress have finished and every thread they used has stopped, every spool
+    /// file is gone and every folder is let go (its lock released). Cancel your own tasks first
+    /// for a quick stop: a call in progress finishes (or, cancelled, ends as `.cancelled`).
+    ///
+    ///     handlers.cancelAll()
+    ///     await preparer.shutdown()   // then exit: no thread or file of the preparer is left
+    ///
+    /// Not for `AttachmentPreparer.shared`, which the whole process shares.
+    public func shutdown() async { await runners.shutDown() }
 
     /// Returns once no call of this preparer holds a folder (tests: spool files are gone).
     func waitUntilIdle() async { await runners.waitUntilIdle() }

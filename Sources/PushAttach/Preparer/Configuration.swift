@@ -59,6 +59,15 @@ extension AttachmentPreparer {
         public var perHost = 6
         /// Threads for decoding, resizing, encoding and hashing (per folder in use).
         public var cpuThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        /// Told how each call ended, with where its time went (`AttachmentEvent`): route it into
+        /// your logging and metrics. Called once per call, on the call's task, before the call
+        /// returns; keep it quick. Nil (the default): nothing is told.
+        ///
+        ///     configuration.onEvent = { event in
+        ///         metrics.timing("attachment.download", event.download)
+        ///         logger.info("\(event.outcome) \(event.url) \(event.reason ?? "")")
+        ///     }
+        public var onEvent: (@Sendable (AttachmentEvent) -> Void)?
 
         /// The defaults (`Configuration.default`).
         public init() {}

@@ -15,12 +15,18 @@ final class FolderRunners: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Folders whose last user left and whose runner is shutting down now.
+    private var closing = 0
+    /// Set by `shutDown()`: no folder is acquired any more.
+    private var isShutDown = false
     private let makeRunner: @Sendable (Container) -> ItemRunner
 
     init(makeRunner: @escaping @Sendable (Container) -> ItemRunner) { self.makeRunner = makeRunner }
 
     /// The folder's runner and container, held until `release(key)`.
-    func acquire(_ folder: URL) throws(ContainerError) -> (runner: ItemRunner, container: Container, key: String) {
+    /// Nil after `shutDown()`: the caller refuses the call.
+    func acquire(_ folder: URL) throws(ContainerError) -> (runner: ItemRunner, container: Container, key: String)? {
+        guard !lock.withLock({ isShutDown }) else { return nil }
         let use = try ContainerRegistry.shared.open(folder)
         let key = use.container.url.path
         let (runner, surplus): (ItemRunner, ContainerUse?) = lock.withLock {
@@ -49,14 +55,15 @@ final class FolderRunners: @unchecked Sendable {
                 return
             }
             entries[key] = nil
+            self.closing += 1
             closing = entry
         }
-        if let closing {
-            closing.runner.shutdown()
-            closing.use.release()
-        }
+        guard let closing else { return }
+        closing.runner.shutdown()
+        closing.use.release()
         lock.withLock {
-            if entries.isEmpty {
+            self.closing -= 1
+            if entries.isEmpty, self.closing == 0 {
                 waiters = idleWaiters
                 idleWaiters = []
             }
@@ -65,10 +72,17 @@ final class FolderRunners: @unchecked Sendable {
     }
 
     /// Returns once no call holds any folder (every runner shut down, every folder released).
+    /// Refuses every later `acquire`, then waits until the calls in progress are done and
+    /// every runner has stopped.
+    func shutDown() async {
+        lock.withLock { isShutDown = true }
+        await waitUntilIdle()
+    }
+
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now: Bool = lock.withLock {
-                if entries.isEmpty { return true }
+                if entries.isEmpty, closing == 0 { return true }
                 idleWaiters.append(continuation)
                 return false
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -80,5 +81,61 @@ struct LocalInputTests {
         #expect(described.components(separatedBy: missing.absoluteString).count == 2, "the URL once: \(described)")
         #expect((error as (any Error)?)?.localizedDescription == described)
         #expect(error == error, "Equatable")
+    }
+}
+
+/// The hook a service routes into its logs and metrics, and a clean stop.
+@Suite("preparer: events and shutdown", .ownThread)
+struct EventsAndShutdownTests {
+    @Test func everyCallIsToldOnceWithItsTimings() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let jpeg = try Corpus.data(Fixtures.jpeg)
+        server.route("/a.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let events = Mutex<[AttachmentEvent]>([])
+        let preparer = Fixtures.preparer { configuration in
+            configuration.onEvent = { event in events.withLock { $0.append(event) } }
+        }
+        _ = try await preparer.prepare(
+            AttachmentRequest(url: URL(string: server.url("/a.jpg"))!, id: "n1"), into: folder.url)
+        _ = try? await preparer.prepare(URL(string: server.url("/status/503"))!, into: folder.url)
+        let seen = events.withLock { $0 }
+        #expect(seen.map(\.outcome) == [.prepared, .failed])
+        #expect(seen[0].requestID == "n1" && seen[0].format == .jpeg && seen[0].action != nil)
+        #expect(seen[0].byteCount ?? 0 > 0 && seen[0].download + seen[0].process + seen[0].write > .zero)
+        #expect(seen[1].reason?.contains("503") == true)
+    }
+
+    @Test func shutdownWaitsForTheCallsAndRefusesLaterOnes() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let gate = TestHTTPServer.Gate()
+        let jpeg = try Corpus.data(Fixtures.jpeg)
+        server.route("/slow.jpg") { _ in
+            TestHTTPServer.Response(status: 200, headers: [("Content-Type", "image/jpeg")], body: .held(jpeg, first: 100, gate: gate))
+        }
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let preparer = Fixtures.preparer()
+        let url = URL(string: server.url("/slow.jpg"))!
+        let calls = (0..<3).map { _ in Task { try await preparer.prepare(url, into: folder.url) } }
+        for _ in 0..<200 where gate.current.arrived < 3 { try await Task.sleep(for: .milliseconds(20)) }
+        let done = Atomic<Bool>(false)
+        let stopped = Task {
+            await preparer.shutdown()
+            done.store(true, ordering: .sequentiallyConsistent)
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let returnedEarly = done.load(ordering: .sequentiallyConsistent)
+        #expect(!returnedEarly, "shutdown returned while calls were in progress")
+        gate.open()
+        for call in calls { _ = try await call.value }
+        await stopped.value
+        #expect(folder.spoolLeftovers.isEmpty, "\(folder.spoolLeftovers)")
+        #expect(folder.names(in: "Images").count == 3)
+        let refused = await #expect(throws: AttachmentError.self) { try await preparer.prepare(url, into: folder.url) }
+        #expect(refused?.kind == .cancelled && refused?.reason.contains("shut down") == true)
     }
 }

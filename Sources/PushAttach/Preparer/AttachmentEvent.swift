@@ -1,0 +1,73 @@
+import Foundation
+import Pipeline
+
+/// How one call of an `AttachmentPreparer` ended, and where its time went: what
+/// `Configuration.onEvent` is told, for a service's logs and metrics.
+///
+///     configuration.onEvent = { event in
+///         print(event.outcome, event.url, event.download, event.process, event.write)
+///     }
+public struct AttachmentEvent: Sendable, Hashable {
+    /// How the call ended.
+    public enum Outcome: String, Sendable, Hashable {
+        /// An attachment was written.
+        case prepared
+        /// Refused for what it is (a type iOS refuses, damaged, too large).
+        case rejected
+        /// Not obtained or not written (network, HTTP, disk).
+        case failed
+        /// The calling task was cancelled; nothing was written.
+        case cancelled
+    }
+
+    /// The URL the call was for (`bytes:<filename>` for bytes).
+    public var url: URL
+    /// The request's id (`AttachmentRequest.id`), when it had one.
+    public var requestID: String?
+    /// How it ended.
+    public var outcome: Outcome
+    /// What was done, in `verify`'s words; nil when the bytes were never judged.
+    public var action: AttachmentReport.Action?
+    /// The written file's format, or the input's as far as it was read.
+    public var format: MediaFormat?
+    /// Bytes: the written attachment's for a prepared item, else what was fetched (or given);
+    /// nil when nothing came.
+    public var byteCount: Int?
+    /// The `UNErrorCode` iOS would give, on a refusal iOS would make too.
+    public var errorCode: UNErrorCode?
+    /// Why it was rejected or failed; nil when prepared.
+    public var reason: String?
+    /// Downloading (or reading the file), including waits for the host's connection slots.
+    public var download: Duration
+    /// Waiting for memory, sniffing, planning and the engine.
+    public var process: Duration
+    /// Writing the attachment and its thumbnail.
+    public var write: Duration
+
+    init(_ outcome: ItemOutcome, url: URL, requestID: String?) {
+        self.url = url
+        self.requestID = requestID
+        (download, process, write) = (.zero, .zero, .zero)
+        switch outcome {
+        case .cancelled: self.outcome = .cancelled
+        case .fatal(let error):
+            self.outcome = .failed
+            reason = error.description
+        case .finished(let entry, _):
+            self.outcome =
+                switch entry.status {
+                case .prepared: .prepared
+                case .rejected: .rejected
+                case .failed: .failed
+                }
+            action = entry.action.flatMap(AttachmentReport.Action.init(rawValue:))
+            format = entry.format.flatMap(MediaFormat.init(rawValue:))
+            byteCount = entry.bytes
+            errorCode = entry.errorCode.flatMap(UNErrorCode.init(rawValue:))
+            reason = entry.reason
+            download = .milliseconds(entry.timings.downloadMs)
+            process = .milliseconds(entry.timings.processMs)
+            write = .milliseconds(entry.timings.writeMs)
+        }
+    }
+}
