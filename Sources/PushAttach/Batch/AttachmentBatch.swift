@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import Pipeline
 
 /// What `pushattach prepare` does, as a library call: many items into one folder, with a

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import Pipeline
 
 /// One finished item, as `manifest.json` records it (`docs/MANIFEST.md` says what each field means).

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import Pipeline
 
 /// What a batch reads: URLs given in code, a file of them (a URL list, JSON lines, a push

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import Pipeline
 
 /// A batch folder's `report.html`: one self-contained page showing every item of its

@@ -1,5 +1,6 @@
 import Fetch
 import Foundation
+import MediaTypes
 import Pipeline
 
 extension AttachmentError {

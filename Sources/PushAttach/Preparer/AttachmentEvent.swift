@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import Pipeline
 
 /// How one call of an `AttachmentPreparer` ended, and where its time went: what

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 
 extension AttachmentPreparer {
     /// One result of a batch: the URL, and its attachment or why there is none.

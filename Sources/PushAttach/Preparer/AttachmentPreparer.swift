@@ -1,5 +1,6 @@
 import Fetch
 import Foundation
+import MediaTypes
 import Pipeline
 
 /// Downloads media URLs and turns them into files iOS accepts as notification attachments.

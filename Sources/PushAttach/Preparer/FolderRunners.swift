@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import Pipeline
 
 /// One preparer's pipelines, one per folder in use: a folder's runner (download client, CPU and

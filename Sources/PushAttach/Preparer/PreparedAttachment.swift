@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import Pipeline
 
 /// A file ready to hand to `UNNotificationAttachment`: where it is, its identifier and type

@@ -2,13 +2,40 @@ import Fetch
 import ImageCodecs
 import ImageEngine
 // The names a user of `PushAttach` needs, from the modules underneath, so `import PushAttach`
-// is the only import: media formats, Apple's rules and error codes come from MediaTypes
-// (re-exported whole); the fetch policy, the engine's limits, the pixel size and the underlying
-// errors of `AttachmentError` by alias. Nothing else of the modules underneath is public to a
-// user of `PushAttach`, and the command line is such a user: it reaches no `package` declaration
-// (`Scripts/public-api-check` type-checks it outside the package to prove it).
-@_exported import MediaTypes
+// is the only import, each by alias: media formats and categories, Apple's rules, the
+// UNErrorCode values, the display escaping, the fetch policy, the engine's limits, the pixel
+// size and the underlying errors of `AttachmentError`. Nothing else of the modules underneath
+// is public to a user of `PushAttach` (no sniffer, no JPEG segment reader, no `Verdict` to
+// shadow the report's), and the command line is such a user: it reaches no `package`
+// declaration (`Scripts/public-api-check` type-checks it outside the package to prove it).
+import MediaTypes
 import Pipeline
+
+/// A media format, from the bytes: JPEG, PNG, GIF, WebP, HEIC, AVIF, MP3, MP4, … (`.unknown`).
+///
+///     attachment.format == .jpeg
+///     MediaFormat.webp.uti   // "org.webmproject.webp"
+public typealias MediaFormat = MediaTypes.MediaFormat
+
+/// Image, audio or movie: the three kinds of attachment, each with its own cap.
+public typealias MediaCategory = MediaTypes.MediaCategory
+
+/// The error codes of `UNNotificationAttachment`, as iOS gives them (101 unrecognized type, 102
+/// invalid file size, 105 …).
+public typealias UNErrorCode = MediaTypes.UNErrorCode
+
+/// Apple's rules for attachments: the formats iOS shows, the byte cap of each kind, and the
+/// decoded-image budget of a Notification Service Extension.
+///
+///     var rules = AppleRules.standard
+///     rules.decodedBudget = 16_000_000
+public typealias AppleRules = MediaTypes.AppleRules
+
+/// Text from outside made safe to show a person: control, bidi and invisible characters as
+/// visible escapes.
+///
+///     DisplayText.escaped("cat\u{1B}[2J.jpg")   // #"cat\u{1B}[2J.jpg"#
+public typealias DisplayText = MediaTypes.DisplayText
 
 /// How downloads are made: redirects, private networks (the address guard), allowed hosts,
 /// deadlines, retries, the spool threshold. `AttachmentPreparer.Configuration.fetch`.

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import ImageEngine
 
 /// A small image made from image bytes, for a preview: decoded straight at the smallest codec

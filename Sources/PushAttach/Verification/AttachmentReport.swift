@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import Verification
 
 /// What `AttachmentPreparer` will do with a file, and what iOS would do with it as it is: one
