@@ -110,6 +110,20 @@ final class ItemContext: Sendable {
 
         // 4. Atomic writes: the attachment (a spooled body passed through is renamed into place),
         //    then its thumbnail.
+        return await store(
+            output, format: format, category: category, of: outcome, download: download, item: item, index: index,
+            entry: entry)
+    }
+
+    /// Writes the item's attachment and thumbnail and completes its entry; removes them again
+    /// when the task was cancelled meanwhile (the caller then reports a cancellation, and the
+    /// folder must be as it was).
+    private func store(
+        _ output: Data, format: MediaFormat, category: MediaCategory, of outcome: MediaOutcome, download: Download,
+        item: InputItem, index: Int, entry: ManifestEntry
+    ) async -> ItemResult {
+        var entry = entry
+        let clock = ContinuousClock()
         let writeStart = clock.now
         let name = AttachmentName(
             url: item.url, suggestedFilename: download.suggestedFilename, fileExtension: format.fileExtension,
@@ -122,11 +136,9 @@ final class ItemContext: Sendable {
         entry.timings.writeMs = (clock.now - writeStart).milliseconds
         switch written {
         case .success(let (file, thumbFile)) where Task.isCancelled:
-            // Cancelled while it was written: the call reports a cancellation, so the folder
-            // must be as it was.
             let container = container
             await io.run { _ in for name in [file, thumbFile].compactMap({ $0 }) { container.removeFile(name) } }
-            return abandoned
+            return .abandoned(item, index: index)
         case .success(let (file, thumbFile)):
             entry.file = file
             entry.thumbnail = thumbFile
