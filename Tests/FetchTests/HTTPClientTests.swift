@@ -404,11 +404,55 @@ struct RequestHeaderTests {
         #expect(seen.withLock { $0 } == ["origin": "request's", "other": "(none)"])
     }
 
+    @Test func aChainThatLeftTheOriginDoesNotSendThemOnItsWayBack() async throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let other = try TestHTTPServer()
+        defer { other.stop() }
+        let seen = Mutex<[String]>([])
+        origin.route("/start") { request in
+            seen.withLock { $0.append("start:" + (request.headers["x-tenant"] ?? "(none)")) }
+            return .redirect(to: other.url("/bounce"))
+        }
+        other.route("/bounce") { _ in .redirect(to: origin.url("/back")) }
+        origin.route("/back") { request in
+            seen.withLock { $0.append("back:" + (request.headers["x-tenant"] ?? "(none)")) }
+            return .text("ok")
+        }
+        var policy = FetchPolicy()
+        policy.allowPrivateNetworks = true
+        _ = try await HTTPClient(policy: policy).fetch(origin.url("/start"), headers: ["X-Tenant": "t"])
+        #expect(seen.withLock { $0 } == ["start:t", "back:(none)"])
+    }
+
+    @Test func aValueThatWasNotCheckedFailsTheTransferInsteadOfStoppingTheProcess() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/a") { _ in .text("ok") }
+        var policy = FetchPolicy()
+        policy.allowPrivateNetworks = true
+        let client = HTTPClient(policy: policy)
+        do {
+            _ = try await client.fetch(server.url("/a"), headers: ["X-Sep": "a\u{2028}b"])
+            Issue.record("a header value with U+2028 was sent")
+        } catch {
+            guard case .transferFailed(_, _, let message) = error else {
+                Issue.record("expected transferFailed, got \(error)")
+                return
+            }
+            #expect(message.contains("control character"))
+        }
+        #expect(server.hits("/a") == 0)
+    }
+
     @Test func problemsAreNamed() {
         var policy = FetchPolicy()
         #expect(policy.headerProblem() == nil)
         policy.headers = ["X-Ok": "value with spaces and ünïcode"]
+        #expect(policy.headerProblem()?.contains("allowedHosts") == true, "headers for every URL need a host scope")
+        policy.allowedHosts = ["cdn.example.com"]
         #expect(policy.headerProblem() == nil)
+        #expect(policy.headerProblem(adding: ["X-Sep": "a\u{2028}b"])?.contains("control character") == true)
         #expect(policy.headerProblem(adding: ["X-Inj": "a\u{0}b"])?.contains("the request's headers") == true)
         policy.headers = ["Accept-Encoding": "gzip"]
         #expect(policy.headerProblem()?.contains("identity") == true)

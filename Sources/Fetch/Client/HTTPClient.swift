@@ -108,6 +108,7 @@ package final class HTTPClient: Sendable {
         let start = ContinuousClock.now
         let headers = policy.requestHeaders(adding: extra)
         let origin = Self.origin(of: url)
+        var leftOrigin = false
         var current = url
         var redirects: [String] = []
         while true {
@@ -118,8 +119,10 @@ package final class HTTPClient: Sendable {
                     AttemptFailure(error: .timedOut(url: current, what: "deadline of \(policy.deadline) passed")))
             }
             let hop: Transfer.Response
-            // The caller's headers (credentials, often) go to the URL's own origin only.
-            let hopHeaders = Self.origin(of: current) == origin ? headers : []
+            // The caller's headers (credentials, often) go to the URL's own origin only, and not
+            // again once the chain has left it (a hop elsewhere could send it back to any path).
+            if Self.origin(of: current) != origin { leftOrigin = true }
+            let hopHeaders = leftOrigin ? [] : headers
             let transfer = Transfer(url: current, policy: policy, timeout: remaining, headers: hopHeaders)
             switch await run(transfer, whenSpooling: whenSpooling) {
             case .success(let response): hop = response

@@ -30,14 +30,19 @@ struct Transfer: Sendable {
 
         // Request headers beyond libcurl's own; libcurl reads the list during perform only.
         var requestHeaders: UnsafeMutablePointer<curl_slist>? = nil
+        // Checked before any fetch (`FetchPolicy.headerProblem`); a value that got here anyway
+        // fails the transfer rather than being sent (or stopping the process).
+        let values = [policy.accept, policy.userAgent].compactMap { $0 } + headers.map(\.value)
+        guard values.allSatisfy(FetchPolicy.isHeaderValue) else {
+            return .failure(
+                .transferFailed(
+                    url: url, code: Int(CURLE_BAD_FUNCTION_ARGUMENT.rawValue),
+                    message: "a request header holds a control character or a line break"))
+        }
         if let accept = policy.accept {
-            precondition(!accept.contains(where: \.isNewline), "FetchPolicy.accept holds a line break")
             requestHeaders = curl_slist_append(requestHeaders, "Accept: \(accept)")
         }
         for header in headers {
-            precondition(
-                !header.value.contains(where: \.isNewline) && !header.value.contains("\0"),
-                "a request header holds a line break")
             requestHeaders = curl_slist_append(requestHeaders, "\(header.name): \(header.value)")
         }
         defer { curl_slist_free_all(requestHeaders) }

@@ -58,9 +58,11 @@ public struct FetchPolicy: Sendable {
     /// `Accept: */*`. Must be one line.
     public var accept: String? = FetchPolicy.defaultAccept
     /// Request headers sent with every request to the URL's own origin (scheme, host and port):
-    /// `["Authorization": "Bearer …"]` for a private CDN, `["X-Tenant": "a"]`. A redirect to
-    /// another origin is followed without them, so a credential is never sent to a host it was
-    /// not meant for. Names are HTTP tokens; values one line (no CR, LF or NUL). `Host`,
+    /// `["Authorization": "Bearer …"]` for a private CDN, `["X-Tenant": "a"]`. Since they go to
+    /// whatever host a URL names, they need `allowedHosts` (the hosts that may receive them).
+    /// A redirect to another origin is followed without them, and once a chain has left the
+    /// origin they are not sent again, so a credential never reaches a host it was not meant
+    /// for. Over plain `http` they travel in clear text, as the URL does. Names are HTTP tokens; values one line (no CR, LF or NUL). `Host`,
     /// `Content-Length`, `Transfer-Encoding`, `Connection` and `Accept-Encoding` are the
     /// client's own and are refused, as are `User-Agent` and `Accept` (set `userAgent` and
     /// `accept`). A request can add to or override these (`AttachmentRequest.headers`).
@@ -103,19 +105,26 @@ public struct FetchPolicy: Sendable {
     ]
 
     /// What is wrong with the headers this policy sends (`headers`, then `extra` over them,
-    /// `userAgent` and `accept`), or nil when they can be sent. A value with a line break would
-    /// let whoever chose it add headers of their own, so it is refused, never cleaned.
+    /// `userAgent` and `accept`), or nil when they can be sent. A value with a control
+    /// character or a line break of any kind would let whoever chose it add headers of its own
+    /// (or stop the transfer), so it is refused, never cleaned. `headers` (the configuration's,
+    /// sent to every URL's origin) need `allowedHosts`: without it a push naming any host would
+    /// receive them. A request's own (`extra`) go with the URL the caller chose.
     ///
     ///     policy.headers["X-Bad"] = "a\r\nHost: evil"
-    ///     policy.headerProblem()   // "FetchPolicy.headers: the value of X-Bad holds a line break (CR, LF or NUL)"
+    ///     policy.headerProblem()   // "FetchPolicy.headers: the value of X-Bad holds a control character or a line break"
     public func headerProblem(adding extra: [String: String] = [:]) -> String? {
-        if userAgent.contains(where: Self.breaksLine) {
-            return "FetchPolicy.userAgent holds a line break (CR, LF or NUL); it must be one line"
+        if !Self.isHeaderValue(userAgent) {
+            return "FetchPolicy.userAgent holds a control character or a line break; it must be one line of text"
         }
-        if let accept, accept.contains(where: Self.breaksLine) {
-            return "FetchPolicy.accept holds a line break (CR, LF or NUL); it must be one line"
+        if let accept, !Self.isHeaderValue(accept) {
+            return "FetchPolicy.accept holds a control character or a line break; it must be one line of text"
+        }
+        if !headers.isEmpty, allowedHosts.isEmpty {
+            return "FetchPolicy.headers are sent to the origin of every URL fetched: set FetchPolicy.allowedHosts to the hosts that may receive them (or give them per request)"
         }
         for (source, headers) in [("FetchPolicy.headers", self.headers), ("the request's headers", extra)] {
+            var seen: Set<String> = []
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
                 let shown = DisplayText.escaped(name)
                 guard !name.isEmpty, name.unicodeScalars.allSatisfy(Self.isTokenCharacter) else {
@@ -124,8 +133,14 @@ public struct FetchPolicy: Sendable {
                 if let reason = Self.reservedHeaders[name.lowercased()] {
                     return "\(source): \(shown) cannot be set here: \(reason)"
                 }
-                if value.unicodeScalars.contains(where: { Self.breaksLine(Character($0)) }) {
-                    return "\(source): the value of \(shown) holds a line break (CR, LF or NUL)"
+                guard seen.insert(name.lowercased()).inserted else {
+                    return "\(source): \(shown) is given twice (header names do not differ by case)"
+                }
+                if value.trimmingCharacters(in: .whitespaces).isEmpty {
+                    return "\(source): the value of \(shown) is empty (libcurl would drop the header)"
+                }
+                if !Self.isHeaderValue(value) {
+                    return "\(source): the value of \(shown) holds a control character or a line break"
                 }
             }
         }
@@ -141,8 +156,15 @@ public struct FetchPolicy: Sendable {
         return merged.sorted { $0.key < $1.key }.map(\.value)
     }
 
-    private static func breaksLine(_ character: Character) -> Bool {
-        character.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }
+    /// Whether `value` can be a header's value as it is: no C0 control but tab, no DEL, no C1
+    /// control, no line or paragraph separator (what `Character.isNewline` also counts). The
+    /// client checks the same before it sends (`Transfer`), so a value this lets through never
+    /// stops a transfer.
+    package static func isHeaderValue(_ value: String) -> Bool {
+        !value.unicodeScalars.contains { scalar in
+            (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+                || scalar == "\u{2028}" || scalar == "\u{2029}"
+        }
     }
 
     /// RFC 9110 tchar.

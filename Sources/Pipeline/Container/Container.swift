@@ -53,9 +53,13 @@ package final class Container: Sendable {
         /// One shard of a batch: shares the container with the other shards.
         case shard(Shard)
         /// A library preparer, in one of any number of processes writing into the container at
-        /// once (replicas on one volume): a shared lock (no batch runs meanwhile), a spool
-        /// folder of its own, and nothing of the others' touched. Files get unique names and
-        /// appear whole (atomic renames), so the processes never collide.
+        /// once (replicas on one volume): a shared lock (no unsharded batch runs meanwhile), a
+        /// spool folder of its own, and nothing of the others' touched. Files get unique names
+        /// and appear whole (atomic renames), so the processes never collide. Shard runs take
+        /// the main lock shared too, so they are not kept out: the last shard would then find
+        /// the lock held and leave the merge to `pushattach merge`; do not mix the two. The
+        /// volume must keep `flock` coherent across machines, or a live process's spool could
+        /// look abandoned to another.
         case sharedByProcesses
     }
     /// The folder, relative to the container, for each kind of file.

@@ -21,7 +21,9 @@ package final class ItemRunner: Sendable {
     }
 
     /// What became of `item`. Cancelling the calling task stops its download (or its wait for
-    /// memory) and gives `.cancelled`; once written, a file is reported, not removed.
+    /// memory) and gives `.cancelled`, checked again around the engine and after the write: a
+    /// file written as the task was cancelled is removed (unless its name is stable, and so
+    /// possibly another call's: then it is reported).
     package func prepare(_ item: InputItem) async -> ItemOutcome {
         let cause = ItemCause()
         let result = await ItemCause.$current.withValue(cause) { await context.prepare(item, index: 0) }

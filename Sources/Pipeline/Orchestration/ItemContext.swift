@@ -99,7 +99,8 @@ final class ItemContext: Sendable {
         // 2. Admission and 3. processing. Cancelled before, or while the engine ran: nothing is
         //    written (the spooled body, if any, goes with `download`).
         guard !Task.isCancelled,
-            let outcome = await process(download, item: item, index: index, timings: &entry.timings)
+            let outcome = await process(
+                download, holding: downloadLease, item: item, index: index, timings: &entry.timings)
         else { return abandoned }
         options.stageObserver?(index, .processed)
         guard !Task.isCancelled else { return abandoned }
@@ -125,9 +126,12 @@ final class ItemContext: Sendable {
         var entry = entry
         let clock = ContinuousClock()
         let writeStart = clock.now
+        // Stable names come from the URL; bytes given in a call have none of their own (every
+        // upload named `image.jpg` would share one), so they are named at random.
+        let stable = options.stableNames && item.body == nil
         let name = AttachmentName(
             url: item.url, suggestedFilename: download.suggestedFilename, fileExtension: format.fileExtension,
-            naming: options.stableNames ? .stable : .random)
+            naming: stable ? .stable : .random)
         let spooled: SpooledFile? =
             if outcome.outputIsInput, case .file(let file) = download.body { file } else { nil }
         let written = await write(
@@ -135,7 +139,9 @@ final class ItemContext: Sendable {
             index: index)
         entry.timings.writeMs = (clock.now - writeStart).milliseconds
         switch written {
-        case .success(let (file, thumbFile)) where Task.isCancelled:
+        // A stable name may be another call's file for the same URL, written (or returned) at
+        // the same time: it is never removed, and the item is reported as it finished.
+        case .success(let (file, thumbFile)) where Task.isCancelled && !stable:
             let container = container
             await io.run { _ in for name in [file, thumbFile].compactMap({ $0 }) { container.removeFile(name) } }
             return .abandoned(item, index: index)
@@ -157,13 +163,15 @@ final class ItemContext: Sendable {
     /// (from the header), then sniffs, reconciles, plans, runs the engine and hashes on the CPU
     /// threads. Nil when the run was abandoned while it waited.
     private func process(
-        _ download: Download, item: InputItem, index: Int, timings: inout ManifestEntry.Timings
+        _ download: Download, holding bodyLease: MemoryLease, item: InputItem, index: Int,
+        timings: inout ManifestEntry.Timings
     ) async -> MediaOutcome? {
         let body = download.body
         let options = options
         let weight = await io.run { _ in Self.workingMemory(of: body, options: options) }
-        // The body is held by the download lease already: this is what the engine adds.
-        guard let lease = try? await memory.acquire(max(0, weight - body.inMemoryCount), for: .processing) else {
+        // What the download lease holds of the body is counted already (at most the spool
+        // threshold: a larger body in memory, given as bytes or read from a file, is not).
+        guard let lease = try? await memory.acquire(max(0, weight - bodyLease.heldBytes), for: .processing) else {
             return nil
         }
         defer { lease.release() }
@@ -204,7 +212,13 @@ final class ItemContext: Sendable {
                 if let thumbnail, let uuid = UUID(uuidString: name.identifier) {
                     let thumbName = AttachmentName(
                         uuid: uuid, suggestedFilename: name.baseName, fileExtension: thumbnail.format.fileExtension)
-                    thumbFile = try container.write(thumbnail.data, named: thumbName, in: .thumbnails)
+                    do throws(ContainerError) {
+                        thumbFile = try container.write(thumbnail.data, named: thumbName, in: .thumbnails)
+                    } catch {
+                        // The item fails: its attachment must not stay behind, named by nothing.
+                        container.removeFile(file)
+                        throw error
+                    }
                 }
                 return .success((file, thumbFile))
             } catch {

@@ -20,6 +20,9 @@ final class FolderRunners: @unchecked Sendable {
     private var closing = 0
     /// Set by `shutDown()`: no folder is acquired any more.
     private var isShutDown = false
+    /// Calls between their check of `isShutDown` and their entry (opening the folder): not
+    /// idle while any is.
+    private var opening = 0
     private let makeRunner: @Sendable (Container) -> ItemRunner
 
     init(makeRunner: @escaping @Sendable (Container) -> ItemRunner) { self.makeRunner = makeRunner }
@@ -27,10 +30,20 @@ final class FolderRunners: @unchecked Sendable {
     /// The folder's runner and container, held until `release(key)`.
     /// Nil after `shutDown()`: the caller refuses the call.
     func acquire(_ folder: URL) throws(ContainerError) -> (runner: ItemRunner, container: Container, key: String)? {
-        guard !lock.withLock({ isShutDown }) else { return nil }
-        let use = try ContainerRegistry.shared.open(folder)
+        let admitted: Bool = lock.withLock {
+            guard !isShutDown else { return false }
+            opening += 1
+            return true
+        }
+        guard admitted else { return nil }
+        let use: ContainerUse
+        do { use = try ContainerRegistry.shared.open(folder) } catch {
+            finishOpening()
+            throw error
+        }
         let key = use.container.url.path
         let (runner, surplus): (ItemRunner, ContainerUse?) = lock.withLock {
+            opening -= 1
             if var entry = entries[key] {
                 entry.users += 1
                 entries[key] = entry
@@ -64,7 +77,7 @@ final class FolderRunners: @unchecked Sendable {
         closing.use.release()
         lock.withLock {
             self.closing -= 1
-            if entries.isEmpty, self.closing == 0 {
+            if entries.isEmpty, self.closing == 0, opening == 0 {
                 waiters = idleWaiters
                 idleWaiters = []
             }
@@ -73,6 +86,17 @@ final class FolderRunners: @unchecked Sendable {
     }
 
     /// Returns once no call holds any folder (every runner shut down, every folder released).
+    /// An `acquire` that failed to open its folder is no longer opening; the idle waiters may go.
+    private func finishOpening() {
+        let waiters: [CheckedContinuation<Void, Never>] = lock.withLock {
+            opening -= 1
+            guard entries.isEmpty, closing == 0, opening == 0 else { return [] }
+            defer { idleWaiters = [] }
+            return idleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
     /// Refuses every later `acquire`, then waits until the calls in progress are done and
     /// every runner has stopped.
     func shutDown() async {
@@ -83,7 +107,7 @@ final class FolderRunners: @unchecked Sendable {
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now: Bool = lock.withLock {
-                if entries.isEmpty, closing == 0 { return true }
+                if entries.isEmpty, closing == 0, opening == 0 { return true }
                 idleWaiters.append(continuation)
                 return false
             }

@@ -41,6 +41,17 @@ struct LocalInputTests {
         #expect(text?.kind == .rejected)
     }
 
+    @Test func uploadsOfOneNameNeverShareAFileEvenWithStableNames() async throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let preparer = Fixtures.preparer { $0.stableNames = true }
+        let a = try await preparer.prepare(try Corpus.data(Fixtures.jpeg), filename: "image.jpg", into: folder.url)
+        let b = try await preparer.prepare(try Corpus.data(Fixtures.webp), filename: "image.jpg", into: folder.url)
+        #expect(a.fileURL != b.fileURL)
+        #expect(FileManager.default.fileExists(atPath: a.fileURL.path) && FileManager.default.fileExists(atPath: b.fileURL.path))
+        #expect(try Data(contentsOf: a.fileURL).count == a.byteCount)
+    }
+
     @Test func aDownloadCapUnderTenMegabytesIsHonoured() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }

@@ -34,7 +34,16 @@ struct RequestControlTests {
         #expect(refused?.kind == .downloadFailed && refused?.reason.contains("401") == true)
         #expect(refused?.isRetryable == false && refused?.retryAfter == nil)
 
-        let preparer = Fixtures.preparer { $0.fetch.headers["Authorization"] = "Bearer t0ken" }
+        // Headers for every URL need the hosts that may receive them.
+        let unscoped = Fixtures.preparer { $0.fetch.headers["Authorization"] = "Bearer t0ken" }
+        let scopeMissing = await #expect(throws: AttachmentError.self) {
+            try await unscoped.prepare(url, into: folder.url)
+        }
+        #expect(scopeMissing?.kind == .invalidArgument && scopeMissing?.reason.contains("allowedHosts") == true)
+        let preparer = Fixtures.preparer {
+            $0.fetch.headers["Authorization"] = "Bearer t0ken"
+            $0.fetch.allowedHosts = ["127.0.0.1"]
+        }
         let attachment = try await preparer.prepare(url, into: folder.url)
         #expect(attachment.format == .jpeg)
     }
@@ -44,7 +53,10 @@ struct RequestControlTests {
         defer { server.stop() }
         let folder = TemporaryFolder()
         defer { folder.remove() }
-        let preparer = Fixtures.preparer { $0.fetch.headers["authorization"] = "Bearer another-tenant" }
+        let preparer = Fixtures.preparer {
+            $0.fetch.headers["authorization"] = "Bearer another-tenant"
+            $0.fetch.allowedHosts = ["127.0.0.1"]
+        }
         var request = AttachmentRequest(url: URL(string: server.url("/private.jpg"))!)
         request.headers["Authorization"] = "Bearer t0ken"
         let attachment = try await preparer.prepare(request, into: folder.url)
@@ -68,21 +80,28 @@ struct RequestControlTests {
         }
         let folder = TemporaryFolder()
         defer { folder.remove() }
-        let preparer = Fixtures.preparer { $0.fetch.headers["Authorization"] = "Bearer t0ken" }
+        let preparer = Fixtures.preparer {
+            $0.fetch.headers["Authorization"] = "Bearer t0ken"
+            $0.fetch.allowedHosts = ["127.0.0.1"]
+        }
         _ = try await preparer.prepare(URL(string: origin.url("/moved.jpg"))!, into: folder.url)
         #expect(seen.withLock { $0 } == ["Bearer t0ken", nil], "the credential went to the redirect's origin")
     }
 
     @Test(arguments: [
         ["X-Bad": "a\r\nHost: evil.example"], ["X-Bad": "a\nb"], ["Bad Name": "x"], ["Host": "evil.example"],
-        ["User-Agent": "x"], ["": "x"],
+        ["User-Agent": "x"], ["": "x"], ["X-Bad": "Bearer a\u{2028}b"], ["X-Bad": "a\u{0B}b"], ["X-Bad": "a\u{85}b"],
+        ["X-Bad": "a\u{7F}"], ["X-Empty": " "], ["X-Twice": "a", "x-twice": "b"],
     ])
     func headersThatCouldInjectOrClashAreRefusedBeforeAnyFetch(_ headers: [String: String]) async throws {
         let server = try Self.privateOrigin()
         defer { server.stop() }
         let folder = TemporaryFolder()
         defer { folder.remove() }
-        let preparer = Fixtures.preparer { $0.fetch.headers = headers }
+        let preparer = Fixtures.preparer {
+            $0.fetch.headers = headers
+            $0.fetch.allowedHosts = ["127.0.0.1"]
+        }
         let error = await #expect(throws: AttachmentError.self) {
             try await preparer.prepare(URL(string: server.url("/private.jpg"))!, into: folder.url)
         }
