@@ -35,7 +35,8 @@ struct PrepareManifestTests {
         let listB = try f.dir.file("b.txt", "\(b1)\n\n\(b2)\n")
         options.inputs.append(listB.path)
         let finished = Watched(0)
-        async let run = Preparer(options: options).run { event in
+        let preparer = Preparer(options: options)
+        async let run = preparer.run { event in
             if case .finished = event { finished.update { $0 += 1 } }
         }
         let others = await finished.wait { $0 >= 4 }
