@@ -99,13 +99,22 @@ check() {
     "$@" >"$out" 2>&1
     status=$?
     if [ "$status" -eq "$expected" ] && grep -qE "$pattern" "$out"; then
+        record ok "$name" "$(grep -m1 -E "$pattern" "$out")"
+    else
+        record fail "$name" "exit $status (expected $expected), no line matching /$pattern/ or wrong status:"
+        sed 's/^/      /' "$out"
+    fi
+}
+
+# Counts one check and prints its line: record ok|fail NAME MESSAGE.
+record() {
+    if [ "$1" = ok ]; then
         passed=$((passed + 1))
-        echo "ok    $name: $(grep -m1 -E "$pattern" "$out")"
+        echo "ok    $2: $3"
     else
         failed=$((failed + 1))
-        failures+=("$name")
-        echo "FAIL  $name: exit $status (expected $expected), no line matching /$pattern/ or wrong status:"
-        sed 's/^/      /' "$out"
+        failures+=("$2")
+        echo "FAIL  $2: $3"
     fi
 }
 
@@ -128,12 +137,9 @@ check batch-manifest 0 '^resumed: 3 skipped, 0 prepared, 0 failed' -- \
 # The file server logged each download once: three for both runs together.
 downloads=$(grep -c 'GET /[^ ]*?batch=1 ' "$work/server.log")
 if [ "$downloads" -eq 3 ] && [ -f "$work/manifest-batch/manifest.json" ]; then
-    passed=$((passed + 1))
-    echo "ok    batch-manifest-downloads: 3 downloads for the batch and its resume, manifest.json written"
+    record ok batch-manifest-downloads "3 downloads for the batch and its resume, manifest.json written"
 else
-    failed=$((failed + 1))
-    failures+=("batch-manifest-downloads")
-    echo "FAIL  batch-manifest-downloads: $downloads downloads (expected 3), or no manifest.json"
+    record fail batch-manifest-downloads "$downloads downloads (expected 3), or no manifest.json"
 fi
 
 # --- concurrent-requests: 20 calls at once on one preparer and one folder --------------------
@@ -158,12 +164,9 @@ files=$(find "$work/replicas/Images" -type f | wc -l)
 unique=$(find "$work/replicas/Images" -type f -printf '%f\n' | cut -c1-36 | sort -u | wc -l)
 leftovers=$(find "$work/replicas" -maxdepth 1 -name '.spool*' | wc -l)
 if [ "$replica_failures" -eq 0 ] && [ "$files" -eq 800 ] && [ "$unique" -eq 800 ] && [ "$leftovers" -eq 0 ]; then
-    passed=$((passed + 1))
-    echo "ok    replicas: 4 processes x 200 URLs into one folder: $files files, $unique distinct UUIDs, no error, no spool left"
+    record ok replicas "4 processes x 200 URLs into one folder: $files files, $unique distinct UUIDs, no error, no spool left"
 else
-    failed=$((failed + 1))
-    failures+=("replicas")
-    echo "FAIL  replicas: $replica_failures process(es) failed, $files files, $unique distinct UUIDs (expected 800), $leftovers spool folder(s) left"
+    record fail replicas "$replica_failures process(es) failed, $files files, $unique distinct UUIDs (expected 800), $leftovers spool folder(s) left"
     grep -h '^failed' "$work"/replica-*.log | head -5
 fi
 
@@ -207,9 +210,7 @@ if [ -n "$endpoint_port" ]; then
     [ "$status" -ne 124 ] && endpoint_pid=""
     check endpoint-exit 0 '^served 4 requests' -- sh -c "cat '$work/endpoint.log'; exit $status"
 else
-    failed=$((failed + 1))
-    failures+=("http-endpoint")
-    echo "FAIL  http-endpoint: did not start listening:"
+    record fail http-endpoint "did not start listening:"
     sed 's/^/      /' "$work/endpoint.log"
 fi
 

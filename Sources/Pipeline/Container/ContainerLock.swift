@@ -72,29 +72,33 @@ package final class ContainerLock: @unchecked Sendable {
         }
     }
 
-    /// Takes a shard's locks in the open folder: `.pushattach.lock` shared, then the shard's own
-    /// exclusively. `.locked` names whichever is held: by an unsharded run or a merge (the
-    /// container lock), or by another run of this very shard.
     /// A shared hold on the container's lock, for library preparers: any number of processes
     /// (replicas on one volume) hold it at once and write into the container side by side;
     /// while a batch run (`init(in:)`, exclusive) holds it, this is refused (`.locked`, naming
     /// the batch's PID), and a batch started meanwhile is refused.
     init(sharedIn directory: DirectoryHandle) throws(ContainerError) {
-        let mainPath = directory.path(of: Self.fileName)
-        let main = try directory.openFile(Self.fileName, .readWrite, .create, permissions: 0o644)
-        do {
-            try SystemCall.lockShared(main, path: mainPath)
-        } catch {
-            let code: Int32? = if case let .system(_, _, code) = error { code } else { nil }
-            let holder = code == EWOULDBLOCK ? Self.readPID(main, path: mainPath) : nil
-            try? SystemCall.close(main, path: mainPath)
-            if code == EWOULDBLOCK { throw .locked(path: mainPath, holderPID: holder) }
-            throw error
-        }
+        let (main, mainPath) = try Self.lockMainShared(in: directory)
         path = mainPath
         fd = -1
         sharedFD = main
         sharedPath = mainPath
+    }
+
+    /// `.pushattach.lock` opened and locked shared: its descriptor and path. `.locked` (with
+    /// the PID written in it) while an exclusive holder has it.
+    private static func lockMainShared(in directory: DirectoryHandle) throws(ContainerError) -> (Int32, String) {
+        let mainPath = directory.path(of: fileName)
+        let main = try directory.openFile(fileName, .readWrite, .create, permissions: 0o644)
+        do {
+            try SystemCall.lockShared(main, path: mainPath)
+        } catch {
+            let code: Int32? = if case let .system(_, _, code) = error { code } else { nil }
+            let holder = code == EWOULDBLOCK ? readPID(main, path: mainPath) : nil
+            try? SystemCall.close(main, path: mainPath)
+            if code == EWOULDBLOCK { throw .locked(path: mainPath, holderPID: holder) }
+            throw error
+        }
+        return (main, mainPath)
     }
 
     /// The owner lock of a private spool folder (`Container.ownerFileName`): exclusive, taken
@@ -114,18 +118,11 @@ package final class ContainerLock: @unchecked Sendable {
         return readPID(fd, path: path) != nil
     }
 
+    /// Takes a shard's locks in the open folder: `.pushattach.lock` shared, then the shard's own
+    /// exclusively. `.locked` names whichever is held: by an unsharded run or a merge (the
+    /// container lock), or by another run of this very shard.
     init(in directory: DirectoryHandle, shard: Shard) throws(ContainerError) {
-        let mainPath = directory.path(of: Self.fileName)
-        let main = try directory.openFile(Self.fileName, .readWrite, .create, permissions: 0o644)
-        do {
-            try SystemCall.lockShared(main, path: mainPath)
-        } catch {
-            let code: Int32? = if case let .system(_, _, code) = error { code } else { nil }
-            let holder = code == EWOULDBLOCK ? Self.readPID(main, path: mainPath) : nil
-            try? SystemCall.close(main, path: mainPath)
-            if code == EWOULDBLOCK { throw .locked(path: mainPath, holderPID: holder) }
-            throw error
-        }
+        let (main, mainPath) = try Self.lockMainShared(in: directory)
         let own: ContainerLock
         do throws(ContainerError) {
             own = try ContainerLock(in: directory, fileName: shard.lockName)

@@ -18,6 +18,9 @@ final class ItemContext: Sendable {
     let memory: MemoryBudget
     /// Large downloads, on disk in the container's `.spool/` (`PrepareOptions.spoolBudget`).
     let spool: Spool?
+    /// What is wrong with the run's own request headers, checked once (an item with headers of
+    /// its own is checked with them).
+    let headerProblem: String?
 
     /// `memory`: a budget shared with other contexts (the library's preparer shares one across
     /// every folder it writes into); a budget of its own, of `options.admissionBudget`, when nil.
@@ -33,6 +36,7 @@ final class ItemContext: Sendable {
         var policy = Self.policy(options)
         policy.spool = spool
         client = HTTPClient(policy: policy, maxConcurrent: options.maxInFlight)
+        headerProblem = options.fetch.headerProblem()
         hosts = HostGate(perHost: options.perHost)
         cpu = WorkerPool(name: "cpu", threads: options.cpuThreads) { MediaStage(options: options) }
         io = WorkerPool(name: "io", threads: 2) { () }
@@ -310,7 +314,8 @@ final class ItemContext: Sendable {
         }
         if item.url.hasPrefix("file://") { return await readLocal(item.url) }
         if Task.isCancelled { return .failure(.abandoned) }
-        if let problem = options.fetch.headerProblem(adding: item.headers) { return .failure(.failed(problem)) }
+        let problem = item.headers.isEmpty ? headerProblem : options.fetch.headerProblem(adding: item.headers)
+        if let problem { return .failure(.failed(problem)) }
         let host = URLComponents(string: item.url)?.host?.lowercased() ?? ""
         await hosts.acquire(host)
         let result: Result<FetchResponse, FetchError>

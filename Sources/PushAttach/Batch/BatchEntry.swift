@@ -72,14 +72,14 @@ public struct BatchEntry: Sendable, Hashable {
         line = entry.line
         id = entry.id
         status = Status(rawValue: entry.status.rawValue) ?? .failed
-        action = entry.action.flatMap(AttachmentReport.Action.init(rawValue:))
-        errorCode = entry.errorCode.flatMap(UNErrorCode.init(rawValue:))
+        action = entry.plannedAction
+        errorCode = entry.unErrorCode
         reason = entry.reason
         file = entry.file
         fileURL = entry.file.map { folder.appendingPathComponent($0) }
         identifier = entry.identifier
         typeHint = entry.uti
-        format = entry.format.flatMap(MediaFormat.init(rawValue:))
+        format = entry.mediaFormat
         pixelSize = entry.width.flatMap { w in entry.height.map { PixelSize(width: w, height: $0) } }
         transform = entry.transform
         thumbnailURL = entry.thumbnail.map { folder.appendingPathComponent($0) }

@@ -38,7 +38,7 @@ extension AttachmentError {
         case nil: break
         }
         let reason = entry.reason ?? "not prepared"
-        let code = entry.errorCode.flatMap(UNErrorCode.init(rawValue:))
+        let code = entry.unErrorCode
         let kind: Kind =
             switch entry.status {
             case .rejected: .rejected

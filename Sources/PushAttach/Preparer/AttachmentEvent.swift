@@ -61,10 +61,10 @@ public struct AttachmentEvent: Sendable, Hashable {
                 case .rejected: .rejected
                 case .failed: .failed
                 }
-            action = entry.action.flatMap(AttachmentReport.Action.init(rawValue:))
-            format = entry.format.flatMap(MediaFormat.init(rawValue:))
+            action = entry.plannedAction
+            format = entry.mediaFormat
             byteCount = entry.bytes
-            errorCode = entry.errorCode.flatMap(UNErrorCode.init(rawValue:))
+            errorCode = entry.unErrorCode
             reason = entry.reason
             download = .milliseconds(entry.timings.downloadMs)
             process = .milliseconds(entry.timings.processMs)

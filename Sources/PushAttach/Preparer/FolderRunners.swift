@@ -60,7 +60,6 @@ final class FolderRunners: @unchecked Sendable {
     /// One user of `key` is done; the last one shuts its runner down and releases the folder.
     func release(_ key: String) {
         var closing: Entry?
-        var waiters: [CheckedContinuation<Void, Never>] = []
         lock.withLock {
             guard var entry = entries[key] else { return }
             entry.users -= 1
@@ -75,26 +74,30 @@ final class FolderRunners: @unchecked Sendable {
         guard let closing else { return }
         closing.runner.shutdown()
         closing.use.release()
-        lock.withLock {
+        let waiters = lock.withLock {
             self.closing -= 1
-            if entries.isEmpty, self.closing == 0, opening == 0 {
-                waiters = idleWaiters
-                idleWaiters = []
-            }
+            return takeIdleWaiters()
         }
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Returns once no call holds any folder (every runner shut down, every folder released).
     /// An `acquire` that failed to open its folder is no longer opening; the idle waiters may go.
     private func finishOpening() {
-        let waiters: [CheckedContinuation<Void, Never>] = lock.withLock {
+        let waiters = lock.withLock {
             opening -= 1
-            guard entries.isEmpty, closing == 0, opening == 0 else { return [] }
-            defer { idleWaiters = [] }
-            return idleWaiters
+            return takeIdleWaiters()
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// No folder held, closing or being opened (`lock` held).
+    private var isIdle: Bool { entries.isEmpty && closing == 0 && opening == 0 }
+
+    /// The idle waiters to resume when idle, taken from the list; none otherwise (`lock` held).
+    private func takeIdleWaiters() -> [CheckedContinuation<Void, Never>] {
+        guard isIdle else { return [] }
+        defer { idleWaiters = [] }
+        return idleWaiters
     }
 
     /// Refuses every later `acquire`, then waits until the calls in progress are done and
@@ -104,10 +107,11 @@ final class FolderRunners: @unchecked Sendable {
         await waitUntilIdle()
     }
 
+    /// Returns once no call holds any folder (every runner shut down, every folder released).
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now: Bool = lock.withLock {
-                if entries.isEmpty, closing == 0, opening == 0 { return true }
+                if isIdle { return true }
                 idleWaiters.append(continuation)
                 return false
             }

@@ -50,7 +50,7 @@ public struct PreparedAttachment: Sendable, Hashable, Codable {
         fileURL = folder.appendingPathComponent(file)
         self.identifier = identifier
         typeHint = uti
-        format = entry.format.flatMap(MediaFormat.init(rawValue:)) ?? .unknown
+        format = entry.mediaFormat ?? .unknown
         pixelSize = Self.size(entry.width, entry.height)
         sourcePixelSize = Self.size(entry.sourceWidth, entry.sourceHeight)
         frames = entry.frames

@@ -45,6 +45,14 @@ enum Fixtures {
     static let broken = "broken/jpeg/jd_empty.jpg"
 
     /// A preparer allowed to reach the loopback server.
+    /// Routes `path` of `server` to the fixture JPEG (`image/jpeg`); returns its bytes.
+    @discardableResult
+    static func serveJPEG(on server: TestHTTPServer, at path: String = "/a.jpg") throws -> Data {
+        let jpeg = try Corpus.data(Fixtures.jpeg)
+        server.route(path) { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        return jpeg
+    }
+
     static func preparer(_ change: (inout AttachmentPreparer.Configuration) -> Void = { _ in })
         -> AttachmentPreparer
     {

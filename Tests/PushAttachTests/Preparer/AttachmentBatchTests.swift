@@ -71,8 +71,7 @@ struct AttachmentBatchTests {
     @Test func eventsJournalReportAndMergeAreThere() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let jpeg = try Corpus.data(Fixtures.jpeg)
-        server.route("/a.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        try Fixtures.serveJPEG(on: server)
         let folder = TemporaryFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)

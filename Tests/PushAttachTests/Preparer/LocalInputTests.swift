@@ -55,8 +55,7 @@ struct LocalInputTests {
     @Test func aDownloadCapUnderTenMegabytesIsHonoured() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let jpeg = try Corpus.data(Fixtures.jpeg)
-        server.route("/a.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        let jpeg = try Fixtures.serveJPEG(on: server)
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let preparer = Fixtures.preparer { $0.imageDownloadCap = jpeg.count - 1 }
@@ -71,8 +70,7 @@ struct LocalInputTests {
     @Test func idsResultsAndErrorsTravel() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let jpeg = try Corpus.data(Fixtures.jpeg)
-        server.route("/a.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        try Fixtures.serveJPEG(on: server)
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let preparer = Fixtures.preparer()
@@ -101,8 +99,7 @@ struct EventsAndShutdownTests {
     @Test func everyCallIsToldOnceWithItsTimings() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let jpeg = try Corpus.data(Fixtures.jpeg)
-        server.route("/a.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        try Fixtures.serveJPEG(on: server)
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let events = Mutex<[AttachmentEvent]>([])
