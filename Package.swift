@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "pushattach", targets: ["pushattach"]),
         .executable(name: "pushattach-bench", targets: ["PushAttachBench"]),
         .library(name: "PushAttach", targets: ["PushAttach"]),
+        .library(name: "AttachmentServer", targets: ["AttachmentServer"]),
     ],
     targets: [
         // C libraries from Debian, seen only by the codec and fetch layers.
@@ -26,7 +27,11 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // libwebp's encoders (still and WebPAnimEncoder), for generated test inputs only (EngineFuzzKit).
         .systemLibrary(name: "CWebPMux", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
+        // libmicrohttpd, seen only by the server's HTTP layer (AttachmentServer/HTTP).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // libmicrohttpd's variadic start and connection-info calls, and the listening socket.
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
         // setjmp/longjmp error handling of libjpeg's scanline API and libpng's row API, kept in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
@@ -48,8 +53,11 @@ let package = Package(
         // The library a server calls: one module, one call per job, one error type.
         .target(
             name: "PushAttach", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "Pipeline"]),
-        // The command line: a face over the library (`PushAttach`), plus the benchmark kit for `bench`.
-        .executableTarget(name: "pushattach", dependencies: ["PushAttach", "BenchmarkKit"]),
+        // `pushattach serve`'s server: the second face over the library, on libmicrohttpd.
+        .target(name: "AttachmentServer", dependencies: ["PushAttach", "CMicroHTTPD", "CMicroHTTPDShim"]),
+        // The command line: a face over the library (`PushAttach`, `AttachmentServer`), plus the
+        // benchmark kit for `bench`.
+        .executableTarget(name: "pushattach", dependencies: ["PushAttach", "AttachmentServer", "BenchmarkKit"]),
         .executableTarget(
             name: "PushAttachBench", dependencies: ["BenchmarkKit"], path: "Benchmarks/pushattach-bench"),
         .target(
@@ -85,6 +93,7 @@ let package = Package(
                 "EngineFuzzKit",
             ]),
         .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "TestSupport"]),
+        .testTarget(name: "AttachmentServerTests", dependencies: ["AttachmentServer", "PushAttach", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["pushattach", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

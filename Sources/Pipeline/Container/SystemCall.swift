@@ -210,6 +210,8 @@ enum SystemCall {
         var links: Int
         /// The device and inode: equal for two names (or descriptors) of one file.
         var identity: FileIdentity
+        /// When the data was last changed (or the time set by `touch`), in seconds since 1970.
+        var modified: Double
 
         init(_ info: stat) {
             kind =
@@ -222,6 +224,7 @@ enum SystemCall {
             size = Int(info.st_size)
             links = Int(info.st_nlink)
             identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
         }
     }
 
@@ -229,6 +232,11 @@ enum SystemCall {
     struct FileIdentity: Sendable, Hashable {
         var device: UInt64
         var inode: UInt64
+    }
+
+    /// `futimens(2)` with the current time: marks a file as used now (the cache's LRU order).
+    static func touch(_ fd: Int32, path: String) throws(ContainerError) {
+        try run("futimens", path: path) { futimens(fd, nil) }
     }
 
     /// `fstat(2)`.

@@ -64,7 +64,7 @@ extension Sequence where Element == UInt8 {
     /// Lower-case hexadecimal, two digits per byte.
     ///
     ///     [0xDE, 0xAD].hexString   // "dead"
-    var hexString: String {
+    package var hexString: String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         for byte in self {

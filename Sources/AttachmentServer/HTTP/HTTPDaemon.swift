@@ -1,0 +1,188 @@
+import CMicroHTTPD
+import CMicroHTTPDShim
+import Foundation
+import PushAttach
+
+/// An HTTP/1.1 server on libmicrohttpd: a pool of worker threads, each with its own epoll, that
+/// parse requests, time out idle and slow connections, and send files with `sendfile`. Each
+/// request becomes an `HTTPExchange` handed to `handler` on a worker thread; the handler answers
+/// at once (a cache hit) or parks the connection and answers later from any thread (a miss),
+/// which frees the worker for other connections meanwhile.
+///
+/// The only file in the server that calls libmicrohttpd; its variadic calls are in
+/// `CMicroHTTPDShim`.
+final class HTTPDaemon: @unchecked Sendable {
+    struct Settings: Sendable {
+        var host: String
+        var port: Int
+        var threads: Int
+        var connectionLimit: Int
+        var perIPLimit: Int
+        /// Seconds a connection may sit idle or trickle its request head before it is closed.
+        var idleTimeout: Int
+    }
+
+    /// Called for each request on a worker thread, and once it is done.
+    protocol Handler: AnyObject, Sendable {
+        func handle(_ exchange: HTTPExchange)
+        func completed(_ exchange: HTTPExchange)
+    }
+
+    /// The port bound (the one asked for, or the one the system chose for port 0).
+    let port: Int
+    private var server: OpaquePointer?
+    private let handler: any Handler
+    private let lock = NSLock()
+    private var openExchanges: Set<ObjectIdentifier> = []
+    private var parked: [ObjectIdentifier: HTTPExchange] = [:]
+
+    /// Binds `settings.host`:`settings.port` and starts the worker threads.
+    init(settings: Settings, handler: any Handler) throws(ServerError) {
+        self.handler = handler
+        var bound: Int32 = 0
+        var code: Int32 = 0
+        var message = [CChar](repeating: 0, count: 128)
+        let fd = pa_httpd_listen(settings.host, String(settings.port), &bound, &code, &message, message.count)
+        guard fd >= 0 else {
+            let call = String(cString: message)
+            throw .listen(address: "\(settings.host):\(settings.port)", call: call, errno: code)
+        }
+        port = Int(bound)
+        var options = pa_httpd_settings(
+            listen_fd: fd, threads: UInt32(max(1, settings.threads)),
+            connection_limit: UInt32(max(1, settings.connectionLimit)), per_ip_limit: UInt32(max(0, settings.perIPLimit)),
+            idle_timeout: UInt32(max(1, settings.idleTimeout)))
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        guard let started = pa_httpd_start(&options, Self.uriCallback, Self.requestCallback, Self.completedCallback, context)
+        else {
+            close(fd)
+            throw .start(address: "\(settings.host):\(settings.port)")
+        }
+        server = started
+    }
+
+    /// Requests received and not yet done.
+    var openRequests: Int { lock.withLock { openExchanges.count } }
+
+    /// Stops accepting connections; open ones go on (keep-alive included).
+    func quiesce() {
+        guard let server else { return }
+        pa_httpd_quiesce(server)
+    }
+
+    /// Answers every parked request with `response`, then stops the threads and closes every
+    /// connection. Safe to call more than once.
+    func stop(answeringParkedWith response: @autoclosure () -> HTTPResponse) {
+        let waiting = lock.withLock { Array(parked.values) }
+        for exchange in waiting { exchange.complete(response()) }
+        // Give the resumed requests a moment to be sent.
+        let deadline = Date().addingTimeInterval(1)
+        while !waiting.isEmpty, openRequests > 0, Date() < deadline { usleep(10_000) }
+        let stopping: OpaquePointer? = lock.withLock {
+            defer { server = nil }
+            return server
+        }
+        if let stopping { pa_httpd_stop(stopping) }
+    }
+
+    deinit { stop(answeringParkedWith: HTTPResponse(status: 503)) }
+
+    // MARK: - Exchanges
+
+    func park(_ exchange: HTTPExchange) { lock.withLock { parked[ObjectIdentifier(exchange)] = exchange } }
+    func unpark(_ exchange: HTTPExchange) { _ = lock.withLock { parked.removeValue(forKey: ObjectIdentifier(exchange)) } }
+
+    /// Queues `response` on the exchange's connection (on a worker thread, inside its callback).
+    static func send(_ response: HTTPResponse, on connection: OpaquePointer) -> Bool {
+        let made: OpaquePointer?
+        switch response.body {
+        case .empty:
+            made = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+        case .data(let data):
+            made = data.withUnsafeBytes { raw in
+                MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+            }
+        case .file(let descriptor, let offset, let length):
+            made = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(offset))
+        }
+        guard let made else {
+            response.discard()
+            return false
+        }
+        for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
+        let queued = MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        return queued == .YES
+    }
+
+    static func header(_ name: String, of connection: OpaquePointer) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    static func suspend(_ connection: OpaquePointer) { MHD_suspend_connection(connection) }
+    static func resume(_ connection: OpaquePointer) { MHD_resume_connection(connection) }
+
+    static func clientAddress(_ connection: OpaquePointer) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard pa_httpd_client_address(connection, &buffer, buffer.count) == 0 else { return "-" }
+        return String(cString: buffer)
+    }
+
+    // MARK: - Callbacks from the worker threads
+
+    private static let uriCallback: pa_httpd_uri_callback = { context, uri in
+        let daemon = Unmanaged<HTTPDaemon>.fromOpaque(context!).takeUnretainedValue()
+        let exchange = HTTPExchange(uri: uri.map { String(cString: $0) } ?? "", daemon: daemon)
+        daemon.lock.withLock { _ = daemon.openExchanges.insert(ObjectIdentifier(exchange)) }
+        return Unmanaged.passRetained(exchange).toOpaque()
+    }
+
+    private static let requestCallback: pa_httpd_request_callback = { context, connection, method, request in
+        guard let context, let connection, let request else { return 0 }
+        let daemon = Unmanaged<HTTPDaemon>.fromOpaque(context).takeUnretainedValue()
+        let exchange = Unmanaged<HTTPExchange>.fromOpaque(request).takeUnretainedValue()
+        return exchange.step(connection: connection, method: method.map { String(cString: $0) } ?? "", handler: daemon.handler)
+            ? 1 : 0
+    }
+
+    private static let completedCallback: pa_httpd_completed_callback = { context, request in
+        guard let context, let request else { return }
+        let daemon = Unmanaged<HTTPDaemon>.fromOpaque(context).takeUnretainedValue()
+        let exchange = Unmanaged<HTTPExchange>.fromOpaque(request).takeRetainedValue()
+        daemon.unpark(exchange)
+        daemon.lock.withLock { _ = daemon.openExchanges.remove(ObjectIdentifier(exchange)) }
+        daemon.handler.completed(exchange)
+    }
+}
+
+/// Why the server could not start.
+public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The listening socket could not be made: `call` failed (`bind`: the address is in use or
+    /// not this machine's) or the host did not resolve.
+    case listen(address: String, call: String, errno: Int32)
+    /// libmicrohttpd would not start on the socket.
+    case start(address: String)
+    /// The configuration cannot work: no signing key and unsigned links not allowed, a limit
+    /// out of range.
+    case configuration(String)
+    /// The cache folder could not be opened.
+    case cache(AttachmentError)
+
+    /// What failed, and what to do.
+    public var description: String {
+        switch self {
+        case .listen(let address, let call, let code) where code != 0:
+            let text = String(cString: strerror(code))
+            let advice = code == EADDRINUSE ? " (another process listens there: pick another port)" : ""
+            return "cannot listen on \(address): \(call) failed: \(text)\(advice)"
+        case .listen(let address, let call, _):
+            return "cannot listen on \(address): \(call) (is the host an address of this machine?)"
+        case .start(let address):
+            return "libmicrohttpd would not start on \(address) (too many threads or connections for this system?)"
+        case .configuration(let reason):
+            return reason
+        case .cache(let error):
+            return "cannot open the cache: \(error)"
+        }
+    }
+}

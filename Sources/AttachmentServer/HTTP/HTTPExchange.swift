@@ -1,0 +1,114 @@
+import Foundation
+
+/// One request and its answer. Created when the request head arrives; the handler answers with
+/// `complete(_:)`, at once or later from any thread after `park()`.
+final class HTTPExchange: @unchecked Sendable {
+    /// The path and query as the client sent them.
+    let uri: String
+    /// When the request head arrived.
+    let started = ContinuousClock.now
+    private(set) var method = ""
+    private(set) var connection: OpaquePointer?
+    private unowned let daemon: HTTPDaemon
+
+    private enum State {
+        /// The handler runs on the worker thread.
+        case handling
+        /// The handler parked it and returned; the connection is not yet suspended.
+        case parked
+        /// Suspended, waiting for `complete`.
+        case suspended
+        /// An answer is waiting to be queued.
+        case ready(HTTPResponse)
+        /// Queued (or dropped).
+        case done
+    }
+
+    private let lock = NSLock()
+    private var state = State.handling
+    /// Calls of the daemon's request callback so far.
+    private var calls = 0
+    /// What was sent: for the access log and metrics.
+    private(set) var sentStatus = 0
+    private(set) var sentBytes = 0
+    /// Set by the handler for the access log: which cache path the answer took, the cache key.
+    var note: (cache: String, key: String?) = ("-", nil)
+
+    init(uri: String, daemon: HTTPDaemon) {
+        self.uri = uri
+        self.daemon = daemon
+    }
+
+    /// A request header (case-insensitive name), valid while the request is open.
+    func header(_ name: String) -> String? { connection.flatMap { HTTPDaemon.header(name, of: $0) } }
+
+    /// The client's address, read when the request is handed over.
+    private(set) var client = "-"
+
+    /// The answer will come later, from `complete` on any thread.
+    func park() {
+        lock.withLock { if case .handling = state { state = .parked } }
+        daemon.park(self)
+    }
+
+    /// Answers the request. The first answer wins; later ones are dropped (their files closed).
+    func complete(_ response: HTTPResponse) {
+        let resume: OpaquePointer? = lock.withLock {
+            switch state {
+            case .handling, .parked:
+                state = .ready(response)
+                return nil
+            case .suspended:
+                state = .ready(response)
+                return connection
+            case .ready, .done:
+                response.discard()
+                return nil
+            }
+        }
+        if let resume {
+            daemon.unpark(self)
+            HTTPDaemon.resume(resume)
+        }
+    }
+
+    /// One call of the daemon's request callback: the first hands the request to `handler`,
+    /// a later one (after a resume) queues the answer. False closes the connection.
+    ///
+    /// The very first call only says the head arrived: a response queued then (before the
+    /// request is read to its end) makes libmicrohttpd close the connection after it, which
+    /// would cost every keep-alive client a new connection per request. The second call hands
+    /// the request over.
+    func step(connection: OpaquePointer, method: String, handler: any HTTPDaemon.Handler) -> Bool {
+        let handOver: Bool = lock.withLock {
+            calls += 1
+            guard calls == 2 else { return false }
+            self.connection = connection
+            self.method = method
+            client = HTTPDaemon.clientAddress(connection)
+            return true
+        }
+        if calls == 1 { return true }
+        if handOver { handler.handle(self) }
+        return lock.withLock { () -> Bool in
+            switch state {
+            case .ready(let response):
+                state = .done
+                sentStatus = response.status
+                sentBytes = method == "HEAD" ? 0 : response.length
+                return HTTPDaemon.send(response, on: connection)
+            case .parked:
+                state = .suspended
+                HTTPDaemon.suspend(connection)
+                return true
+            case .handling:
+                // A handler that neither answered nor parked: a bug; answer rather than hang.
+                state = .done
+                sentStatus = 500
+                return HTTPDaemon.send(HTTPResponse(status: 500), on: connection)
+            case .suspended, .done:
+                return true
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import PushAttach
+
+extension AttachmentServer {
+    /// Everything the server decides by. The defaults suit one replica behind a load balancer.
+    ///
+    ///     var configuration = AttachmentServer.Configuration(cacheFolder: URL(fileURLWithPath: "/var/cache/pushattach"))
+    ///     configuration.signer = try AttachmentSigner(keyFile: URL(fileURLWithPath: "/etc/pushattach/key"))
+    ///     configuration.preparer.fetch.allowedHosts = ["*.cdn.example.com"]
+    public struct Configuration: Sendable {
+        /// The address to listen on ("127.0.0.1", "::", "0.0.0.0"). Default 127.0.0.1.
+        public var host = "127.0.0.1"
+        /// The port; 0 lets the system choose (read it back from `AttachmentServer.port`). Default 8080.
+        public var port = 8080
+        /// The cache folder (shared safely by replicas on one volume).
+        public var cacheFolder: URL
+        /// Bytes of cache entries kept before the least recently used go. Default 1 GB.
+        public var cacheCapacity = 1_000_000_000
+        /// How long a refusal (422, or 404 from the origin) is answered from the cache. Default 60 s.
+        public var rejectionTTL: Duration = .seconds(60)
+        /// Checks the links' signatures; nil only with `allowUnsigned`.
+        public var signer: AttachmentSigner?
+        /// Serve links without a valid signature (development only).
+        public var allowUnsigned = false
+        /// `Cache-Control: public, max-age=` of a prepared file, in seconds. Default one day.
+        public var maxAge = 86_400
+        /// The longest a request waits for its preparation before a 504: under the extension's
+        /// 30 s. Default 20 s. Downloads get the same deadline and no retries.
+        public var deadline: Duration = .seconds(20)
+        /// Distinct preparations in flight at once; a miss past it gets 503 with `Retry-After`.
+        public var maxPending = 64
+        /// libmicrohttpd's worker threads (each serves many connections). Default: 2 per core.
+        public var threads = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+        /// Open connections at once; more are refused at accept. Default 4096.
+        public var connectionLimit = 4096
+        /// Open connections from one address; 0 for no limit (behind a load balancer every
+        /// connection comes from its address). Default 0.
+        public var perIPLimit = 0
+        /// Seconds a connection may be idle, or take to send its request head, before it is closed
+        /// (so slow clients cannot hold connections). Default 15.
+        public var idleTimeout = 15
+        /// How the attachments are prepared: fetch policy (allowed hosts, private networks), long
+        /// side, quality, budgets.
+        public var preparer = AttachmentPreparer.Configuration.default
+        /// Where the JSON access log goes: a file path, "-" for standard error, nil for none.
+        public var accessLogPath: String? = "-"
+
+        /// The defaults, caching in `cacheFolder`.
+        public init(cacheFolder: URL) { self.cacheFolder = cacheFolder }
+
+        /// What else changes the output than the link: part of every cache key, so a server
+        /// restarted with another long side or quality does not answer with the old files.
+        var variant: String { "long=\(preparer.limits.maxLongSide);q=\(preparer.limits.quality)" }
+
+        /// The preparer's configuration as the server runs it: the deadline for downloads, no
+        /// retries (the client retries), no thumbnails (made per link from the cached file).
+        var effectivePreparer: AttachmentPreparer.Configuration {
+            var configuration = preparer
+            if configuration.fetch.deadline > deadline { configuration.fetch.deadline = deadline }
+            configuration.fetch.maxRetries = 0
+            configuration.thumbnailSize = nil
+            return configuration
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import PushAttach
+
+/// `pushattach serve` as a library: an HTTP endpoint a Notification Service Extension fetches
+/// attachments through. `GET /a/<signature>/<base64url(source URL)>[?type=…&thumb=…]` answers
+/// with the attachment prepared from the source (cached on disk), its `ETag`, `Cache-Control`
+/// and `X-Attachment-Type-Hint`; concurrent requests for one link share one preparation.
+///
+///     var configuration = AttachmentServer.Configuration(cacheFolder: URL(fileURLWithPath: "/var/cache/pushattach"))
+///     configuration.signer = AttachmentSigner(key: Array(secret.utf8))
+///     let server = try AttachmentServer(configuration: configuration)
+///     print("listening on port \(server.port)")
+///     // … on SIGTERM:
+///     await server.drain(grace: .seconds(10))
+///
+/// Also `/healthz` (alive), `/readyz` (200 until draining) and `/metrics` (Prometheus text).
+/// Every error answer has the JSON body of `AttachmentProblem`. The server is stateless apart
+/// from its cache folder, which replicas may share.
+public final class AttachmentServer: Sendable {
+    /// What it decides by.
+    public let configuration: Configuration
+    /// The port it listens on.
+    public var port: Int { daemon.port }
+    private let router: RequestRouter
+    private let daemon: HTTPDaemon
+
+    /// Opens the cache and starts listening.
+    ///
+    /// - Throws: `ServerError`: no signer without `allowUnsigned`, the cache folder cannot be
+    ///   opened, the address cannot be bound.
+    public init(configuration: Configuration) throws(ServerError) {
+        guard configuration.signer != nil || configuration.allowUnsigned else {
+            throw .configuration(
+                "no signing key: give AttachmentServer.Configuration.signer (or allow unsigned links, for development only)")
+        }
+        guard configuration.deadline > .zero, configuration.maxPending > 0 else {
+            throw .configuration("the deadline and the pending-preparation limit must be above 0")
+        }
+        self.configuration = configuration
+        let cache: AttachmentCache
+        do {
+            cache = try AttachmentCache(
+                folder: configuration.cacheFolder, capacity: configuration.cacheCapacity,
+                rejectionTTL: configuration.rejectionTTL)
+        } catch { throw .cache(error) }
+        router = RequestRouter(configuration: configuration, cache: cache)
+        daemon = try HTTPDaemon(
+            settings: HTTPDaemon.Settings(
+                host: configuration.host, port: configuration.port, threads: configuration.threads,
+                connectionLimit: configuration.connectionLimit, perIPLimit: configuration.perIPLimit,
+                idleTimeout: configuration.idleTimeout),
+            handler: router)
+        router.daemon = daemon
+    }
+
+    /// The `/metrics` text (Prometheus exposition format).
+    public var metrics: String { router.metricsText }
+
+    /// Stops taking connections and lets the requests in flight finish, for up to `grace`;
+    /// then answers any still waiting with 503 and stops. `/readyz` answers 503 from the start,
+    /// so a load balancer stops sending new requests.
+    public func drain(grace: Duration) async {
+        router.isDraining = true
+        daemon.quiesce()
+        let end = ContinuousClock.now + grace
+        while daemon.openRequests > 0, ContinuousClock.now < end {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        stop()
+    }
+
+    /// Stops at once: requests still waiting get 503, connections are closed.
+    public func stop() {
+        router.isDraining = true
+        daemon.stop(answeringParkedWith: RequestRouter.problemResponse(
+            AttachmentProblem(status: 503, error: "unavailable", reason: "the server is shutting down; try again"),
+            retryAfter: 1))
+    }
+
+    /// Reopens the access log file (after logrotate moved it; `serve` does this on SIGHUP).
+    public func reopenLog() { router.log?.reopen() }
+}

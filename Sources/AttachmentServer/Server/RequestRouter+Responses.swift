@@ -1,0 +1,72 @@
+import Foundation
+import PushAttach
+
+extension RequestRouter {
+    /// The answer an entry gives: the file (or 304 when the client has it), or a cached refusal.
+    func answer(_ entry: AttachmentCache.Entry, to exchange: HTTPExchange) -> HTTPResponse {
+        let answer = entry.answer
+        guard answer.status == 200, let sha256 = answer.sha256 else {
+            let body = (try? entry.body()) ?? Data()
+            let maxAge = max(0, Int(configuration.rejectionTTL.components.seconds) - Int(entry.age))
+            return HTTPResponse(
+                status: answer.status,
+                headers: [("Content-Type", "application/json"), ("Cache-Control", "public, max-age=\(maxAge)")],
+                body: .data(body))
+        }
+        let etag = "\"\(sha256)\""
+        var headers = [
+            ("ETag", etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)"),
+            ("X-Attachment-Type-Hint", answer.typeHint ?? ""),
+        ]
+        if Self.matches(exchange.header("If-None-Match"), etag: etag) {
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        headers.insert(("Content-Type", answer.contentType), at: 0)
+        let (descriptor, offset) = entry.takeDescriptor()
+        return HTTPResponse(
+            status: 200, headers: headers, body: .file(descriptor: descriptor, offset: offset, length: answer.byteCount))
+    }
+
+    /// True when an `If-None-Match` list names `etag` (weakly compared, as RFC 9110 says for
+    /// this header) or is `*`.
+    static func matches(_ header: String?, etag: String) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+
+    /// A JSON error answer (`AttachmentProblem`), with `Retry-After` when given.
+    static func problemResponse(_ problem: AttachmentProblem, retryAfter: Int? = nil) -> HTTPResponse {
+        var headers = [("Content-Type", "application/json"), ("Cache-Control", "no-store")]
+        if let retryAfter { headers.append(("Retry-After", String(retryAfter))) }
+        return HTTPResponse(status: problem.status, headers: headers, body: .data(problem.json))
+    }
+
+    static func text(_ text: String, type: String = "text/plain; charset=utf-8") -> HTTPResponse {
+        HTTPResponse(
+            status: 200, headers: [("Content-Type", type), ("Cache-Control", "no-store")], body: .data(Data(text.utf8)))
+    }
+
+    /// The path without its query.
+    static func route(of uri: String) -> Substring {
+        uri.firstIndex(of: "?").map { uri[..<$0] } ?? Substring(uri)
+    }
+
+    /// The route as the access log names it: never the link's signature, source or query.
+    static func loggedRoute(_ uri: String) -> String {
+        let route = route(of: uri)
+        if route.hasPrefix("/a/") { return "/a" }
+        return ["/healthz", "/readyz", "/metrics"].contains(String(route)) ? String(route) : "other"
+    }
+}
+
+extension Double {
+    func rounded(toPlaces places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (self * scale).rounded() / scale
+    }
+}

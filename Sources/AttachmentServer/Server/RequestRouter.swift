@@ -1,0 +1,186 @@
+import Foundation
+import PushAttach
+
+/// Answers each request: the operational routes, then a link's cache hit at once on the worker
+/// thread, or its miss through the single flight.
+final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
+    let configuration: AttachmentServer.Configuration
+    let cache: AttachmentCache
+    let preparer: AttachmentPreparer
+    let flights: SingleFlight<Outcome>
+    let metrics = ServerMetrics()
+    let log: AccessLog?
+    weak var daemon: HTTPDaemon?
+    private let drainLock = NSLock()
+    private var draining = false
+
+    /// How a preparation ended: stored in the cache, or refused/failed.
+    enum Outcome: Sendable {
+        case cached
+        case problem(AttachmentProblem)
+    }
+
+    init(configuration: AttachmentServer.Configuration, cache: AttachmentCache) {
+        self.configuration = configuration
+        self.cache = cache
+        preparer = AttachmentPreparer(configuration: configuration.effectivePreparer)
+        flights = SingleFlight(limit: configuration.maxPending)
+        log = configuration.accessLogPath.map(AccessLog.init(path:))
+    }
+
+    var isDraining: Bool {
+        get { drainLock.withLock { draining } }
+        set { drainLock.withLock { draining = newValue } }
+    }
+
+    var metricsText: String {
+        metrics.render(inFlight: daemon?.openRequests ?? 0, pending: flights.inFlight, cacheBytes: cache.usage)
+    }
+
+    // MARK: - HTTPDaemon.Handler
+
+    func handle(_ exchange: HTTPExchange) {
+        guard exchange.method == "GET" || exchange.method == "HEAD" else {
+            var response = Self.problemResponse(
+                AttachmentProblem(status: 405, error: "method_not_allowed", reason: "only GET and HEAD are served"))
+            response.headers.append(("Allow", "GET, HEAD"))
+            return exchange.complete(response)
+        }
+        switch Self.route(of: exchange.uri) {
+        case "/healthz": exchange.complete(Self.text("ok\n"))
+        case "/readyz":
+            exchange.complete(
+                isDraining
+                    ? Self.problemResponse(
+                        AttachmentProblem(status: 503, error: "unavailable", reason: "draining: shutting down"), retryAfter: 1)
+                    : Self.text("ready\n"))
+        case "/metrics": exchange.complete(Self.text(metricsText, type: "text/plain; version=0.0.4"))
+        default: handleLink(exchange)
+        }
+    }
+
+    func completed(_ exchange: HTTPExchange) {
+        metrics.answered(status: exchange.sentStatus)
+        guard let log else { return }
+        let elapsed = ContinuousClock.now - exchange.started
+        let line = AccessLog.Line(
+            time: Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
+            client: exchange.client, method: exchange.method, route: Self.loggedRoute(exchange.uri),
+            key: exchange.note.key, status: exchange.sentStatus, bytes: exchange.sentBytes,
+            ms: (Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000).rounded(toPlaces: 3),
+            cache: exchange.note.cache)
+        log.write(line)
+    }
+
+    // MARK: - Links
+
+    private func handleLink(_ exchange: HTTPExchange) {
+        let request: AttachmentLink.SignedRequest
+        do { request = try AttachmentLink.parse(uri: exchange.uri) } catch {
+            let word = error.status == 404 ? "no_route" : "bad_request"
+            return exchange.complete(Self.problemResponse(AttachmentProblem(status: error.status, error: word, reason: error.reason)))
+        }
+        guard configuration.allowUnsigned || configuration.signer?.isValid(request.signature, for: request.signedPart) == true
+        else {
+            let reason = request.signature == "-" ? "this link is not signed" : "the link's signature does not match"
+            return exchange.complete(Self.problemResponse(AttachmentProblem(status: 403, error: "forbidden", reason: reason)))
+        }
+        let key = AttachmentCache.Key(request.link, variant: configuration.variant)
+        exchange.note.key = String(key.digest.prefix(16))
+        if let entry = cache.entry(for: key) {
+            metrics.hit()
+            exchange.note.cache = "hit"
+            return exchange.complete(answer(entry, to: exchange))
+        }
+        if isDraining {
+            return exchange.complete(Self.problemResponse(
+                AttachmentProblem(status: 503, error: "unavailable", reason: "draining: shutting down"), retryAfter: 1))
+        }
+        miss(exchange, link: request.link, key: key)
+    }
+
+    private func miss(_ exchange: HTTPExchange, link: AttachmentLink, key: AttachmentCache.Key) {
+        exchange.park()
+        let remaining = configuration.deadline - (ContinuousClock.now - exchange.started)
+        let joined = flights.join(key.digest, timeout: remaining, work: { [self] in await prepare(link, key: key) }) {
+            [self] outcome in
+            exchange.complete(answer(outcome, key: key, to: exchange))
+        }
+        switch joined {
+        case .full:
+            metrics.busy()
+            exchange.note.cache = "busy"
+            exchange.complete(Self.problemResponse(
+                AttachmentProblem(
+                    status: 503, error: "unavailable",
+                    reason: "\(configuration.maxPending) preparations are in flight (the server's limit); try again shortly"),
+                retryAfter: 1))
+        case .started:
+            metrics.miss(coalesced: false)
+            exchange.note.cache = "miss"
+        case .waiting:
+            metrics.miss(coalesced: true)
+            exchange.note.cache = "coalesced"
+        }
+    }
+
+    private func answer(_ outcome: Outcome?, key: AttachmentCache.Key, to exchange: HTTPExchange) -> HTTPResponse {
+        switch outcome {
+        case nil:
+            let seconds = configuration.deadline.components.seconds
+            return Self.problemResponse(AttachmentProblem(
+                status: 504, error: "timeout",
+                reason: "not prepared within the server's deadline (\(seconds) s); the preparation goes on, and a retry may find it cached"))
+        case .problem(let problem):
+            return Self.problemResponse(problem, retryAfter: problem.status == 503 ? 1 : nil)
+        case .cached:
+            guard let entry = cache.entry(for: key) else {
+                return Self.problemResponse(
+                    AttachmentProblem(status: 503, error: "unavailable", reason: "the cache entry was removed before it was sent; try again"),
+                    retryAfter: 1)
+            }
+            return answer(entry, to: exchange)
+        }
+    }
+
+    // MARK: - Preparing
+
+    /// Prepares the link's attachment (or thumbnail) and stores it in the cache.
+    private func prepare(_ link: AttachmentLink, key: AttachmentCache.Key) async -> Outcome {
+        metrics.fetched()
+        let start = ContinuousClock.now
+        defer {
+            let elapsed = ContinuousClock.now - start
+            metrics.prepared(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        do throws(AttachmentError) {
+            guard let side = link.thumbnailSize else {
+                let attachment = try await preparer.prepare(
+                    AttachmentRequest(url: link.source, typeHint: link.typeHint), into: cache.workFolder)
+                try cache.store(attachment, for: key)
+                return .cached
+            }
+            var whole = link
+            whole.thumbnailSize = nil
+            let wholeKey = AttachmentCache.Key(whole, variant: configuration.variant)
+            if cache.entry(for: wholeKey) == nil, case .problem(let problem) = await prepare(whole, key: wholeKey) {
+                return .problem(problem)
+            }
+            guard let entry = cache.entry(for: wholeKey) else {
+                return .problem(AttachmentProblem(status: 503, error: "unavailable", reason: "the attachment left the cache; try again"))
+            }
+            guard entry.answer.status == 200 else {
+                let body = try entry.body()
+                return .problem(
+                    (try? JSONDecoder().decode(AttachmentProblem.self, from: body))
+                        ?? AttachmentProblem(status: entry.answer.status, error: "rejected", reason: "refused"))
+            }
+            try cache.store(try await Thumbnail.image(from: try entry.body(), maxSide: side), for: key)
+            return .cached
+        } catch {
+            let problem = AttachmentProblem(error)
+            try? cache.store(problem, for: key)
+            return .problem(problem)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The server's counters, as `/metrics` shows them in the Prometheus text format.
+final class ServerMetrics: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requests: [Int: Int] = [:]
+    private var hits = 0
+    private var misses = 0
+    private var originFetches = 0
+    private var coalesced = 0
+    private var rejectedBusy = 0
+    /// Upper bounds, in seconds, of the preparation histogram.
+    static let buckets: [Double] = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20]
+    private var preparationCounts = [Int](repeating: 0, count: buckets.count + 1)
+    private var preparationSum = 0.0
+
+    func answered(status: Int) { lock.withLock { requests[status, default: 0] += 1 } }
+    func hit() { lock.withLock { hits += 1 } }
+    func miss(coalesced joined: Bool) {
+        lock.withLock {
+            misses += 1
+            if joined { coalesced += 1 }
+        }
+    }
+    func fetched() { lock.withLock { originFetches += 1 } }
+    func busy() { lock.withLock { rejectedBusy += 1 } }
+
+    func prepared(seconds: Double) {
+        lock.withLock {
+            let index = Self.buckets.firstIndex { seconds <= $0 } ?? Self.buckets.count
+            preparationCounts[index] += 1
+            preparationSum += seconds
+        }
+    }
+
+    /// The text `/metrics` answers with; the gauges are read by the caller.
+    func render(inFlight: Int, pending: Int, cacheBytes: Int) -> String {
+        lock.withLock {
+            var out = ""
+            func metric(_ name: String, _ type: String, _ help: String, _ lines: [String]) {
+                out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" + lines.map { $0 + "\n" }.joined()
+            }
+            metric(
+                "pushattach_requests_total", "counter", "Requests answered, by HTTP status.",
+                requests.keys.sorted().map { "pushattach_requests_total{status=\"\($0)\"} \(requests[$0]!)" })
+            metric("pushattach_cache_hits_total", "counter", "Attachment requests answered from the cache.", ["pushattach_cache_hits_total \(hits)"])
+            metric("pushattach_cache_misses_total", "counter", "Attachment requests not in the cache.", ["pushattach_cache_misses_total \(misses)"])
+            metric("pushattach_origin_fetches_total", "counter", "Preparations started (one origin download each).", ["pushattach_origin_fetches_total \(originFetches)"])
+            metric("pushattach_coalesced_waits_total", "counter", "Misses that waited for a preparation another request started.", ["pushattach_coalesced_waits_total \(coalesced)"])
+            metric("pushattach_busy_total", "counter", "Misses refused with 503 because max pending preparations were in flight.", ["pushattach_busy_total \(rejectedBusy)"])
+            var cumulative = 0
+            var lines: [String] = []
+            for (index, bound) in Self.buckets.enumerated() {
+                cumulative += preparationCounts[index]
+                lines.append("pushattach_preparation_seconds_bucket{le=\"\(bound)\"} \(cumulative)")
+            }
+            cumulative += preparationCounts[Self.buckets.count]
+            lines.append("pushattach_preparation_seconds_bucket{le=\"+Inf\"} \(cumulative)")
+            lines.append("pushattach_preparation_seconds_sum \(preparationSum)")
+            lines.append("pushattach_preparation_seconds_count \(cumulative)")
+            metric("pushattach_preparation_seconds", "histogram", "Time to prepare and cache one attachment.", lines)
+            metric("pushattach_in_flight_requests", "gauge", "Requests received and not yet answered.", ["pushattach_in_flight_requests \(inFlight)"])
+            metric("pushattach_pending_preparations", "gauge", "Preparations in flight.", ["pushattach_pending_preparations \(pending)"])
+            metric("pushattach_cache_bytes", "gauge", "Bytes of cache entries, as this process last counted.", ["pushattach_cache_bytes \(cacheBytes)"])
+            metric("pushattach_resident_memory_bytes", "gauge", "Resident set size of this process.", ["pushattach_resident_memory_bytes \(Self.residentBytes)"])
+            return out
+        }
+    }
+
+    /// This process's resident set size, from /proc/self/statm (0 where there is none).
+    static var residentBytes: Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import MediaTypes
+import Pipeline
+
+/// A disk cache of prepared attachments (and of refusals, for a short time), keyed by link: what
+/// `pushattach serve` answers from, usable by any Swift service. Any number of processes may
+/// share one folder (replicas on one volume): entries are written atomically, eviction is done
+/// by one process at a time under a lock, and removing an entry another process is sending is
+/// safe.
+///
+///     let cache = try AttachmentCache(folder: URL(fileURLWithPath: "/var/cache/pushattach"))
+///     let key = AttachmentCache.Key(link)
+///     if let hit = cache.entry(for: key) { return try hit.body() }
+///     let attachment = try await preparer.prepare(link.source, typeHint: link.typeHint, into: cache.workFolder)
+///     try cache.store(attachment, for: key)
+///
+/// Layout: `entries/<2 hex>/<key>` (a short text head, then the body), `work/` (the preparer's
+/// folder; a stored attachment's file is removed from it). Least recently used entries are
+/// removed once the entries pass `capacity`.
+public final class AttachmentCache: Sendable {
+    /// Which answer an entry holds: a digest of the normalised source URL, the type hint, the
+    /// thumbnail size and a variant string (what else changes the output: the server's long
+    /// side and quality).
+    public struct Key: Sendable, Hashable, CustomStringConvertible {
+        /// SHA-256 of the key's parts, 64 lower-case hex digits: the entry's file name.
+        public let digest: String
+
+        /// The key of `link` under `variant`.
+        public init(_ link: AttachmentLink, variant: String = "") {
+            let parts = [
+                "pushattach-cache-v1", Self.normalised(link.source), link.typeHint ?? "",
+                link.thumbnailSize.map(String.init) ?? "-", variant,
+            ]
+            digest = SHA256.hexDigest(of: Data(parts.joined(separator: "\n").utf8))
+        }
+
+        /// The digest.
+        public var description: String { digest }
+
+        /// `url` with its scheme and host lower-cased, the default port and the fragment dropped,
+        /// and an empty path written `/`: spellings of one resource share an entry.
+        public static func normalised(_ url: URL) -> String {
+            guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+            parts.scheme = parts.scheme?.lowercased()
+            parts.host = parts.host?.lowercased()
+            if (parts.scheme == "http" && parts.port == 80) || (parts.scheme == "https" && parts.port == 443) {
+                parts.port = nil
+            }
+            parts.fragment = nil
+            if parts.percentEncodedPath.isEmpty { parts.percentEncodedPath = "/" }
+            return parts.string ?? url.absoluteString
+        }
+    }
+
+    /// What an entry answers with.
+    public struct Answer: Sendable, Hashable {
+        /// 200, or the status of a cached refusal (422, 404).
+        public var status: Int
+        /// The body's MIME type (`image/jpeg`; `application/json` for a refusal).
+        public var contentType: String
+        /// The UTI for `UNNotificationAttachmentOptionsTypeHintKey`, for a 200.
+        public var typeHint: String?
+        /// The body's SHA-256, lower-case hex (the strong ETag), for a 200.
+        public var sha256: String?
+        /// The `UNErrorCode` of a refusal.
+        public var errorCode: Int?
+        /// The body's length in bytes.
+        public var byteCount: Int
+    }
+
+    /// An entry opened for reading. The body is read from the file as it was when opened, even
+    /// if another process replaces or evicts it meanwhile.
+    public final class Entry: Sendable {
+        /// What it answers with.
+        public let answer: Answer
+        /// Seconds since it was stored.
+        public let age: Double
+        private let open: CacheStore.OpenEntry
+
+        init(_ open: CacheStore.OpenEntry) {
+            self.open = open
+            age = open.age
+            let record = open.record
+            answer = Answer(
+                status: record.status, contentType: record.contentType, typeHint: record.typeHint,
+                sha256: record.sha256, errorCode: record.errorCode, byteCount: record.length)
+        }
+
+        /// The body, read whole.
+        ///
+        /// - Throws: `AttachmentError` of kind `.writeFailed` when the file cannot be read.
+        public func body() throws(AttachmentError) -> Data {
+            do { return try open.body() } catch { throw AttachmentError(cacheFailure: error) }
+        }
+
+        /// Hands over the open file: a descriptor the caller now owns (and closes), and the
+        /// offset its body starts at (for `sendfile`, or `MHD_create_response_from_fd_at_offset64`).
+        /// The descriptor is -1 once taken.
+        public func takeDescriptor() -> (descriptor: Int32, offset: Int) {
+            (open.takeDescriptor(), open.bodyOffset)
+        }
+    }
+
+    /// The cache's folder.
+    public var folder: URL { store.root }
+    /// The folder to prepare into (`AttachmentPreparer.prepare(_:into:)`) before `store`.
+    public let workFolder: URL
+    /// The most bytes the entries may hold before the least recently used are removed.
+    public var capacity: Int { store.capacity }
+    private let store: CacheStore
+
+    /// Opens the cache in `folder`, creating it when missing.
+    ///
+    /// - Parameters:
+    ///   - capacity: bytes of entries kept; the least recently used go first. Default 1 GB.
+    ///   - rejectionTTL: how long a refusal (422, 404) is answered from the cache. Default 60 s.
+    /// - Throws: `AttachmentError` of kind `.writeFailed` when the folder cannot be created or
+    ///   opened.
+    public init(folder: URL, capacity: Int = 1_000_000_000, rejectionTTL: Duration = .seconds(60))
+        throws(AttachmentError)
+    {
+        do {
+            store = try CacheStore(root: folder, capacity: capacity, rejectionTTL: rejectionTTL.seconds)
+        } catch { throw AttachmentError(cacheFailure: error) }
+        workFolder = folder.appendingPathComponent("work", isDirectory: true)
+    }
+
+    /// The entry of `key`, or nil: none, unreadable, or a refusal past its TTL.
+    public func entry(for key: Key) -> Entry? { store.open(key.digest).map(Entry.init) }
+
+    /// Stores `attachment`'s file as the entry of `key` and removes it (and its thumbnail) from
+    /// `workFolder`.
+    ///
+    /// - Throws: `AttachmentError` of kind `.writeFailed` when the entry cannot be written.
+    public func store(_ attachment: PreparedAttachment, for key: Key) throws(AttachmentError) {
+        defer {
+            try? FileManager.default.removeItem(at: attachment.fileURL)
+            if let thumbnail = attachment.thumbnailURL { try? FileManager.default.removeItem(at: thumbnail) }
+        }
+        let record = CacheStore.Record(
+            status: 200, contentType: attachment.format.mimeType, typeHint: attachment.typeHint,
+            sha256: attachment.sha256, length: attachment.byteCount)
+        do { try store.store(key.digest, record: record, copying: attachment.fileURL) } catch {
+            throw AttachmentError(cacheFailure: error)
+        }
+    }
+
+    /// Stores a thumbnail as the entry of `key`.
+    public func store(_ thumbnail: Thumbnail, for key: Key) throws(AttachmentError) {
+        let record = CacheStore.Record(
+            status: 200, contentType: thumbnail.format.mimeType, typeHint: thumbnail.format.uti,
+            sha256: SHA256.hexDigest(of: thumbnail.data), length: thumbnail.data.count)
+        do { try store.store(key.digest, record: record, body: thumbnail.data) } catch {
+            throw AttachmentError(cacheFailure: error)
+        }
+    }
+
+    /// Stores a refusal as the entry of `key`, answered for `rejectionTTL`; one that is not
+    /// cacheable (`AttachmentProblem.isCacheable`) is not stored.
+    public func store(_ problem: AttachmentProblem, for key: Key) throws(AttachmentError) {
+        guard problem.isCacheable else { return }
+        let record = CacheStore.Record(
+            status: problem.status, contentType: "application/json", errorCode: problem.errorCode, length: 0)
+        do { try store.store(key.digest, record: record, body: problem.json) } catch {
+            throw AttachmentError(cacheFailure: error)
+        }
+    }
+
+    /// Bytes the entries hold, as this process last counted them.
+    public var usage: Int { store.usage }
+
+    /// Removes expired refusals, then the least recently used entries until under 90 % of
+    /// `capacity`; returns how many were removed (0 when another process is evicting).
+    @discardableResult
+    public func evict() -> Int { store.evict() }
+}
+
+extension AttachmentError {
+    /// A cache file that could not be written or read.
+    init(cacheFailure error: ContainerError) {
+        self.init(kind: .writeFailed, reason: "the attachment cache: \(error)", underlying: .container(error))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,90 @@
+import Fetch
+import Foundation
+import MediaTypes
+
+/// The one JSON body every error answer of `pushattach serve` carries, and the HTTP status that
+/// goes with an `AttachmentError`:
+///
+///     {"status":422,"error":"rejected","errorCode":101,"reason":"the bytes are text, not media"}
+///
+/// `error` is a fixed word a client can switch on: `rejected` (422: iOS would refuse it and it
+/// cannot be made into an attachment), `not_found` (404 at the origin), `origin_failed` (502),
+/// `timeout` (504: past the server's deadline or the origin's), `forbidden` (403: bad signature,
+/// source not allowed), `bad_request` (400), `no_route` (404), `method_not_allowed` (405),
+/// `unavailable` (503: over capacity, draining, or the cache not writable; see `Retry-After`).
+/// `errorCode` is the `UNErrorCode` iOS would give the file, or null.
+public struct AttachmentProblem: Sendable, Hashable, Codable {
+    /// The HTTP status.
+    public var status: Int
+    /// The fixed word for the class of failure.
+    public var error: String
+    /// The `UNErrorCode` (`rawValue`) iOS would give the file, when it would refuse it.
+    public var errorCode: Int?
+    /// What is wrong, and what to do.
+    public var reason: String
+
+    /// A problem answered with `status`.
+    public init(status: Int, error: String, errorCode: Int? = nil, reason: String) {
+        self.status = status
+        self.error = error
+        self.errorCode = errorCode
+        self.reason = reason
+    }
+
+    /// The answer to a failed preparation: 404 when the origin said 404 or 410, 504 for a
+    /// timeout, 502 for other download failures, 403 for a refused source, 422 for a file that
+    /// cannot be an attachment, 400 for a bad argument, 503 when the cache folder cannot be
+    /// written or the call was cancelled.
+    public init(_ failure: AttachmentError) {
+        let code = failure.errorCode?.rawValue
+        switch failure.kind {
+        case .invalidURL, .invalidArgument:
+            self.init(status: 400, error: "bad_request", reason: failure.reason)
+        case .blocked:
+            self.init(status: 403, error: "forbidden", reason: failure.reason)
+        case .downloadFailed:
+            self.init(download: failure)
+        case .tooLarge, .rejected, .processingFailed:
+            self.init(status: 422, error: "rejected", errorCode: code, reason: failure.reason)
+        case .writeFailed, .cancelled:
+            self.init(status: 503, error: "unavailable", reason: failure.reason)
+        }
+    }
+
+    private init(download failure: AttachmentError) {
+        switch failure.underlying {
+        case .fetch(.httpStatus(_, let status, _)) where status == 404 || status == 410:
+            self.init(status: 404, error: "not_found", reason: failure.reason)
+        case .fetch(.timedOut):
+            self.init(status: 504, error: "timeout", reason: failure.reason)
+        default:
+            self.init(status: 502, error: "origin_failed", reason: failure.reason)
+        }
+    }
+
+    /// The JSON body (keys sorted, one line).
+    public var json: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = (try? encoder.encode(self)) ?? Data("{\"status\":\(status)}".utf8)
+        data.append(0x0A)
+        return data
+    }
+
+    /// Whether a cache may keep this answer for its refusal TTL: a file that cannot be an
+    /// attachment, or an origin's 404, answers the same until the origin changes. Timeouts and
+    /// other failures are not kept.
+    public var isCacheable: Bool { status == 422 || status == 404 }
+
+    // Encodes `errorCode` as null when there is none, so every body has the same four keys.
+    private enum CodingKeys: String, CodingKey { case status, error, errorCode, reason }
+
+    /// Encodes all four keys, `errorCode` as null when there is none.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(status, forKey: .status)
+        try container.encode(error, forKey: .error)
+        try container.encode(errorCode, forKey: .errorCode)
+        try container.encode(reason, forKey: .reason)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// One piece of work per key at a time, whatever the number of callers: the first caller of a
+/// key starts it, later callers wait for the same result (each with its own deadline), and the
+/// key is free again once it is done. `serve` puts every cache miss through one, so a thousand
+/// requests for one uncached URL make one download.
+///
+///     let flights = SingleFlight<Data?>(limit: 64)
+///     let bytes = await flights.value(for: key.digest, timeout: .seconds(20)) { await fetch(url) }
+///     // nil: the deadline passed first (the work goes on, and fills the cache for the next caller)
+///
+/// `limit` bounds the distinct keys in flight (not the callers per key): past it `join` answers
+/// `.full` and the caller should say "try again later".
+public final class SingleFlight<Value: Sendable>: @unchecked Sendable {
+    /// How a caller joined.
+    public enum Joined: Sendable, Hashable {
+        /// It started the work.
+        case started
+        /// It waits for work another caller started.
+        case waiting
+        /// Nothing was started: `limit` keys are in flight. Its completion is never called.
+        case full
+    }
+
+    /// The most keys in flight at once.
+    public let limit: Int
+    private let lock = NSLock()
+    private var flights: [String: Flight] = [:]
+    private var nextWaiter = 0
+
+    private final class Flight {
+        var waiters: [Int: @Sendable (Value?) -> Void] = [:]
+    }
+
+    /// A set of flights allowing `limit` keys in flight at once.
+    public init(limit: Int) { self.limit = max(1, limit) }
+
+    /// Keys in flight now.
+    public var inFlight: Int { lock.withLock { flights.count } }
+
+    /// Joins `key`'s flight, starting `work` in a new task when there is none. `completion` is
+    /// called once: with the work's value, or with nil when `timeout` passes first. It runs on
+    /// the task that finished the work, or on a timer's thread: keep it quick.
+    public func join(
+        _ key: String, timeout: Duration, work: @escaping @Sendable () async -> Value,
+        completion: @escaping @Sendable (Value?) -> Void
+    ) -> Joined {
+        let (joined, id): (Joined, Int) = lock.withLock {
+            nextWaiter += 1
+            if let flight = flights[key] {
+                flight.waiters[nextWaiter] = completion
+                return (.waiting, nextWaiter)
+            }
+            guard flights.count < limit else { return (.full, 0) }
+            let flight = Flight()
+            flight.waiters[nextWaiter] = completion
+            flights[key] = flight
+            return (.started, nextWaiter)
+        }
+        if joined == .full { return .full }
+        if joined == .started {
+            Task {
+                let value = await work()
+                self.finish(key, with: value)
+            }
+        }
+        let nanoseconds = max(0, timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+            self.expire(key, waiter: id)
+        }
+        return joined
+    }
+
+    /// Waits for `key`'s value (starting `work` when no flight has that key), or nil once
+    /// `timeout` passes or when `limit` keys are in flight.
+    public func value(for key: String, timeout: Duration, work: @escaping @Sendable () async -> Value) async
+        -> Value?
+    {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+            let joined = join(key, timeout: timeout, work: work) { continuation.resume(returning: $0) }
+            if joined == .full { continuation.resume(returning: nil) }
+        }
+    }
+
+    private func finish(_ key: String, with value: Value) {
+        let waiters = lock.withLock { flights.removeValue(forKey: key)?.waiters.values.map { $0 } ?? [] }
+        for waiter in waiters { waiter(value) }
+    }
+
+    private func expire(_ key: String, waiter id: Int) {
+        let waiter = lock.withLock { flights[key]?.waiters.removeValue(forKey: id) }
+        waiter?(nil)
+    }
+}

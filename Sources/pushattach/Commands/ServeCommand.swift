@@ -1,0 +1,183 @@
+import AttachmentServer
+import Foundation
+import PushAttach
+
+/// `pushattach serve`: an HTTP endpoint a Notification Service Extension fetches attachments
+/// through (`AttachmentServer`), until SIGTERM or SIGINT drains it.
+struct ServeCommand: Command {
+    static let name = "serve"
+    static let abstract = "Serve signed attachment links over HTTP: prepared on first request, then cached."
+
+    enum Options {
+        static let library = AttachmentServer.Configuration(cacheFolder: URL(fileURLWithPath: "."))
+
+        static let listen = OptionInfo.value(
+            "--listen", "HOST:PORT", "The address to listen on ('[::1]:8080' for IPv6, '0.0.0.0:8080' for every interface).",
+            default: "127.0.0.1:8080")
+        static let cache = OptionInfo.value(
+            "--cache", "DIR", "The cache folder (required; created when missing; replicas may share it).",
+            completion: .directory)
+        static let cacheSize = OptionInfo.number(
+            "--cache-size", "MB", "Cache entries kept, in 10^6 bytes; the least recently used go first.",
+            default: Double(library.cacheCapacity) / 1e6, in: 1...100_000_000)
+        static let keyFile = OptionInfo.value(
+            "--key-file", "FILE",
+            "The signing key: the file's bytes, one trailing newline dropped. Default: the PUSHATTACH_SIGNING_KEY environment variable.",
+            completion: .file)
+        static let allowUnsigned = OptionInfo.flag(
+            "--allow-unsigned", "Serve links without a valid signature (development only: anyone could make the server fetch anything).")
+        static let allowSource = OptionInfo.value(
+            "--allow-source", "HOSTGLOB",
+            "Only fetch from hosts matching HOSTGLOB ('cdn.example.com', or '*.example.com' for subdomains); repeatable.",
+            repeatable: true)
+        static let allowPrivateNetworks = OptionInfo.flag(
+            "--allow-private-networks",
+            "Allow sources on loopback, private, link-local and other non-public addresses (refused by default, checked at connect time).")
+        static let maxAge = OptionInfo.int(
+            "--max-age", "SECONDS", "Cache-Control max-age of a prepared file.", default: library.maxAge, in: 0...31_536_000)
+        static let deadline = OptionInfo.number(
+            "--deadline", "SECONDS", "A request not answered by then gets 504 (keep it under the extension's 30 s).",
+            default: seconds(library.deadline), in: 0.1...600)
+        static let grace = OptionInfo.number(
+            "--grace", "SECONDS", "On SIGTERM or SIGINT: how long requests in flight may take to finish.", default: 10,
+            in: 0...600)
+        static let rejectionTTL = OptionInfo.number(
+            "--rejection-ttl", "SECONDS", "How long a refusal (422, or the origin's 404) is answered from the cache.",
+            default: seconds(library.rejectionTTL), in: 0...86_400)
+        static let maxPending = OptionInfo.int(
+            "--max-pending", "N", "Preparations in flight at once; a miss past it gets 503 with Retry-After.",
+            default: library.maxPending, in: 1...4096)
+        static let threads = OptionInfo.int(
+            "--threads", "N", "HTTP worker threads (each serves many connections).", default: library.threads, in: 1...256)
+        static let maxConnections = OptionInfo.int(
+            "--max-connections", "N", "Open connections at once.", default: library.connectionLimit, in: 1...1_000_000)
+        static let perIPLimit = OptionInfo.int(
+            "--per-ip-limit", "N", "Open connections from one address; 0 for none (behind a load balancer).",
+            default: library.perIPLimit, in: 0...1_000_000)
+        static let idleTimeout = OptionInfo.int(
+            "--idle-timeout", "SECONDS", "Close a connection idle (or sending its request head) this long.",
+            default: library.idleTimeout, in: 1...3600)
+        static let maxLongSide = OptionInfo.int(
+            "--max-long-side", "N", "Fit images to N pixels on the long side.",
+            default: library.preparer.limits.maxLongSide, in: 16...16384)
+        static let quality = OptionInfo.int(
+            "--quality", "Q", "JPEG quality, 1-100.", default: library.preparer.limits.quality, in: 1...100)
+        static let accessLog = OptionInfo.value(
+            "--access-log", "FILE", "Where the JSON access log goes ('-' for stderr, 'off' for none); reopened on SIGHUP.",
+            default: "-", completion: .file)
+
+        static let all = [
+            listen, cache, cacheSize, keyFile, allowUnsigned, allowSource, allowPrivateNetworks, maxAge, deadline, grace,
+            rejectionTTL, maxPending, threads, maxConnections, perIPLimit, idleTimeout, maxLongSide, quality, accessLog,
+            OptionInfo.help,
+        ]
+
+        static func seconds(_ duration: Duration) -> Double { Double(duration.components.seconds) }
+    }
+
+    static var doc: CommandDoc { ServeDoc.doc }
+
+    var configuration: AttachmentServer.Configuration
+    var grace: Duration
+
+    init(_ arguments: ParsedArguments) throws {
+        let command = "pushattach serve"
+        guard let cache = arguments.value(Options.cache) else {
+            throw UsageError(command: command, message: "--cache DIR is required (where prepared attachments are kept)")
+        }
+        var configuration = AttachmentServer.Configuration(cacheFolder: URL(fileURLWithPath: cache))
+        (configuration.host, configuration.port) = try Self.address(arguments.value(Options.listen) ?? "127.0.0.1:8080")
+        configuration.allowUnsigned = arguments.flag(Options.allowUnsigned)
+        configuration.signer = try Self.signer(keyFile: arguments.value(Options.keyFile), command: command)
+        if configuration.signer == nil, !configuration.allowUnsigned {
+            throw UsageError(
+                command: command,
+                message: "no signing key: give --key-file FILE or set PUSHATTACH_SIGNING_KEY (or --allow-unsigned, for development)")
+        }
+        configuration.preparer.fetch.allowedHosts = arguments.all(Options.allowSource)
+        configuration.preparer.fetch.allowPrivateNetworks = arguments.flag(Options.allowPrivateNetworks)
+        if let megabytes = try arguments.double(Options.cacheSize, command: command) {
+            configuration.cacheCapacity = Int(megabytes * 1e6)
+        }
+        if let value = try arguments.int(Options.maxAge, command: command) { configuration.maxAge = value }
+        if let value = try arguments.double(Options.deadline, command: command) { configuration.deadline = .seconds(value) }
+        if let value = try arguments.double(Options.rejectionTTL, command: command) {
+            configuration.rejectionTTL = .seconds(value)
+        }
+        if let value = try arguments.int(Options.maxPending, command: command) { configuration.maxPending = value }
+        if let value = try arguments.int(Options.threads, command: command) { configuration.threads = value }
+        if let value = try arguments.int(Options.maxConnections, command: command) { configuration.connectionLimit = value }
+        if let value = try arguments.int(Options.perIPLimit, command: command) { configuration.perIPLimit = value }
+        if let value = try arguments.int(Options.idleTimeout, command: command) { configuration.idleTimeout = value }
+        if let value = try arguments.int(Options.maxLongSide, command: command) {
+            configuration.preparer.limits.maxLongSide = value
+        }
+        if let value = try arguments.int(Options.quality, command: command) { configuration.preparer.limits.quality = value }
+        let log = arguments.value(Options.accessLog) ?? "-"
+        configuration.accessLogPath = log == "off" ? nil : log
+        self.configuration = configuration
+        grace = .seconds(try arguments.double(Options.grace, command: command) ?? 10)
+    }
+
+    /// `HOST:PORT`, `[V6]:PORT` or `PORT` (on 127.0.0.1).
+    static func address(_ text: String) throws(UsageError) -> (String, Int) {
+        let invalid = UsageError(
+            command: "pushattach serve", message: "--listen '\(text)' is not HOST:PORT ('127.0.0.1:8080', '[::1]:8080')")
+        if let port = Int(text), (0...65535).contains(port) { return ("127.0.0.1", port) }
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { throw invalid }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw invalid }
+        return (host, port)
+    }
+
+    static func signer(keyFile: String?, command: String) throws(UsageError) -> AttachmentSigner? {
+        do {
+            if let keyFile { return try AttachmentSigner(keyFile: URL(fileURLWithPath: keyFile)) }
+            return try AttachmentSigner(environment: ProcessInfo.processInfo.environment)
+        } catch { throw UsageError(command: command, message: error.reason) }
+    }
+
+    func run() async throws -> Int32 {
+        let signals = ServeSignals()
+        let server: AttachmentServer
+        do { server = try AttachmentServer(configuration: configuration) } catch {
+            Console.error("pushattach serve: \(error)")
+            return ExitStatus.fatal
+        }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        Console.error(
+            "pushattach serve: listening on http://\(host):\(server.port) (cache \(configuration.cacheFolder.path))")
+        for await signal in signals.stream {
+            if signal == SIGHUP {
+                server.reopenLog()
+                continue
+            }
+            Console.error("pushattach serve: \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): draining (up to \(grace))")
+            await server.drain(grace: grace)
+            Console.error("pushattach serve: stopped")
+            return ExitStatus.success
+        }
+        return ExitStatus.success
+    }
+}
+
+/// SIGTERM, SIGINT and SIGHUP as a stream (their default actions turned off).
+final class ServeSignals: @unchecked Sendable {
+    let stream: AsyncStream<Int32>
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        self.stream = stream
+        sources = [SIGTERM, SIGINT, SIGHUP].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// `pushattach serve --help`, the man page's section and the completions.
+enum ServeDoc {
+    static var doc: CommandDoc {
+        CommandDoc(
+            title: "pushattach serve",
+            summary: "Answer GET /a/<signature>/<base64url(source URL)>[?type=T&thumb=N] with the attachment prepared from the source: the same pipeline as 'prepare', cached on disk, one preparation however many requests arrive at once.",
+            overview: [
+                .paragraph(
+                    "A push names a signed link on this server instead of the origin's URL; the Notification Service Extension downloads it and gets a file iOS accepts, with its type hint in X-Attachment-Type-Hint. The signature is base64url (no padding) of HMAC-SHA256(key, '/<base64url(source URL)>' then '?<query>' when there is one); the key is --key-file's bytes or PUSHATTACH_SIGNING_KEY's. Answers: 200 with Content-Type, a strong ETag (the file's SHA-256), Cache-Control and X-Attachment-Type-Hint; 304 for If-None-Match; 403 bad signature or source not allowed; 404 the origin's 404; 422 a file that cannot be an attachment; 502 other origin failures; 503 over --max-pending (with Retry-After) or draining; 504 past --deadline. Every error body is JSON: {\"status\":422,\"error\":\"rejected\",\"errorCode\":101,\"reason\":\"...\"}."
+                ),
+                .paragraph(
+                    "Also: /healthz, /readyz (503 while draining) and /metrics (Prometheus text). SIGTERM or SIGINT drains: no new connections, requests in flight finish for up to --grace seconds, exit 0. SIGHUP reopens --access-log. docs/SERVE.md covers systemd, nginx, Kubernetes, a CDN in front and the extension's side."
+                ),
+            ],
+            usage: "pushattach serve --cache DIR [--listen HOST:PORT] [--key-file FILE | --allow-unsigned] [options]",
+            options: ServeCommand.Options.all,
+            notes: [
+                .paragraph(
+                    "Make a link with the library (AttachmentLink(source:typeHint:).path(signedBy:)) or by hand: printf '%s' \"$URL\" | base64 -w0 | tr '+/' '-_' | tr -d '=' gives the last segment; the signature is the same transformation of openssl dgst -sha256 -hmac \"$KEY\" -binary over '/<segment>'."
+                )
+            ],
+            exitStatus: "0 stopped by SIGTERM or SIGINT after draining, 2 cannot listen or open the cache, 64 usage error.",
+            examples: [
+                "PUSHATTACH_SIGNING_KEY=$(cat key) pushattach serve --cache /var/cache/pushattach --listen 0.0.0.0:8080",
+                "pushattach serve --cache /tmp/c --allow-unsigned --allow-private-networks --listen 127.0.0.1:8080",
+            ])
+    }
+}
