@@ -94,7 +94,7 @@ let package = Package(
             ]),
         .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "TestSupport"]),
         .testTarget(name: "AttachmentServerTests", dependencies: ["AttachmentServer", "PushAttach", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["pushattach", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["pushattach", "PushAttach", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

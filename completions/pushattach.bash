@@ -6,18 +6,24 @@ _pushattach() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
     COMPREPLY=()
     if [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY=($(compgen -W "verify prepare merge bench report help -h --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "verify prepare serve link merge bench report help -h --help --version" -- "$cur"))
         return 0
     fi
     case "${COMP_WORDS[1]}" in
         help)
-            [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "verify prepare merge bench report" -- "$cur"))
+            [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "verify prepare serve link merge bench report" -- "$cur"))
             ;;
         verify)
             _pushattach_verify "$cur" "$prev"
             ;;
         prepare)
             _pushattach_prepare "$cur" "$prev"
+            ;;
+        serve)
+            _pushattach_serve "$cur" "$prev"
+            ;;
+        link)
+            _pushattach_link "$cur" "$prev"
             ;;
         merge)
             _pushattach_merge "$cur" "$prev"
@@ -61,6 +67,46 @@ _pushattach_prepare() {
         COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names --resume --shard --strict --accept-damaged --json --report -q --quiet -v --verbose --pixel-budget --decoded-budget --memory-budget --spool-budget --allow-private-networks --allow-host --max-redirects --timeout -j --concurrency --per-host --retries -h --help" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+
+_pushattach_serve() {
+    local cur="$1" prev="$2"
+    case "$prev" in
+        --cache)
+            COMPREPLY=($(compgen -d -- "$cur"))
+            return 0
+            ;;
+        --key-file)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return 0
+            ;;
+        --access-log)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return 0
+            ;;
+        --listen|--cache-size|--allow-source|--max-age|--deadline|--grace|--rejection-ttl|--max-pending|--threads|--max-connections|--per-ip-limit|--idle-timeout|--max-long-side|--quality)
+            return 0
+            ;;
+    esac
+    if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W "--listen --cache --cache-size --key-file --allow-unsigned --allow-source --allow-private-networks --max-age --deadline --grace --rejection-ttl --max-pending --threads --max-connections --per-ip-limit --idle-timeout --max-long-side --quality --access-log -h --help" -- "$cur"))
+    fi
+}
+
+_pushattach_link() {
+    local cur="$1" prev="$2"
+    case "$prev" in
+        --key-file)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return 0
+            ;;
+        --base|--type|--thumb)
+            return 0
+            ;;
+    esac
+    if [[ "$cur" == -* ]]; then
+        COMPREPLY=($(compgen -W "--base --type --thumb --key-file --unsigned -h --help" -- "$cur"))
     fi
 }
 

@@ -8,7 +8,7 @@ enum PushAttach {
     static let version = "0.1.0"
 
     static var commands: [any Command.Type] {
-        [VerifyCommand.self, PrepareCommand.self, ServeCommand.self, MergeCommand.self, BenchCommand.self, ReportCommand.self]
+        [VerifyCommand.self, PrepareCommand.self, ServeCommand.self, LinkCommand.self, MergeCommand.self, BenchCommand.self, ReportCommand.self]
     }
 
     /// The root's own options, as `--help` and the man page show them.

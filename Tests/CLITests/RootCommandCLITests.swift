@@ -52,7 +52,7 @@ struct RootCommandCLITests {
         #expect(result.status == 64)
         #expect(
             result.stderr == """
-                pushattach: unknown subcommand 'frobnicate' (expected one of: verify, prepare, merge, bench, report)
+                pushattach: unknown subcommand 'frobnicate' (expected one of: verify, prepare, serve, link, merge, bench, report)
                 hint: run 'pushattach --help'
 
                 """)

@@ -73,7 +73,8 @@ enum CompletionScript {
                 "    if [[ \"$cur\" == -* ]]; then",
                 "        COMPREPLY=($(compgen -W \"\(words)\" -- \"$cur\"))",
             ]
-            if let positional = doc.arguments.first {
+            // An empty `else` is a bash syntax error: a positional with nothing to complete gets none.
+            if let positional = doc.arguments.first, positional.completion != .none {
                 out += ["    else"] + bashValue(positional.completion).map { "        " + $0 }
             }
             out += ["    fi", "}"]

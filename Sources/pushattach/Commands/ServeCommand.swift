@@ -19,7 +19,7 @@ struct ServeCommand: Command {
             completion: .directory)
         static let cacheSize = OptionInfo.number(
             "--cache-size", "MB", "Cache entries kept, in 10^6 bytes; the least recently used go first.",
-            default: Double(library.cacheCapacity) / 1e6, in: 1...100_000_000)
+            default: Double(library.cacheCapacity) / 1e6, in: 0.1...100_000_000)
         static let keyFile = OptionInfo.value(
             "--key-file", "FILE",
             "The signing key: the file's bytes, one trailing newline dropped. Default: the PUSHATTACH_SIGNING_KEY environment variable.",
@@ -48,7 +48,8 @@ struct ServeCommand: Command {
             "--max-pending", "N", "Preparations in flight at once; a miss past it gets 503 with Retry-After.",
             default: library.maxPending, in: 1...4096)
         static let threads = OptionInfo.int(
-            "--threads", "N", "HTTP worker threads (each serves many connections).", default: library.threads, in: 1...256)
+            "--threads", "N", "HTTP worker threads, each serving many connections (default: 2 per core).", default: nil,
+            in: 1...256)
         static let maxConnections = OptionInfo.int(
             "--max-connections", "N", "Open connections at once.", default: library.connectionLimit, in: 1...1_000_000)
         static let perIPLimit = OptionInfo.int(

@@ -16,7 +16,7 @@ enum ServeDoc {
             options: ServeCommand.Options.all,
             notes: [
                 .paragraph(
-                    "Make a link with the library (AttachmentLink(source:typeHint:).path(signedBy:)) or by hand: printf '%s' \"$URL\" | base64 -w0 | tr '+/' '-_' | tr -d '=' gives the last segment; the signature is the same transformation of openssl dgst -sha256 -hmac \"$KEY\" -binary over '/<segment>'."
+                    "Make links with 'pushattach link URL --type image --base https://HOST' or the library (AttachmentLink(source:typeHint:).path(signedBy:)). By hand: SEG=$(printf '%s' \"$URL\" | base64 -w0 | tr '+/' '-_' | tr -d '='); SIG=$(printf '%s' \"/$SEG?type=image\" | openssl dgst -sha256 -hmac \"$KEY\" -binary | base64 -w0 | tr '+/' '-_' | tr -d '='); the link is /a/$SIG/$SEG?type=image."
                 )
             ],
             exitStatus: "0 stopped by SIGTERM or SIGINT after draining, 2 cannot listen or open the cache, 64 usage error.",

@@ -1,0 +1,51 @@
+import AttachmentServer
+import Foundation
+import PushAttach
+import TestSupport
+
+/// An origin (TestHTTPServer) and an AttachmentServer on loopback, with a fresh cache folder.
+final class ServeRig {
+    let origin: TestHTTPServer
+    let server: AttachmentServer
+    let signer = AttachmentSigner(key: Array("test signing key".utf8))
+    let folder: URL
+
+    init(configure: (inout AttachmentServer.Configuration) -> Void = { _ in }) throws {
+        origin = try TestHTTPServer()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        var configuration = AttachmentServer.Configuration(cacheFolder: folder)
+        configuration.port = 0
+        configuration.signer = signer
+        configuration.preparer.fetch.allowPrivateNetworks = true
+        configuration.accessLogPath = nil
+        configure(&configuration)
+        server = try AttachmentServer(configuration: configuration)
+    }
+
+    deinit {
+        server.stop()
+        origin.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Serves `file` of TestImages at `/name` on the origin.
+    func serve(_ file: String, as path: String, type: String) throws {
+        let data = try Data(contentsOf: Corpus.testImages.appendingPathComponent(file))
+        origin.route(path) { _ in .bytes(data, contentType: type) }
+    }
+
+    /// The signed path of the origin's `path`.
+    func link(_ path: String, typeHint: String? = nil, thumbnail: Int? = nil) -> String {
+        AttachmentLink(source: URL(string: origin.url(path))!, typeHint: typeHint, thumbnailSize: thumbnail)
+            .path(signedBy: signer)
+    }
+
+    func get(_ path: String, method: String = "GET", headers: [(String, String)] = []) throws -> TestHTTPClient.Response {
+        try TestHTTPClient.get(port: server.port, path: path, method: method, headers: headers)
+    }
+
+    /// The JSON error body of `response`.
+    func problem(_ response: TestHTTPClient.Response) throws -> AttachmentProblem {
+        try JSONDecoder().decode(AttachmentProblem.self, from: response.body)
+    }
+}

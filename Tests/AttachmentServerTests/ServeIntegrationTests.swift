@@ -1,0 +1,178 @@
+import AttachmentServer
+import Foundation
+import PushAttach
+import TestSupport
+import Testing
+
+/// `AttachmentServer` over loopback against a real origin (TestHTTPServer): the answers the
+/// issue lists, the cache and the single flight.
+@Suite(.serialized) struct ServeIntegrationTests {
+    @Test func aWebPIsAnsweredAsJPEGWithItsTypeHintThenFromTheCache() throws {
+        let rig = try ServeRig()
+        try rig.serve("lossy-320x240.webp", as: "/cat.webp", type: "image/webp")
+        let link = rig.link("/cat.webp", typeHint: "image")
+
+        let first = try rig.get(link)
+        #expect(first.status == 200)
+        #expect(first.headers["content-type"] == "image/jpeg")
+        #expect(first.headers["x-attachment-type-hint"] == "public.jpeg")
+        #expect(first.headers["cache-control"] == "public, max-age=86400")
+        #expect(first.body.starts(with: [0xFF, 0xD8, 0xFF]))
+        #expect(first.headers["content-length"] == String(first.body.count))
+        let etag = try #require(first.headers["etag"])
+        #expect(etag == "\"\(Self.sha256Hex(first.body))\"", "a strong ETag: the body's SHA-256")
+
+        let second = try rig.get(link)
+        #expect(second.status == 200)
+        #expect(second.body == first.body)
+        #expect(rig.origin.hits("/cat.webp") == 1, "the second request is a cache hit")
+
+        let notModified = try rig.get(link, headers: [("If-None-Match", "\"other\", \(etag)")])
+        #expect(notModified.status == 304)
+        #expect(notModified.body.isEmpty)
+        #expect(notModified.headers["etag"] == etag)
+
+        let head = try rig.get(link, method: "HEAD")
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        #expect(head.headers["content-length"] == String(first.body.count))
+        #expect(rig.origin.hits("/cat.webp") == 1)
+
+        let metrics = rig.server.metrics
+        #expect(metrics.contains("pushattach_cache_hits_total 3"))
+        #expect(metrics.contains("pushattach_origin_fetches_total 1"))
+        #expect(metrics.contains("pushattach_requests_total{status=\"304\"} 1"))
+    }
+
+    @Test func badMissingOrForeignSignaturesAre403() throws {
+        let rig = try ServeRig()
+        try rig.serve("small-320x240.jpg", as: "/a.jpg", type: "image/jpeg")
+        let good = rig.link("/a.jpg")
+        let segments = good.split(separator: "/")
+        let unsigned = "/a/-/" + segments[2]
+        let forged = "/a/" + String(repeating: "A", count: 43) + "/" + segments[2]
+        let otherKey = AttachmentLink(source: URL(string: rig.origin.url("/a.jpg"))!)
+            .path(signedBy: AttachmentSigner(key: Array("another key".utf8)))
+        for path in [unsigned, forged, otherKey, good + "?thumb=64"] {
+            let answer = try rig.get(path)
+            #expect(answer.status == 403, "\(path)")
+            #expect(try rig.problem(answer).error == "forbidden")
+        }
+        #expect(rig.origin.hits("/a.jpg") == 0, "nothing is fetched for a bad signature")
+        #expect(try rig.get(good).status == 200)
+    }
+
+    @Test func aTextFileIs422JSONAndTheRefusalIsCached() throws {
+        let rig = try ServeRig()
+        rig.origin.route("/note.jpg") { _ in .text("this is not a picture\n") }
+        let link = rig.link("/note.jpg", typeHint: "image")
+        let answer = try rig.get(link)
+        #expect(answer.status == 422)
+        #expect(answer.headers["content-type"] == "application/json")
+        let problem = try rig.problem(answer)
+        #expect(problem.error == "rejected")
+        #expect(problem.status == 422)
+        #expect(problem.errorCode != nil)
+        #expect(!problem.reason.isEmpty)
+        let again = try rig.get(link)
+        #expect(again.status == 422)
+        #expect(try rig.problem(again) == problem)
+        #expect(rig.origin.hits("/note.jpg") == 1, "a refusal is answered from the cache for its TTL")
+    }
+
+    @Test func theOriginsNotFoundIs404AndOtherFailuresAre502() throws {
+        let rig = try ServeRig()
+        let missing = try rig.get(rig.link("/status/404"))
+        #expect(missing.status == 404)
+        #expect(try rig.problem(missing).error == "not_found")
+        let broken = try rig.get(rig.link("/status/500"))
+        #expect(broken.status == 502)
+        #expect(try rig.problem(broken).error == "origin_failed")
+    }
+
+    @Test func anOriginSlowerThanTheDeadlineIs504() throws {
+        let rig = try ServeRig { $0.deadline = .milliseconds(800) }
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        let gate = rig.origin.hold("/slow.jpg", .bytes(jpeg, contentType: "image/jpeg"))
+        defer { gate.open() }
+        let started = ContinuousClock.now
+        let answer = try rig.get(rig.link("/slow.jpg"))
+        #expect(answer.status == 504)
+        #expect(try rig.problem(answer).error == "timeout")
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func pastMaxPendingAMissIs503WithRetryAfter() throws {
+        let rig = try ServeRig { $0.maxPending = 1 }
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        let gate = rig.origin.hold("/held.jpg", .bytes(jpeg, contentType: "image/jpeg"))
+        let port = rig.server.port
+        let heldLink = rig.link("/held.jpg")
+        let held = Thread { _ = try? TestHTTPClient.get(port: port, path: heldLink) }
+        held.start()
+        _ = gate.waitBlocking { $0.waiting == 1 }
+        rig.origin.route("/b.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        let busy = try rig.get(rig.link("/b.jpg"))
+        #expect(busy.status == 503)
+        #expect(busy.headers["retry-after"] == "1")
+        #expect(try rig.problem(busy).error == "unavailable")
+        gate.open()
+    }
+
+    @Test func aThumbnailLinkAnswersAThumbnail() throws {
+        let rig = try ServeRig()
+        try rig.serve("photo-1600x1200.jpg", as: "/p.jpg", type: "image/jpeg")
+        let answer = try rig.get(rig.link("/p.jpg", thumbnail: 128))
+        #expect(answer.status == 200)
+        #expect(answer.headers["content-type"] == "image/jpeg")
+        let whole = try rig.get(rig.link("/p.jpg"))
+        #expect(answer.body.count < whole.body.count / 4)
+        #expect(rig.origin.hits("/p.jpg") == 1, "the thumbnail is made from the cached attachment")
+    }
+
+    @Test func operationalRoutesAnswer() throws {
+        let rig = try ServeRig()
+        #expect(try rig.get("/healthz").status == 200)
+        #expect(try rig.get("/readyz").status == 200)
+        let metrics = try rig.get("/metrics")
+        #expect(metrics.status == 200)
+        let text = String(decoding: metrics.body, as: UTF8.self)
+        for name in [
+            "pushattach_requests_total", "pushattach_cache_hits_total", "pushattach_cache_misses_total",
+            "pushattach_origin_fetches_total", "pushattach_coalesced_waits_total",
+            "pushattach_preparation_seconds_bucket{le=\"+Inf\"}", "pushattach_in_flight_requests",
+            "pushattach_resident_memory_bytes",
+        ] {
+            #expect(text.contains(name), "\(name)")
+        }
+        #expect(try rig.get("/nothing").status == 404)
+        #expect(try rig.get("/healthz", method: "POST").status == 405)
+    }
+
+    /// 1,000 requests at once for one uncached 12 MP photo: one origin download, 1,000 identical 200s.
+    @Test func aThunderingHerdMakesOneDownload() throws {
+        let rig = try ServeRig { $0.connectionLimit = 2048 }
+        try rig.serve("large-4000x3000.jpg", as: "/big.jpg", type: "image/jpeg")
+        let answers = TestHTTPClient.getMany(port: rig.server.port, path: rig.link("/big.jpg"), count: 1000)
+        let responses = answers.compactMap { try? $0.get() }
+        #expect(responses.count == 1000, "\(answers.compactMap { if case .failure(let f) = $0 { f.description } else { nil } }.prefix(3))")
+        #expect(responses.allSatisfy { $0.status == 200 })
+        #expect(Set(responses.map(\.body)).count == 1, "every answer byte-identical")
+        #expect(rig.origin.hits("/big.jpg") == 1, "exactly one origin download")
+        let times = responses.map { Double($0.elapsed.components.attoseconds) / 1e15 + Double($0.elapsed.components.seconds) * 1000 }
+            .sorted()
+        if !times.isEmpty {
+            let p50 = times[times.count / 2], p99 = times[min(times.count - 1, times.count * 99 / 100)]
+            print("thundering herd: 1000 requests, 1 origin download, p50 \(Int(p50)) ms, p99 \(Int(p99)) ms")
+        }
+        #expect(rig.server.metrics.contains("pushattach_origin_fetches_total 1"))
+    }
+
+    static func sha256Hex(_ data: Data) -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try? data.write(to: file)
+        let result = try? ProcessRunner.runExecutable(URL(fileURLWithPath: "/usr/bin/sha256sum"), [file.path])
+        return String(result?.stdout.prefix(64) ?? "")
+    }
+}

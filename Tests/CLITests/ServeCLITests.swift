@@ -1,0 +1,191 @@
+import Foundation
+import PushAttach
+import TestSupport
+import Testing
+
+/// `pushattach serve` as a process: signals, and replicas sharing one cache folder.
+@Suite(.serialized) struct ServeCLITests {
+    static let key = "cli test signing key"
+
+    /// A `pushattach serve` child on a free loopback port.
+    final class ServeProcess {
+        let process = Process()
+        let port: Int
+        private let errors = Pipe()
+        private var text = ""
+
+        init(cache: URL, extra: [String] = []) throws {
+            process.executableURL = ProcessRunner.product("pushattach")
+            process.arguments =
+                ["serve", "--cache", cache.path, "--listen", "127.0.0.1:0", "--allow-private-networks", "--access-log", "off"]
+                + extra
+            process.environment = ProcessInfo.processInfo.environment.merging(["PUSHATTACH_SIGNING_KEY": ServeCLITests.key]) { $1 }
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            // "pushattach serve: listening on http://127.0.0.1:PORT (cache …)"
+            var found: Int?
+            let deadline = Date().addingTimeInterval(30)
+            while found == nil, Date() < deadline, process.isRunning {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { continue }
+                text += String(decoding: chunk, as: UTF8.self)
+                if let range = text.range(of: "http://127.0.0.1:") {
+                    found = Int(text[range.upperBound...].prefix { $0.isNumber })
+                }
+            }
+            guard let found else {
+                process.terminate()
+                throw TestHTTPClient.Failure(description: "serve did not start: \(text)")
+            }
+            port = found
+        }
+
+        /// Waits for the exit; the status and everything written to stderr.
+        func wait() -> (Int32, String) {
+            let rest = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, text + String(decoding: rest, as: UTF8.self))
+        }
+
+        func terminate() { kill(process.processIdentifier, SIGTERM) }
+    }
+
+    static func link(_ url: String) -> String {
+        AttachmentLink(source: URL(string: url)!, typeHint: "image").path(signedBy: AttachmentSigner(key: Array(key.utf8)))
+    }
+
+    static func temporaryFolder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-\(UUID().uuidString)")
+    }
+
+    @Test func sigtermLetsRequestsInFlightFinishThenExitsZero() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let cache = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("photo-1600x1200.jpg"))
+        let gate = origin.hold("/slow.jpg", .bytes(jpeg, contentType: "image/jpeg"))
+        let serve = try ServeProcess(cache: cache, extra: ["--grace", "20"])
+        let port = serve.port
+        let path = Self.link(origin.url("/slow.jpg"))
+        let answers = LockedBox<[TestHTTPClient.Response]>([])
+        let clients = (0..<3).map { _ in
+            Thread {
+                if let answer = try? TestHTTPClient.get(port: port, path: path) { answers.update { $0.append(answer) } }
+            }
+        }
+        for client in clients { client.start() }
+        _ = gate.waitBlocking { $0.waiting == 1 }
+        usleep(200_000)
+        serve.terminate()
+        usleep(300_000)
+        #expect(serve.process.isRunning, "draining: still up while requests are in flight")
+        gate.open()
+        let (status, stderr) = serve.wait()
+        #expect(status == 0, "\(stderr)")
+        #expect(stderr.contains("draining"))
+        let deadline = Date().addingTimeInterval(10)
+        while answers.value.count < 3, Date() < deadline { usleep(10_000) }
+        #expect(answers.value.count == 3)
+        #expect(answers.value.allSatisfy { $0.status == 200 && $0.body.starts(with: [0xFF, 0xD8]) })
+        #expect(origin.hits("/slow.jpg") == 1)
+    }
+
+    /// Two replicas on one cache folder with a cache small enough to evict under load: every
+    /// answer whole and the same for one URL, whichever replica gave it.
+    @Test func twoProcessesShareOneCacheUnderLoad() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let cache = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let files = [
+            "photo-1600x1200.jpg", "small-320x240.jpg", "progressive-640x480.jpg", "gray-400x300.jpg",
+            "lossy-320x240.webp", "opaque-300x200.png", "alpha-256x256.png", "large-4000x3000.jpg",
+        ]
+        for file in files {
+            let data = try Data(contentsOf: Corpus.testImages.appendingPathComponent(file))
+            origin.route("/\(file)") { _ in .bytes(data, contentType: "application/octet-stream") }
+        }
+        let a = try ServeProcess(cache: cache, extra: ["--cache-size", "0.4"])
+        let b = try ServeProcess(cache: cache, extra: ["--cache-size", "0.4"])
+        defer {
+            a.terminate()
+            b.terminate()
+            _ = a.wait()
+            _ = b.wait()
+        }
+        let bodies = LockedBox<[String: Set<Data>]>([:])
+        let failures = LockedBox<[String]>([])
+        let ports = (a.port, b.port)
+        let workers = (0..<4).map { worker in
+            Thread {
+                for round in 0..<3 {
+                    for (index, file) in files.enumerated() {
+                        let port = (worker + round + index) % 2 == 0 ? ports.0 : ports.1
+                        let answers = TestHTTPClient.getMany(port: port, path: Self.link(origin.url("/\(file)")), count: 8)
+                        for answer in answers {
+                            guard case .success(let response) = answer, response.status == 200,
+                                response.headers["content-length"] == String(response.body.count),
+                                let etag = response.headers["etag"]
+                            else {
+                                failures.update { $0.append("\(file): \(answer)") }
+                                continue
+                            }
+                            // The ETag goes with the body: one pair per URL, whichever replica answered.
+                            bodies.update { $0[file, default: []].insert(Data(etag.utf8) + response.body) }
+                        }
+                    }
+                }
+            }
+        }
+        for worker in workers { worker.start() }
+        while workers.contains(where: { !$0.isFinished }) { usleep(20_000) }
+        #expect(failures.value.isEmpty, "\(failures.value.prefix(3))")
+        // A 0.4 MB cache cannot hold the eight answers, so
+        // entries were evicted while the other replica was reading them.
+        let entries = FileManager.default.enumerator(at: cache.appendingPathComponent("entries"), includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.lastPathComponent.count == 64 } ?? []
+        #expect(entries.count < files.count, "\(entries.count) entries left")
+        for file in files {
+            let seen = bodies.value[file] ?? []
+            #expect(seen.count == 1, "\(file): \(seen.count) different bodies")
+            if let body = seen.first, file.hasSuffix(".jpg") {
+                #expect(body.suffix(2) == Data([0xFF, 0xD9]), "\(file): a whole JPEG")
+            }
+        }
+    }
+}
+
+/// A value shared by test threads.
+final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
+}
+
+@Suite struct LinkCLITests {
+    @Test func linkPrintsASignedLinkTheLibraryAccepts() throws {
+        let result = try ProcessRunner.run(
+            "pushattach", ["link", "https://cdn.example.com/cat.webp", "--type", "image", "--thumb", "128", "--base", "https://a.example/"],
+            environment: ["PUSHATTACH_SIGNING_KEY": "k"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let printed = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(printed.hasPrefix("https://a.example/a/"))
+        let request = try AttachmentLink.parse(uri: String(printed.dropFirst("https://a.example".count)))
+        #expect(request.link.source.absoluteString == "https://cdn.example.com/cat.webp")
+        #expect(request.link.typeHint == "image")
+        #expect(request.link.thumbnailSize == 128)
+        #expect(AttachmentSigner(key: Array("k".utf8)).isValid(request.signature, for: request.signedPart))
+    }
+
+    @Test func linkWithoutAKeyIsAUsageError() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "PUSHATTACH_SIGNING_KEY")
+        let result = try ProcessRunner.run("pushattach", ["link", "https://cdn.example.com/cat.webp"], environment: environment)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("no signing key"))
+    }
+}

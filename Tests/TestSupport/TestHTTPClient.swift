@@ -1,0 +1,154 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A loopback HTTP/1.1 client for tests, on POSIX sockets: any number of requests at once, each
+/// on its own connection (`Connection: close`, so the end of the answer is the end of the
+/// stream), driven by one `poll` loop on the calling thread.
+///
+///     let answer = try TestHTTPClient.get(port: server.port, path: "/healthz")
+///     let herd = TestHTTPClient.getMany(port: server.port, path: link, count: 1000)
+public enum TestHTTPClient {
+    /// A parsed answer.
+    public struct Response: Sendable {
+        public var status: Int
+        /// Lower-cased names.
+        public var headers: [String: String]
+        public var body: Data
+        /// From the connect to the last byte.
+        public var elapsed: Duration
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// One request; throws when the connection fails or the answer does not parse.
+    public static func get(
+        port: Int, path: String, method: String = "GET", headers: [(String, String)] = [], host: String = "127.0.0.1",
+        timeout: Duration = .seconds(60)
+    ) throws -> Response {
+        try getMany(port: port, path: path, count: 1, method: method, headers: headers, host: host, timeout: timeout)[0]
+            .get()
+    }
+
+    /// `count` requests for `path` at once, each on its own connection.
+    public static func getMany(
+        port: Int, path: String, count: Int, method: String = "GET", headers: [(String, String)] = [],
+        host: String = "127.0.0.1", timeout: Duration = .seconds(120)
+    ) -> [Result<Response, Failure>] {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        let request = Array((head + "\r\n").utf8)
+        var calls = (0..<count).map { _ in Call(request: request) }
+        let deadline = ContinuousClock.now + timeout
+        for index in calls.indices { calls[index].connect(host: host, port: port) }
+        while calls.contains(where: { !$0.isFinished }) {
+            if ContinuousClock.now > deadline {
+                for index in calls.indices where !calls[index].isFinished { calls[index].fail("timed out") }
+                break
+            }
+            var polls = calls.indices.filter { !calls[$0].isFinished }.map { index in
+                pollfd(fd: calls[index].fd, events: Int16(calls[index].sent < request.count ? POLLOUT : POLLIN), revents: 0)
+            }
+            let open = calls.indices.filter { !calls[$0].isFinished }
+            guard poll(&polls, nfds_t(polls.count), 100) >= 0 || errno == EINTR else { break }
+            for (slot, index) in open.enumerated() where polls[slot].revents != 0 { calls[index].step() }
+        }
+        return calls.map(\.result)
+    }
+
+    private struct Call {
+        let request: [UInt8]
+        var fd: Int32 = -1
+        var sent = 0
+        var received: [UInt8] = []
+        var started = ContinuousClock.now
+        var outcome: Result<Response, Failure>?
+
+        init(request: [UInt8]) { self.request = request }
+
+        var isFinished: Bool { outcome != nil }
+        var result: Result<Response, Failure> { outcome ?? .failure(Failure(description: "not finished")) }
+
+        mutating func fail(_ reason: String) {
+            if fd >= 0 { close(fd) }
+            fd = -1
+            outcome = .failure(Failure(description: reason))
+        }
+
+        mutating func connect(host: String, port: Int) {
+            let isV6 = host.contains(":")
+            fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            guard fd >= 0 else { return fail("socket: \(String(cString: strerror(errno)))") }
+            started = ContinuousClock.now
+            var status: Int32
+            if isV6 {
+                var address = sockaddr_in6()
+                address.sin6_family = sa_family_t(AF_INET6)
+                address.sin6_port = UInt16(port).bigEndian
+                inet_pton(AF_INET6, host, &address.sin6_addr)
+                status = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                    }
+                }
+            } else {
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_port = UInt16(port).bigEndian
+                inet_pton(AF_INET, host, &address.sin_addr)
+                status = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+            }
+            if status != 0, errno != EINPROGRESS { fail("connect: \(String(cString: strerror(errno)))") }
+        }
+
+        mutating func step() {
+            if sent < request.count {
+                let count = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if count > 0 { sent += count } else if errno != EAGAIN { fail("send: \(String(cString: strerror(errno)))") }
+                return
+            }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let count = read(fd, &buffer, buffer.count)
+            if count > 0 {
+                received += buffer[..<count]
+            } else if count == 0 {
+                finish()
+            } else if errno != EAGAIN {
+                fail("read: \(String(cString: strerror(errno)))")
+            }
+        }
+
+        mutating func finish() {
+            close(fd)
+            fd = -1
+            guard let end = received.firstRange(of: Array("\r\n\r\n".utf8)) else {
+                return outcome = .failure(Failure(description: "no response head in \(received.count) bytes"))
+            }
+            let lines = String(decoding: received[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+            let parts = lines[0].split(separator: " ")
+            guard parts.count >= 2, let status = Int(parts[1]) else {
+                return outcome = .failure(Failure(description: "bad status line '\(lines[0])'"))
+            }
+            var headers: [String: String] = [:]
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            outcome = .success(
+                Response(
+                    status: status, headers: headers, body: Data(received[end.upperBound...]),
+                    elapsed: ContinuousClock.now - started))
+        }
+    }
+}
