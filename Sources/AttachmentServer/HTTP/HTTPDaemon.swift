@@ -26,6 +26,8 @@ final class HTTPDaemon: @unchecked Sendable {
     protocol Handler: AnyObject, Sendable {
         func handle(_ exchange: HTTPExchange)
         func completed(_ exchange: HTTPExchange)
+        /// Whether exchanges should read the client's address (for an access log).
+        var wantsClientAddress: Bool { get }
     }
 
     /// The port bound (the one asked for, or the one the system chose for port 0).
@@ -185,4 +187,14 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot open the cache: \(error)"
         }
     }
+}
+
+/// A value behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result { lock.withLock { body(&value) } }
 }

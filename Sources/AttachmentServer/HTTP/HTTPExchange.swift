@@ -85,7 +85,7 @@ final class HTTPExchange: @unchecked Sendable {
             guard calls == 2 else { return false }
             self.connection = connection
             self.method = method
-            client = HTTPDaemon.clientAddress(connection)
+            if handler.wantsClientAddress { client = HTTPDaemon.clientAddress(connection) }
             return true
         }
         if calls == 1 { return true }

@@ -3,7 +3,9 @@ import PushAttach
 
 extension RequestRouter {
     /// The answer an entry gives: the file (or 304 when the client has it), or a cached refusal.
-    func answer(_ entry: AttachmentCache.Entry, to exchange: HTTPExchange) -> HTTPResponse {
+    /// A `shared` entry (one preparation's, sent to each of its waiters) is sent through a
+    /// duplicate of its descriptor; another is handed over whole.
+    func answer(_ entry: AttachmentCache.Entry, to exchange: HTTPExchange, shared: Bool = false) -> HTTPResponse {
         let answer = entry.answer
         guard answer.status == 200, let sha256 = answer.sha256 else {
             let body = (try? entry.body()) ?? Data()
@@ -22,7 +24,11 @@ extension RequestRouter {
             return HTTPResponse(status: 304, headers: headers)
         }
         headers.insert(("Content-Type", answer.contentType), at: 0)
-        let (descriptor, offset) = entry.takeDescriptor()
+        guard let (descriptor, offset) = shared ? entry.duplicateDescriptor() : entry.takeDescriptor() else {
+            return Self.problemResponse(
+                AttachmentProblem(status: 503, error: "unavailable", reason: "out of file descriptors; try again"),
+                retryAfter: 1)
+        }
         return HTTPResponse(
             status: 200, headers: headers, body: .file(descriptor: descriptor, offset: offset, length: answer.byteCount))
     }

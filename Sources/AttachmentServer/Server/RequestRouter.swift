@@ -13,10 +13,19 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     weak var daemon: HTTPDaemon?
     private let drainLock = NSLock()
     private var draining = false
+    /// URIs (exactly as sent) whose signature held, with their link and cache key: a hot link
+    /// (a push to many devices) is parsed, checked and hashed once, not on every request. A
+    /// link's signature cannot stop holding while the key is the same. Starts over when full.
+    private let verifiedLinks = Locked<[String: (AttachmentLink, AttachmentCache.Key)]>([:])
+    private static let verifiedLinkLimit = 16_384
 
-    /// How a preparation ended: stored in the cache, or refused/failed.
+    var wantsClientAddress: Bool { log != nil }
+
+    /// How a preparation ended: stored in the cache (the entry open, shared by every waiter:
+    /// each sends its own duplicate descriptor, so an eviction right after the store cannot take
+    /// the answer away), or refused/failed.
     enum Outcome: Sendable {
-        case cached
+        case cached(AttachmentCache.Entry)
         case problem(AttachmentProblem)
     }
 
@@ -75,6 +84,9 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     // MARK: - Links
 
     private func handleLink(_ exchange: HTTPExchange) {
+        if let (link, key) = verifiedLinks.withLock({ $0[exchange.uri] }) {
+            return answerLink(exchange, link: link, key: key)
+        }
         let request: AttachmentLink.SignedRequest
         do { request = try AttachmentLink.parse(uri: exchange.uri) } catch {
             let word = error.status == 404 ? "no_route" : "bad_request"
@@ -86,6 +98,15 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
             return exchange.complete(Self.problemResponse(AttachmentProblem(status: 403, error: "forbidden", reason: reason)))
         }
         let key = AttachmentCache.Key(request.link, variant: configuration.variant)
+        verifiedLinks.withLock { links in
+            if links.count >= Self.verifiedLinkLimit { links.removeAll(keepingCapacity: true) }
+            links[exchange.uri] = (request.link, key)
+        }
+        answerLink(exchange, link: request.link, key: key)
+    }
+
+    /// A link whose signature holds: from the cache, or through the single flight.
+    private func answerLink(_ exchange: HTTPExchange, link: AttachmentLink, key: AttachmentCache.Key) {
         exchange.note.key = String(key.digest.prefix(16))
         if let entry = cache.entry(for: key) {
             metrics.hit()
@@ -96,7 +117,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
             return exchange.complete(Self.problemResponse(
                 AttachmentProblem(status: 503, error: "unavailable", reason: "draining: shutting down"), retryAfter: 1))
         }
-        miss(exchange, link: request.link, key: key)
+        miss(exchange, link: link, key: key)
     }
 
     private func miss(_ exchange: HTTPExchange, link: AttachmentLink, key: AttachmentCache.Key) {
@@ -104,7 +125,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         let remaining = configuration.deadline - (ContinuousClock.now - exchange.started)
         let joined = flights.join(key.digest, timeout: remaining, work: { [self] in await prepare(link, key: key) }) {
             [self] outcome in
-            exchange.complete(answer(outcome, key: key, to: exchange))
+            exchange.complete(answer(outcome, to: exchange))
         }
         switch joined {
         case .full:
@@ -124,7 +145,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         }
     }
 
-    private func answer(_ outcome: Outcome?, key: AttachmentCache.Key, to exchange: HTTPExchange) -> HTTPResponse {
+    private func answer(_ outcome: Outcome?, to exchange: HTTPExchange) -> HTTPResponse {
         switch outcome {
         case nil:
             let seconds = configuration.deadline.components.seconds
@@ -133,13 +154,8 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
                 reason: "not prepared within the server's deadline (\(seconds) s); the preparation goes on, and a retry may find it cached"))
         case .problem(let problem):
             return Self.problemResponse(problem, retryAfter: problem.status == 503 ? 1 : nil)
-        case .cached:
-            guard let entry = cache.entry(for: key) else {
-                return Self.problemResponse(
-                    AttachmentProblem(status: 503, error: "unavailable", reason: "the cache entry was removed before it was sent; try again"),
-                    retryAfter: 1)
-            }
-            return answer(entry, to: exchange)
+        case .cached(let entry):
+            return answer(entry, to: exchange, shared: true)
         }
     }
 
@@ -157,17 +173,19 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
             guard let side = link.thumbnailSize else {
                 let attachment = try await preparer.prepare(
                     AttachmentRequest(url: link.source, typeHint: link.typeHint), into: cache.workFolder)
-                try cache.store(attachment, for: key)
-                return .cached
+                return .cached(try cache.store(attachment, for: key))
             }
             var whole = link
             whole.thumbnailSize = nil
             let wholeKey = AttachmentCache.Key(whole, variant: configuration.variant)
-            if cache.entry(for: wholeKey) == nil, case .problem(let problem) = await prepare(whole, key: wholeKey) {
-                return .problem(problem)
-            }
-            guard let entry = cache.entry(for: wholeKey) else {
-                return .problem(AttachmentProblem(status: 503, error: "unavailable", reason: "the attachment left the cache; try again"))
+            let entry: AttachmentCache.Entry
+            if let cached = cache.entry(for: wholeKey) {
+                entry = cached
+            } else {
+                switch await prepare(whole, key: wholeKey) {
+                case .cached(let prepared): entry = prepared
+                case .problem(let problem): return .problem(problem)
+                }
             }
             guard entry.answer.status == 200 else {
                 let body = try entry.body()
@@ -175,8 +193,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
                     (try? JSONDecoder().decode(AttachmentProblem.self, from: body))
                         ?? AttachmentProblem(status: entry.answer.status, error: "rejected", reason: "refused"))
             }
-            try cache.store(try await Thumbnail.image(from: try entry.body(), maxSide: side), for: key)
-            return .cached
+            return .cached(try cache.store(try await Thumbnail.image(from: try entry.body(), maxSide: side), for: key))
         } catch {
             let problem = AttachmentProblem(error)
             try? cache.store(problem, for: key)

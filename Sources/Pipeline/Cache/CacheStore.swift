@@ -65,6 +65,13 @@ package final class CacheStore: @unchecked Sendable {
             return fd
         }
 
+        /// A new descriptor of the same open file, for the caller to close; nil when it cannot be
+        /// made (out of descriptors) or the descriptor was taken. The entry keeps its own.
+        package func duplicateDescriptor() -> Int32? {
+            guard fd >= 0 else { return nil }
+            return try? SystemCall.duplicate(fd, path: path)
+        }
+
         /// The body, read whole.
         package func body() throws(ContainerError) -> Data {
             guard fd >= 0 else { throw .system(call: "read", path: path, errno: EBADF) }
@@ -97,6 +104,7 @@ package final class CacheStore: @unchecked Sendable {
     private let lock = NSLock()
     private var estimatedBytes = 0
     private var evicting = false
+    private var heads: [String: KnownHead] = [:]
 
     private static let magic = "pushattach-cache 1\n"
     private static let headLimit = 4096
@@ -122,10 +130,11 @@ package final class CacheStore: @unchecked Sendable {
     /// The entry stored for `key` (64 lower-case hex digits), or nil when there is none, it is
     /// unreadable, or it is a refusal older than `rejectionTTL`.
     package func open(_ key: String) -> OpenEntry? {
-        guard let folder = shard(key), let fd = try? folder.openFileIfPresent(key) else { return nil }
+        guard let folder = shard(key), let (fd, status) = try? folder.openFileWithStatus(key, .readOnly),
+            let info = status
+        else { return nil }
         let path = folder.path(of: key)
-        guard let info = try? SystemCall.status(fd, path: path), let (record, offset) = Self.readHead(fd, path: path),
-            info.size == offset + record.length
+        guard let (record, offset) = head(of: fd, key: key, info: info, path: path), info.size == offset + record.length
         else {
             try? SystemCall.close(fd, path: path)
             return nil
@@ -139,21 +148,53 @@ package final class CacheStore: @unchecked Sendable {
         return OpenEntry(record: record, bodyOffset: offset, age: age, fd: fd, path: path)
     }
 
+    /// The head of the entry open as `fd`: remembered per key with the file's identity,
+    /// size and modification time, so a hit on an unchanged file reads nothing but its status. A replaced
+    /// entry (a new file under the name) or a touched one is read again.
+    private func head(of fd: Int32, key: String, info: SystemCall.FileStatus, path: String) -> (Record, Int)? {
+        let seen = lock.withLock { heads[key] }
+        if let seen, seen.identity == info.identity, seen.size == info.size, seen.modified == info.modified {
+            return (seen.record, seen.offset)
+        }
+        guard let (record, offset) = Self.readHead(fd, path: path) else { return nil }
+        lock.withLock {
+            if heads.count >= Self.headMemoLimit { heads.removeAll(keepingCapacity: true) }
+            heads[key] = KnownHead(
+                identity: info.identity, size: info.size, modified: info.modified, record: record, offset: offset)
+        }
+        return (record, offset)
+    }
+
+    private struct KnownHead {
+        var identity: SystemCall.FileIdentity
+        var size: Int
+        var modified: Double
+        var record: Record
+        var offset: Int
+    }
+
+    /// Heads remembered at most (about 200 bytes each); the memo starts over when full.
+    private static let headMemoLimit = 16_384
+
     /// Stores `body` as the entry of `key`, replacing any; the head's length is `body.count`.
-    package func store(_ key: String, record: Record, body: Data) throws(ContainerError) {
+    /// Returns the entry, open before any eviction this store starts, so it can be sent even if
+    /// that eviction (or another process's) removes it at once.
+    @discardableResult
+    package func store(_ key: String, record: Record, body: Data) throws(ContainerError) -> OpenEntry {
         var record = record
         record.length = body.count
-        try store(key, record: record) { file throws(ContainerError) in try file.append(body) }
+        return try store(key, record: record) { file throws(ContainerError) in try file.append(body) }
     }
 
     /// Stores the file at `source` as the entry of `key`, copied in 1 MB pieces; the head's
-    /// length is the file's size.
-    package func store(_ key: String, record: Record, copying source: URL) throws(ContainerError) {
+    /// length is the file's size. Returns the entry, open (as `store(_:record:body:)`).
+    @discardableResult
+    package func store(_ key: String, record: Record, copying source: URL) throws(ContainerError) -> OpenEntry {
         let fd = try SystemCall.open(source.path, .readOnly)
         defer { try? SystemCall.close(fd, path: source.path) }
         var record = record
         record.length = try SystemCall.status(fd, path: source.path).size
-        try store(key, record: record) { file throws(ContainerError) in
+        return try store(key, record: record) { file throws(ContainerError) in
             var offset = 0
             var chunk = Data(count: 1 << 20)
             while offset < record.length {
@@ -171,7 +212,7 @@ package final class CacheStore: @unchecked Sendable {
     }
 
     private func store(_ key: String, record: Record, body: (AtomicFile) throws(ContainerError) -> Void)
-        throws(ContainerError)
+        throws(ContainerError) -> OpenEntry
     {
         guard let folder = shard(key) else {
             throw .refusedPath(call: "open", path: key, reason: "a cache key is 64 lower-case hex digits")
@@ -181,11 +222,15 @@ package final class CacheStore: @unchecked Sendable {
         try file.append(head)
         try body(file)
         try file.commit()
+        guard let entry = open(key) else {
+            throw .system(call: "open", path: folder.path(of: key), errno: ENOENT)
+        }
         let over: Bool = lock.withLock {
             estimatedBytes += head.count + record.length
             return estimatedBytes > capacity
         }
         if over { evict() }
+        return entry
     }
 
     /// Bytes of entries, as this process last counted them (exact after each eviction).

@@ -79,6 +79,14 @@ final class DirectoryHandle: Sendable {
         _ name: String, _ access: SystemCall.Access, _ options: SystemCall.OpenOptions = [], permissions: Int = 0,
         reportingPath: String? = nil
     ) throws(ContainerError) -> Int32 {
+        try openFileWithStatus(name, access, options, permissions: permissions, reportingPath: reportingPath).fd
+    }
+
+    /// `openFile`, with the `fstat` it made (nil for a new file, `.exclusive`).
+    func openFileWithStatus(
+        _ name: String, _ access: SystemCall.Access, _ options: SystemCall.OpenOptions = [], permissions: Int = 0,
+        reportingPath: String? = nil
+    ) throws(ContainerError) -> (fd: Int32, status: SystemCall.FileStatus?) {
         let full = reportingPath ?? path(of: name)
         let fd: Int32
         do {
@@ -89,14 +97,14 @@ final class DirectoryHandle: Sendable {
             guard case .system(_, _, ELOOP) = error else { throw error }
             throw .unsafeEntry(path: full, found: .symbolicLink)
         }
-        guard !options.contains(.exclusive) else { return fd }
+        guard !options.contains(.exclusive) else { return (fd, nil) }
         do throws(ContainerError) {
             let info = try SystemCall.status(fd, path: full)
             guard info.kind == .regular else { throw .unsafeEntry(path: full, found: .specialFile) }
             if access != .readOnly, info.links > 1 {
                 throw .unsafeEntry(path: full, found: .hardLinked(links: info.links))
             }
-            return fd
+            return (fd, info)
         } catch {
             try? SystemCall.close(fd, path: full)
             throw error

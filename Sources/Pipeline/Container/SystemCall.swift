@@ -234,6 +234,11 @@ enum SystemCall {
         var inode: UInt64
     }
 
+    /// `fcntl(F_DUPFD_CLOEXEC)`: another descriptor of the same open file (its own to close).
+    static func duplicate(_ fd: Int32, path: String) throws(ContainerError) -> Int32 {
+        try run("dup", path: path) { fcntl(fd, F_DUPFD_CLOEXEC, 0) }
+    }
+
     /// `futimens(2)` with the current time: marks a file as used now (the cache's LRU order).
     static func touch(_ fd: Int32, path: String) throws(ContainerError) {
         try run("futimens", path: path) { futimens(fd, nil) }

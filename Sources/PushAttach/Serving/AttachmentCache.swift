@@ -99,6 +99,13 @@ public final class AttachmentCache: Sendable {
         public func takeDescriptor() -> (descriptor: Int32, offset: Int) {
             (open.takeDescriptor(), open.bodyOffset)
         }
+
+        /// A new descriptor of the open file for the caller to close, and the body's offset: for
+        /// sending one entry to several clients (each gets its own). Nil when no descriptor can be
+        /// made (the process is out of them) or `takeDescriptor` took the entry's own.
+        public func duplicateDescriptor() -> (descriptor: Int32, offset: Int)? {
+            open.duplicateDescriptor().map { ($0, open.bodyOffset) }
+        }
     }
 
     /// The cache's folder.
@@ -129,10 +136,12 @@ public final class AttachmentCache: Sendable {
     public func entry(for key: Key) -> Entry? { store.open(key.digest).map(Entry.init) }
 
     /// Stores `attachment`'s file as the entry of `key` and removes it (and its thumbnail) from
-    /// `workFolder`.
+    /// `workFolder`. Returns the entry, open: it can be sent even if an eviction (this one's, or
+    /// another process's) removes it from the folder at once.
     ///
     /// - Throws: `AttachmentError` of kind `.writeFailed` when the entry cannot be written.
-    public func store(_ attachment: PreparedAttachment, for key: Key) throws(AttachmentError) {
+    @discardableResult
+    public func store(_ attachment: PreparedAttachment, for key: Key) throws(AttachmentError) -> Entry {
         defer {
             try? FileManager.default.removeItem(at: attachment.fileURL)
             if let thumbnail = attachment.thumbnailURL { try? FileManager.default.removeItem(at: thumbnail) }
@@ -140,17 +149,18 @@ public final class AttachmentCache: Sendable {
         let record = CacheStore.Record(
             status: 200, contentType: attachment.format.mimeType, typeHint: attachment.typeHint,
             sha256: attachment.sha256, length: attachment.byteCount)
-        do { try store.store(key.digest, record: record, copying: attachment.fileURL) } catch {
+        do { return Entry(try store.store(key.digest, record: record, copying: attachment.fileURL)) } catch {
             throw AttachmentError(cacheFailure: error)
         }
     }
 
-    /// Stores a thumbnail as the entry of `key`.
-    public func store(_ thumbnail: Thumbnail, for key: Key) throws(AttachmentError) {
+    /// Stores a thumbnail as the entry of `key`; returns the entry, open.
+    @discardableResult
+    public func store(_ thumbnail: Thumbnail, for key: Key) throws(AttachmentError) -> Entry {
         let record = CacheStore.Record(
             status: 200, contentType: thumbnail.format.mimeType, typeHint: thumbnail.format.uti,
             sha256: SHA256.hexDigest(of: thumbnail.data), length: thumbnail.data.count)
-        do { try store.store(key.digest, record: record, body: thumbnail.data) } catch {
+        do { return Entry(try store.store(key.digest, record: record, body: thumbnail.data)) } catch {
             throw AttachmentError(cacheFailure: error)
         }
     }
