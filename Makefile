@@ -7,7 +7,7 @@ DEBS := libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-op
 TEST_DEBS := chromium
 CONFIG ?= debug
 
-.PHONY: all deps build release check test conformance demo memory-check bench compare format clean fuzz census test-asan test-tsan docs scale-demo stress
+.PHONY: all deps build release check test conformance demo memory-check bench compare serve-bench format clean fuzz census test-asan test-tsan docs scale-demo stress
 
 all: build
 
@@ -74,6 +74,21 @@ memory-check:
 	$(SWIFT) build -c release --product pushattach-bench
 	$(SWIFT) build -c release --package-path Examples --scratch-path .build/examples --product concurrent-requests
 	./Scripts/memory-check.sh
+
+# pushattach serve side by side in one run (Benchmarks/serve/serve_bench.py): cold requests over the
+# corpus photos against thumbor (PyPI, fit 2048, JPEG q85), warm hits against nginx serving the same
+# bytes, a 1,000-request herd for one uncached 12 MP photo, and serve's memory under 1,000 open
+# connections. All on 127.0.0.1; every process is stopped by PID. Figures: Benchmarks/RESULTS.md.
+SERVE_BENCH_DEBS := nginx-light wrk curl
+serve-bench:
+	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(SERVE_BENCH_DEBS)"
+	@command -v thumbor >/dev/null || python3 -m pip install --quiet thumbor
+	$(SWIFT) build -c release --product pushattach
+	@test -d "$(CORPUS)/photos" || { echo "make serve-bench: no photos at $(CORPUS)/photos (set PUSHATTACH_CORPUS)"; exit 1; }
+	ulimit -n 20000 && python3 Benchmarks/serve/serve_bench.py --pushattach .build/release/pushattach \
+	    --photos "$(CORPUS)/photos" --json .build/serve-bench.json $(SERVE_BENCH_ARGS)
+	python3 Benchmarks/serve/chart.py .build/serve-bench.json .build/serve-bench.svg
+	@echo "serve-bench: figures in .build/serve-bench.json, chart in .build/serve-bench.svg"
 
 # A sharded run under a one-node Slurm cluster (slurm-wlm, munge) started in a scratch folder:
 # sbatch --array of `prepare --shard auto`, merge, checked against one process (docs/SCALE.md).

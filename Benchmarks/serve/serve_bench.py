@@ -18,6 +18,7 @@ connections open on warm links (sampled every 50 ms; VmHWM at the end).
 Python 3 standard library only (plus the tools it runs: nginx, wrk, curl, thumbor).
 """
 import argparse
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -80,7 +81,7 @@ http {{
     client_body_temp_path {work}/tmp; proxy_temp_path {work}/tmp; fastcgi_temp_path {work}/tmp;
     uwsgi_temp_path {work}/tmp; scgi_temp_path {work}/tmp;
     types {{ image/jpeg jpg; }}
-    server {{ listen 127.0.0.1:{origin}; location /photos/ {{ alias {photos_root}/; }} }}
+    server {{ listen 127.0.0.1:{origin}; access_log {work}/origin-access.log; location /photos/ {{ alias {photos_root}/; }} }}
     server {{ listen 127.0.0.1:{static}; location /static/ {{ alias {static_root}/; }} }}
 }}
 """)
@@ -216,6 +217,49 @@ def rss_while(pid, action):
     return result, peak[0], hwm
 
 
+async def one_request(port, path):
+    start = time.monotonic()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+    await writer.drain()
+    data = await reader.read()
+    writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split(b" ")[1]), hashlib.sha256(body).hexdigest(), time.monotonic() - start
+
+
+def herd(port, path, count):
+    """`count` requests for one path at once (asyncio, one connection each): statuses, distinct bodies, times."""
+    async def run():
+        return await asyncio.gather(*(one_request(port, path) for _ in range(count)), return_exceptions=True)
+
+    answers = asyncio.run(run())
+    ok = [a for a in answers if not isinstance(a, BaseException)]
+    times = [t for _, _, t in ok]
+    return {
+        "requests": count, "answered": len(ok), "status_200": sum(1 for s, _, _ in ok if s == 200),
+        "distinct_bodies": len({h for _, h, _ in ok}),
+        "p50_ms": round(percentile(times, 50) * 1000, 1) if times else None,
+        "p99_ms": round(percentile(times, 99) * 1000, 1) if times else None,
+    }
+
+
+def jpeg_pixels(path):
+    """Width x height from a JPEG's first SOF marker (0 when none is found)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    i = 2
+    while i + 9 < len(data):
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker, length = data[i + 1], int.from_bytes(data[i + 2:i + 4], "big")
+        if marker in (0xC0, 0xC1, 0xC2):
+            return int.from_bytes(data[i + 5:i + 7], "big") * int.from_bytes(data[i + 7:i + 9], "big")
+        i += 2 + length
+    return 0
+
+
 def load_average():
     return os.getloadavg()[0]
 
@@ -272,6 +316,19 @@ def main():
         result["cold_ours"] = cold(ours_urls, args.rounds, args.concurrency, fresh)
         serve = state["serve"]
 
+        # Thundering herd: 1,000 requests at once for one uncached 12 MP photo, on a fresh cache.
+        fresh()
+        big = min(photos, key=lambda name: abs(jpeg_pixels(os.path.join(photos_root, name)) - 12_000_000))
+        big_path = link(f"http://127.0.0.1:{origin}/photos/{big}")
+        with open(os.path.join(work, "origin-access.log")) as f:
+            before = sum(1 for line in f if f"/photos/{big} " in line)
+        result["herd"] = herd(port, big_path, 1000)
+        with open(os.path.join(work, "origin-access.log")) as f:
+            result["herd"]["origin_downloads"] = sum(1 for line in f if f"/photos/{big} " in line) - before
+        result["herd"]["photo"] = big
+        result["herd"]["megapixels"] = round(jpeg_pixels(os.path.join(photos_root, big)) / 1e6, 1)
+        serve = state["serve"]
+
         # Warm: the same links, now cached, against nginx serving the same bytes.
         paths = [link(s) for s in sources]
         for index, path in enumerate(paths):
@@ -305,6 +362,9 @@ def main():
           f"({result['cold_ratio']}x, target >= 2x)")
     print(f"warm: {result['warm_ours']['rps']} req/s ours vs {result['warm_nginx']['rps']} nginx "
           f"({result['warm_ratio']}x, target >= 0.8x)")
+    h = result["herd"]
+    print(f"herd: {h['requests']} requests for {h['photo']} ({h['megapixels']} MP): {h['status_200']} x 200, {h['distinct_bodies']} distinct body, "
+          f"{h['origin_downloads']} origin download(s), p50 {h['p50_ms']} ms, p99 {h['p99_ms']} ms")
     print(f"1,000 connections: peak RSS {result['thousand_connections']['peak_rss_mb']} MB "
           f"(VmHWM {result['thousand_connections']['vmhwm_mb']} MB, target <= 128 MB)")
 
