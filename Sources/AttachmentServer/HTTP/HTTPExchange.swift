@@ -80,16 +80,17 @@ final class HTTPExchange: @unchecked Sendable {
     /// would cost every keep-alive client a new connection per request. The second call hands
     /// the request over.
     func step(connection: OpaquePointer, method: String, handler: any HTTPDaemon.Handler) -> Bool {
-        let handOver: Bool = lock.withLock {
+        let call: Int = lock.withLock {
             calls += 1
-            guard calls == 2 else { return false }
-            self.connection = connection
-            self.method = method
-            if handler.wantsClientAddress { client = HTTPDaemon.clientAddress(connection) }
-            return true
+            if calls == 2 {
+                self.connection = connection
+                self.method = method
+                if handler.wantsClientAddress { client = HTTPDaemon.clientAddress(connection) }
+            }
+            return calls
         }
-        if calls == 1 { return true }
-        if handOver { handler.handle(self) }
+        if call == 1 { return true }
+        if call == 2 { handler.handle(self) }
         return lock.withLock { () -> Bool in
             switch state {
             case .ready(let response):

@@ -17,7 +17,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     /// (a push to many devices) is parsed, checked and hashed once, not on every request. A
     /// link's signature cannot stop holding while the key is the same. Starts over when full.
     private let verifiedLinks = Locked<[String: (AttachmentLink, AttachmentCache.Key)]>([:])
-    private static let verifiedLinkLimit = 16_384
+    private static let verifiedLinkLimit = 4096
 
     var wantsClientAddress: Bool { log != nil }
 
@@ -69,7 +69,8 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     }
 
     func completed(_ exchange: HTTPExchange) {
-        metrics.answered(status: exchange.sentStatus)
+        // 0: the client went away before an answer was queued (the access log still says so).
+        if exchange.sentStatus != 0 { metrics.answered(status: exchange.sentStatus) }
         guard let log else { return }
         let elapsed = ContinuousClock.now - exchange.started
         let line = AccessLog.Line(

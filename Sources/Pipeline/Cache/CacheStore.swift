@@ -173,8 +173,8 @@ package final class CacheStore: @unchecked Sendable {
         var offset: Int
     }
 
-    /// Heads remembered at most (about 200 bytes each); the memo starts over when full.
-    private static let headMemoLimit = 16_384
+    /// Heads remembered at most (about 250 bytes each, 1 MB in all); the memo starts over when full.
+    private static let headMemoLimit = 4096
 
     /// Stores `body` as the entry of `key`, replacing any; the head's length is `body.count`.
     /// Returns the entry, open before any eviction this store starts, so it can be sent even if

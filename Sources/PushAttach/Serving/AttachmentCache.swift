@@ -157,10 +157,17 @@ public final class AttachmentCache: Sendable {
     /// Stores a thumbnail as the entry of `key`; returns the entry, open.
     @discardableResult
     public func store(_ thumbnail: Thumbnail, for key: Key) throws(AttachmentError) -> Entry {
+        try store(thumbnail.data, format: thumbnail.format, for: key)
+    }
+
+    /// Stores `data`, a file of `format` made by other means, as the entry of `key`; returns the
+    /// entry, open.
+    @discardableResult
+    public func store(_ data: Data, format: MediaFormat, for key: Key) throws(AttachmentError) -> Entry {
         let record = CacheStore.Record(
-            status: 200, contentType: thumbnail.format.mimeType, typeHint: thumbnail.format.uti,
-            sha256: SHA256.hexDigest(of: thumbnail.data), length: thumbnail.data.count)
-        do { return Entry(try store.store(key.digest, record: record, body: thumbnail.data)) } catch {
+            status: 200, contentType: format.mimeType, typeHint: format.uti, sha256: SHA256.hexDigest(of: data),
+            length: data.count)
+        do { return Entry(try store.store(key.digest, record: record, body: data)) } catch {
             throw AttachmentError(cacheFailure: error)
         }
     }

@@ -1,0 +1,118 @@
+import Foundation
+import PushAttach
+import Testing
+
+@Suite struct AttachmentCacheTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
+
+    func key(_ name: String) -> AttachmentCache.Key {
+        AttachmentCache.Key(AttachmentLink(source: URL(string: "https://cdn.example.com/\(name)")!))
+    }
+
+    @discardableResult
+    func storeBytes(_ count: Int, _ cache: AttachmentCache, as name: String) throws -> AttachmentCache.Entry {
+        try cache.store(Data(repeating: 7, count: count), format: .jpeg, for: key(name))
+    }
+
+    @Test func aStoredEntryReadsBackWithItsAnswer() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try AttachmentCache(folder: folder)
+        #expect(cache.entry(for: key("a")) == nil)
+        try storeBytes(1000, cache, as: "a")
+        let entry = try #require(cache.entry(for: key("a")))
+        #expect(entry.answer.status == 200)
+        #expect(entry.answer.contentType == "image/jpeg")
+        #expect(entry.answer.typeHint == "public.jpeg")
+        #expect(entry.answer.byteCount == 1000)
+        #expect(try entry.body() == Data(repeating: 7, count: 1000))
+        #expect(entry.answer.sha256?.count == 64)
+        // A second cache on the same folder (another process) sees it.
+        let other = try AttachmentCache(folder: folder)
+        #expect(try other.entry(for: key("a"))?.body() == Data(repeating: 7, count: 1000))
+    }
+
+    @Test func refusalsExpireAfterTheirTTLAndOtherFailuresAreNotKept() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try AttachmentCache(folder: folder, rejectionTTL: .milliseconds(300))
+        let refusal = AttachmentProblem(status: 422, error: "rejected", errorCode: 101, reason: "not media")
+        try cache.store(refusal, for: key("r"))
+        let entry = try #require(cache.entry(for: key("r")))
+        #expect(entry.answer.status == 422)
+        #expect(try JSONDecoder().decode(AttachmentProblem.self, from: entry.body()) == refusal)
+        Thread.sleep(forTimeInterval: 0.4)
+        #expect(cache.entry(for: key("r")) == nil)
+        try cache.store(AttachmentProblem(status: 502, error: "origin_failed", reason: "HTTP 500"), for: key("s"))
+        #expect(cache.entry(for: key("s")) == nil, "a 502 is not cached")
+    }
+
+    @Test func theLeastRecentlyUsedGoFirstAndAJustStoredEntryCanStillBeSent() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try AttachmentCache(folder: folder, capacity: 2600)
+        try storeBytes(1000, cache, as: "old")
+        try storeBytes(1000, cache, as: "mid")
+        // Storing a third passes the capacity: the oldest goes, until under 90 %.
+        let newest = try storeBytes(1000, cache, as: "new")
+        #expect(cache.entry(for: key("old")) == nil)
+        #expect(cache.entry(for: key("mid")) != nil)
+        #expect(cache.entry(for: key("new")) != nil)
+        #expect(cache.usage <= 2600)
+        #expect(try newest.body().count == 1000)
+
+        // An entry larger than the whole cache is evicted at once, yet the returned entry is whole.
+        let huge = try storeBytes(5000, cache, as: "huge")
+        #expect(cache.entry(for: key("huge")) == nil)
+        #expect(try huge.body() == Data(repeating: 7, count: 5000))
+        let (descriptor, offset) = try #require(huge.duplicateDescriptor())
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 5000)
+        #expect(pread(descriptor, &buffer, 5000, off_t(offset)) == 5000)
+        #expect(buffer.allSatisfy { $0 == 7 })
+    }
+}
+
+@Suite struct SingleFlightTests {
+    final class Counter: @unchecked Sendable {
+        let lock = NSLock()
+        var value = 0
+        func add() { lock.withLock { value += 1 } }
+    }
+
+    @Test func concurrentCallersOfOneKeyShareOneRun() async {
+        let flights = SingleFlight<Int>(limit: 4)
+        let runs = Counter()
+        let values = await withTaskGroup(of: Int?.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    await flights.value(for: "k", timeout: .seconds(10)) {
+                        runs.add()
+                        try? await Task.sleep(for: .milliseconds(200))
+                        return 42
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(values.count == 50)
+        #expect(values.allSatisfy { $0 == 42 })
+        #expect(runs.value == 1)
+        #expect(flights.inFlight == 0)
+    }
+
+    @Test func aWaiterGivesUpAtItsDeadlineWhileTheWorkGoesOn() async throws {
+        let flights = SingleFlight<Int>(limit: 1)
+        let finished = Counter()
+        let early = await flights.value(for: "slow", timeout: .milliseconds(100)) {
+            try? await Task.sleep(for: .milliseconds(500))
+            finished.add()
+            return 1
+        }
+        #expect(early == nil)
+        #expect(flights.inFlight == 1)
+        // The limit is reached: another key is refused at once, without running.
+        let refused = flights.join("other", timeout: .seconds(1), work: { 2 }) { _ in Issue.record("not called") }
+        #expect(refused == .full)
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(finished.value == 1)
+        #expect(flights.inFlight == 0)
+    }
+}
