@@ -21,6 +21,9 @@ struct pa_callbacks {
 struct pa_httpd {
     struct MHD_Daemon *daemon;
     struct pa_callbacks callbacks;
+    // Returned by MHD_quiesce_daemon: closed only after MHD_stop_daemon, as its documentation asks
+    // (with internal threads, a worker may still use it until then).
+    MHD_socket quiesced;
 };
 
 static void *log_uri(void *cls, const char *uri, struct MHD_Connection *connection) {
@@ -36,8 +39,12 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
     (void)version;
     (void)upload_data;
     struct pa_callbacks *callbacks = cls;
-    // A body is never read: GET and HEAD have none, anything else is answered 405 at once.
-    if (upload_data_size != NULL) *upload_data_size = 0;
+    // A body is read and dropped (no route takes one): libmicrohttpd refuses to queue an answer
+    // while a body is still arriving, so the request is handed over only on the call after it.
+    if (upload_data_size != NULL && *upload_data_size != 0) {
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
     return callbacks->request(callbacks->cls, connection, method, *context) ? MHD_YES : MHD_NO;
 }
 
@@ -75,16 +82,17 @@ pa_httpd *pa_httpd_start(const pa_httpd_settings *settings, pa_httpd_uri_callbac
         return NULL;
     }
     server->daemon = daemon;
+    server->quiesced = MHD_INVALID_SOCKET;
     return server;
 }
 
 void pa_httpd_quiesce(pa_httpd *server) {
-    MHD_socket fd = MHD_quiesce_daemon(server->daemon);
-    if (fd != MHD_INVALID_SOCKET) close(fd);
+    if (server->quiesced == MHD_INVALID_SOCKET) server->quiesced = MHD_quiesce_daemon(server->daemon);
 }
 
 void pa_httpd_stop(pa_httpd *server) {
     MHD_stop_daemon(server->daemon);
+    if (server->quiesced != MHD_INVALID_SOCKET) close(server->quiesced);
     free(server);
 }
 

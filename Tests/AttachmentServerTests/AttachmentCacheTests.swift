@@ -48,8 +48,11 @@ import Testing
     @Test func theLeastRecentlyUsedGoFirstAndAJustStoredEntryCanStillBeSent() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = try AttachmentCache(folder: folder, capacity: 2600)
+        // Modification times tick with the kernel's clock (a few ms): apart, so the order is theirs.
         try storeBytes(1000, cache, as: "old")
+        Thread.sleep(forTimeInterval: 0.05)
         try storeBytes(1000, cache, as: "mid")
+        Thread.sleep(forTimeInterval: 0.05)
         // Storing a third passes the capacity: the oldest goes, until under 90 %.
         let newest = try storeBytes(1000, cache, as: "new")
         #expect(cache.entry(for: key("old")) == nil)

@@ -16,9 +16,9 @@ import Testing
 
         init(cache: URL, extra: [String] = []) throws {
             process.executableURL = ProcessRunner.product("pushattach")
+            let log = extra.contains("--access-log") ? [] : ["--access-log", "off"]
             process.arguments =
-                ["serve", "--cache", cache.path, "--listen", "127.0.0.1:0", "--allow-private-networks", "--access-log", "off"]
-                + extra
+                ["serve", "--cache", cache.path, "--listen", "127.0.0.1:0", "--allow-private-networks"] + log + extra
             process.environment = ProcessInfo.processInfo.environment.merging(["PUSHATTACH_SIGNING_KEY": ServeCLITests.key]) { $1 }
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
@@ -90,6 +90,49 @@ import Testing
         #expect(answers.value.count == 3)
         #expect(answers.value.allSatisfy { $0.status == 200 && $0.body.starts(with: [0xFF, 0xD8]) })
         #expect(origin.hits("/slow.jpg") == 1)
+    }
+
+    @Test func duringTheDrainDelayReadyzIs503AndConnectionsAreStillTaken() throws {
+        let cache = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let serve = try ServeProcess(cache: cache, extra: ["--drain-delay", "2", "--grace", "1"])
+        #expect(try TestHTTPClient.get(port: serve.port, path: "/readyz").status == 200)
+        let started = Date()
+        serve.terminate()
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try TestHTTPClient.get(port: serve.port, path: "/readyz").status == 503)
+        #expect(try TestHTTPClient.get(port: serve.port, path: "/healthz").status == 200, "still taking connections")
+        let (status, stderr) = serve.wait()
+        #expect(status == 0, "\(stderr)")
+        #expect(Date().timeIntervalSince(started) >= 2)
+        #expect(throws: (any Error).self, "the listener is closed after the delay") {
+            try TestHTTPClient.get(port: serve.port, path: "/healthz", timeout: .seconds(2))
+        }
+    }
+
+    @Test func sighupReopensTheAccessLogAfterItWasMovedAway() throws {
+        let cache = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let log = cache.appendingPathComponent("access.log")
+        let serve = try ServeProcess(cache: cache.appendingPathComponent("c"), extra: ["--access-log", log.path])
+        defer {
+            serve.terminate()
+            _ = serve.wait()
+        }
+        #expect(try TestHTTPClient.get(port: serve.port, path: "/healthz").status == 200)
+        Thread.sleep(forTimeInterval: 0.2)
+        let rotated = cache.appendingPathComponent("access.log.1")
+        try FileManager.default.moveItem(at: log, to: rotated)
+        kill(serve.process.processIdentifier, SIGHUP)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(serve.process.isRunning, "SIGHUP does not stop the server")
+        #expect(try TestHTTPClient.get(port: serve.port, path: "/readyz").status == 200)
+        Thread.sleep(forTimeInterval: 0.2)
+        let old = try String(contentsOf: rotated, encoding: .utf8)
+        let new = try String(contentsOf: log, encoding: .utf8)
+        #expect(old.contains("\"route\":\"/healthz\"") && !old.contains("/readyz"))
+        #expect(new.contains("\"route\":\"/readyz\"") && !new.contains("/healthz"))
     }
 
     /// Two replicas on one cache folder with a cache small enough to evict under load: every

@@ -63,6 +63,34 @@ public enum TestHTTPClient {
         return calls.map(\.result)
     }
 
+    /// A connected blocking socket to `host`:`port` (the caller sends, reads and closes), for
+    /// tests of how a server treats slow or idle clients.
+    public static func connect(port: Int, host: String = "127.0.0.1") throws -> Int32 {
+        var call = Call(request: [])
+        call.connect(host: host, port: port)
+        if case .failure(let failure) = call.outcome { throw failure }
+        var writable = pollfd(fd: call.fd, events: Int16(POLLOUT), revents: 0)
+        guard poll(&writable, 1, 5000) == 1 else {
+            close(call.fd)
+            throw Failure(description: "connect to \(host):\(port) timed out")
+        }
+        let flags = fcntl(call.fd, F_GETFL)
+        _ = fcntl(call.fd, F_SETFL, flags & ~O_NONBLOCK)
+        return call.fd
+    }
+
+    /// Waits up to `timeout` for `fd` to be closed by the peer: true when a read returns 0 or fails.
+    public static func isClosedByPeer(_ fd: Int32, within timeout: Duration) -> Bool {
+        let end = ContinuousClock.now + timeout
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while ContinuousClock.now < end {
+            var readable = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&readable, 1, 50) == 1 else { continue }
+            if read(fd, &buffer, buffer.count) <= 0 { return true }
+        }
+        return false
+    }
+
     private struct Call {
         let request: [UInt8]
         var fd: Int32 = -1

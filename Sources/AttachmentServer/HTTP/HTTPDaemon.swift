@@ -37,6 +37,9 @@ final class HTTPDaemon: @unchecked Sendable {
     private let lock = NSLock()
     private var openExchanges: Set<ObjectIdentifier> = []
     private var parked: [ObjectIdentifier: HTTPExchange] = [:]
+    /// Set by `stop`: nothing may park any more (libmicrohttpd aborts when stopped with a
+    /// suspended connection).
+    private var closed = false
 
     /// Binds `settings.host`:`settings.port` and starts the worker threads.
     init(settings: Settings, handler: any Handler) throws(ServerError) {
@@ -75,11 +78,18 @@ final class HTTPDaemon: @unchecked Sendable {
     /// Answers every parked request with `response`, then stops the threads and closes every
     /// connection. Safe to call more than once.
     func stop(answeringParkedWith response: @autoclosure () -> HTTPResponse) {
-        let waiting = lock.withLock { Array(parked.values) }
-        for exchange in waiting { exchange.complete(response()) }
-        // Give the resumed requests a moment to be sent.
-        let deadline = Date().addingTimeInterval(1)
-        while !waiting.isEmpty, openRequests > 0, Date() < deadline { usleep(10_000) }
+        lock.withLock { closed = true }
+        // Once closed, nothing parks again, so this ends; an exchange answered twice drops the second.
+        var resumed = false
+        while let waiting = lock.withLock({ parked.isEmpty ? nil : Array(parked.values) }) {
+            for exchange in waiting { exchange.complete(response()) }
+            resumed = true
+            // The completed callback unparks each; give the resumed answers a moment to go out.
+            let deadline = Date().addingTimeInterval(1)
+            while lock.withLock({ !parked.isEmpty }), Date() < deadline { usleep(10_000) }
+            if Date() >= deadline { break }
+        }
+        if resumed { usleep(50_000) }
         let stopping: OpaquePointer? = lock.withLock {
             defer { server = nil }
             return server
@@ -91,8 +101,18 @@ final class HTTPDaemon: @unchecked Sendable {
 
     // MARK: - Exchanges
 
-    func park(_ exchange: HTTPExchange) { lock.withLock { parked[ObjectIdentifier(exchange)] = exchange } }
-    func unpark(_ exchange: HTTPExchange) { _ = lock.withLock { parked.removeValue(forKey: ObjectIdentifier(exchange)) } }
+    /// Keeps `exchange` until it is done, for `stop` to answer; false once the daemon is stopping.
+    func park(_ exchange: HTTPExchange) -> Bool {
+        lock.withLock {
+            guard !closed else { return false }
+            parked[ObjectIdentifier(exchange)] = exchange
+            return true
+        }
+    }
+
+    private func unpark(_ exchange: HTTPExchange) {
+        _ = lock.withLock { parked.removeValue(forKey: ObjectIdentifier(exchange)) }
+    }
 
     /// Queues `response` on the exchange's connection (on a worker thread, inside its callback).
     static func send(_ response: HTTPResponse, on connection: OpaquePointer) -> Bool {
@@ -151,6 +171,7 @@ final class HTTPDaemon: @unchecked Sendable {
         guard let context, let request else { return }
         let daemon = Unmanaged<HTTPDaemon>.fromOpaque(context).takeUnretainedValue()
         let exchange = Unmanaged<HTTPExchange>.fromOpaque(request).takeRetainedValue()
+        exchange.finish()
         daemon.unpark(exchange)
         daemon.lock.withLock { _ = daemon.openExchanges.remove(ObjectIdentifier(exchange)) }
         daemon.handler.completed(exchange)

@@ -39,16 +39,19 @@ final class HTTPExchange: @unchecked Sendable {
         self.daemon = daemon
     }
 
-    /// A request header (case-insensitive name), valid while the request is open.
-    func header(_ name: String) -> String? { connection.flatMap { HTTPDaemon.header(name, of: $0) } }
+    /// The request's `If-None-Match`, read on the worker thread when the request is handed over
+    /// (an answer made later, on another thread, must not touch the connection).
+    private(set) var ifNoneMatch: String?
 
     /// The client's address, read when the request is handed over.
     private(set) var client = "-"
 
-    /// The answer will come later, from `complete` on any thread.
-    func park() {
+    /// The answer will come later, from `complete` on any thread. False when the daemon is
+    /// stopping: answer at once instead.
+    func park() -> Bool {
+        guard daemon.park(self) else { return false }
         lock.withLock { if case .handling = state { state = .parked } }
-        daemon.park(self)
+        return true
     }
 
     /// Answers the request. The first answer wins; later ones are dropped (their files closed).
@@ -66,9 +69,16 @@ final class HTTPExchange: @unchecked Sendable {
                 return nil
             }
         }
-        if let resume {
-            daemon.unpark(self)
-            HTTPDaemon.resume(resume)
+        if let resume { HTTPDaemon.resume(resume) }
+    }
+
+    /// The request is done (the daemon's completed callback): an answer never sent is dropped,
+    /// its file closed, and the connection is forgotten.
+    func finish() {
+        lock.withLock {
+            if case .ready(let response) = state { response.discard() }
+            state = .done
+            connection = nil
         }
     }
 
@@ -85,6 +95,7 @@ final class HTTPExchange: @unchecked Sendable {
             if calls == 2 {
                 self.connection = connection
                 self.method = method
+                ifNoneMatch = HTTPDaemon.header("If-None-Match", of: connection)
                 if handler.wantsClientAddress { client = HTTPDaemon.clientAddress(connection) }
             }
             return calls

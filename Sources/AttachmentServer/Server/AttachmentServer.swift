@@ -56,11 +56,13 @@ public final class AttachmentServer: Sendable {
     /// The `/metrics` text (Prometheus exposition format).
     public var metrics: String { router.metricsText }
 
-    /// Stops taking connections and lets the requests in flight finish, for up to `grace`;
-    /// then answers any still waiting with 503 and stops. `/readyz` answers 503 from the start,
-    /// so a load balancer stops sending new requests.
-    public func drain(grace: Duration) async {
+    /// Drains: `/readyz` answers 503 from the start, so a load balancer stops sending new
+    /// requests; connections are still taken for `delay` (the time a load balancer or a
+    /// Kubernetes Service takes to notice), then no more; the requests in flight may finish for
+    /// up to `grace`; any still waiting then get 503, and the server stops.
+    public func drain(grace: Duration, delay: Duration = .zero) async {
         router.isDraining = true
+        if delay > .zero { try? await Task.sleep(for: delay) }
         daemon.quiesce()
         let end = ContinuousClock.now + grace
         while daemon.openRequests > 0, ContinuousClock.now < end {
@@ -76,6 +78,8 @@ public final class AttachmentServer: Sendable {
             AttachmentProblem(status: 503, error: "unavailable", reason: "the server is shutting down; try again"),
             retryAfter: 1))
     }
+
+    deinit { stop() }
 
     /// Reopens the access log file (after logrotate moved it; `serve` does this on SIGHUP).
     public func reopenLog() { router.log?.reopen() }

@@ -20,7 +20,7 @@ extension RequestRouter {
             ("ETag", etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)"),
             ("X-Attachment-Type-Hint", answer.typeHint ?? ""),
         ]
-        if Self.matches(exchange.header("If-None-Match"), etag: etag) {
+        if Self.matches(exchange.ifNoneMatch, etag: etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
         headers.insert(("Content-Type", answer.contentType), at: 0)

@@ -122,7 +122,11 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     }
 
     private func miss(_ exchange: HTTPExchange, link: AttachmentLink, key: AttachmentCache.Key) {
-        exchange.park()
+        guard exchange.park() else {
+            return exchange.complete(Self.problemResponse(
+                AttachmentProblem(status: 503, error: "unavailable", reason: "the server is shutting down; try again"),
+                retryAfter: 1))
+        }
         let remaining = configuration.deadline - (ContinuousClock.now - exchange.started)
         let joined = flights.join(key.digest, timeout: remaining, work: { [self] in await prepare(link, key: key) }) {
             [self] outcome in
@@ -162,16 +166,22 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
 
     // MARK: - Preparing
 
-    /// Prepares the link's attachment (or thumbnail) and stores it in the cache.
+    /// Prepares the link's attachment (or thumbnail) and stores it in the cache: one flight's
+    /// work, timed for the preparation histogram.
     private func prepare(_ link: AttachmentLink, key: AttachmentCache.Key) async -> Outcome {
-        metrics.fetched()
         let start = ContinuousClock.now
         defer {
             let elapsed = ContinuousClock.now - start
             metrics.prepared(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         }
+        return await produce(link, key: key)
+    }
+
+    /// `prepare` without the timing: a thumbnail calls it for the attachment it is made from.
+    private func produce(_ link: AttachmentLink, key: AttachmentCache.Key) async -> Outcome {
         do throws(AttachmentError) {
             guard let side = link.thumbnailSize else {
+                metrics.fetched()
                 let attachment = try await preparer.prepare(
                     AttachmentRequest(url: link.source, typeHint: link.typeHint), into: cache.workFolder)
                 return .cached(try cache.store(attachment, for: key))
@@ -183,7 +193,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
             if let cached = cache.entry(for: wholeKey) {
                 entry = cached
             } else {
-                switch await prepare(whole, key: wholeKey) {
+                switch await produce(whole, key: wholeKey) {
                 case .cached(let prepared): entry = prepared
                 case .problem(let problem): return .problem(problem)
                 }

@@ -11,7 +11,8 @@ struct MHD_Connection;
 /// Called with the request's whole URI (path and query, as sent) when its head is parsed; returns
 /// the request's context, handed to the other two callbacks.
 typedef void *(*pa_httpd_uri_callback)(void *cls, const char *uri);
-/// Called for the request (again after a resume); returns 1 to keep the connection, 0 to close it.
+/// Called once the request head is parsed, again once its body (dropped) has arrived, and again
+/// after a resume; returns 1 to keep the connection, 0 to close it.
 typedef int (*pa_httpd_request_callback)(void *cls, struct MHD_Connection *connection, const char *method,
                                          void *context);
 /// Called once the request is done (its answer sent, or the connection gone).
@@ -32,8 +33,8 @@ typedef struct pa_httpd pa_httpd;
 pa_httpd *pa_httpd_start(const pa_httpd_settings *settings, pa_httpd_uri_callback uri,
                          pa_httpd_request_callback request, pa_httpd_completed_callback completed, void *cls);
 
-/// Stops accepting connections (MHD_quiesce_daemon) and closes the listening socket; requests
-/// already open go on.
+/// Stops accepting connections (MHD_quiesce_daemon); requests already open go on. The listening
+/// socket is closed by pa_httpd_stop. Safe to call more than once.
 void pa_httpd_quiesce(pa_httpd *server);
 
 /// Stops the daemon (open connections are closed) and frees it.

@@ -130,8 +130,9 @@ public struct AttachmentLink: Sendable, Hashable {
 
     /// `value` with everything but RFC 3986's unreserved characters percent-encoded.
     static func percentEncoded(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
+        // ASCII only: `CharacterSet.alphanumerics` holds non-ASCII letters too, which a client
+        // would send percent-encoded, and the signed text would no longer match what arrives.
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 }

@@ -41,6 +41,10 @@ struct ServeCommand: Command {
         static let grace = OptionInfo.number(
             "--grace", "SECONDS", "On SIGTERM or SIGINT: how long requests in flight may take to finish.", default: 10,
             in: 0...600)
+        static let drainDelay = OptionInfo.number(
+            "--drain-delay", "SECONDS",
+            "On SIGTERM or SIGINT: keep taking connections this long while /readyz answers 503, so a load balancer can stop sending them, before the --grace period starts.",
+            default: 0, in: 0...600)
         static let rejectionTTL = OptionInfo.number(
             "--rejection-ttl", "SECONDS", "How long a refusal (422, or the origin's 404) is answered from the cache.",
             default: seconds(library.rejectionTTL), in: 0...86_400)
@@ -69,7 +73,7 @@ struct ServeCommand: Command {
 
         static let all = [
             listen, cache, cacheSize, keyFile, allowUnsigned, allowSource, allowPrivateNetworks, maxAge, deadline, grace,
-            rejectionTTL, maxPending, threads, maxConnections, perIPLimit, idleTimeout, maxLongSide, quality, accessLog,
+            drainDelay, rejectionTTL, maxPending, threads, maxConnections, perIPLimit, idleTimeout, maxLongSide, quality, accessLog,
             OptionInfo.help,
         ]
 
@@ -80,6 +84,7 @@ struct ServeCommand: Command {
 
     var configuration: AttachmentServer.Configuration
     var grace: Duration
+    var drainDelay: Duration
 
     init(_ arguments: ParsedArguments) throws {
         let command = "pushattach serve"
@@ -118,6 +123,7 @@ struct ServeCommand: Command {
         configuration.accessLogPath = log == "off" ? nil : log
         self.configuration = configuration
         grace = .seconds(try arguments.double(Options.grace, command: command) ?? 10)
+        drainDelay = .seconds(try arguments.double(Options.drainDelay, command: command) ?? 0)
     }
 
     /// `HOST:PORT`, `[V6]:PORT` or `PORT` (on 127.0.0.1).
@@ -157,7 +163,7 @@ struct ServeCommand: Command {
                 continue
             }
             Console.error("pushattach serve: \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): draining (up to \(grace))")
-            await server.drain(grace: grace)
+            await server.drain(grace: grace, delay: drainDelay)
             Console.error("pushattach serve: stopped")
             return ExitStatus.success
         }
