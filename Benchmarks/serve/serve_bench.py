@@ -27,6 +27,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -108,7 +109,7 @@ HTTP_LOADER_REQUEST_TIMEOUT = 60
 """)
     process = subprocess.Popen(
         ["thumbor", "-p", str(port), "-i", "127.0.0.1", "-c", conf, "--processes", str(os.cpu_count() or 1), "-l", "error"],
-        stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "thumbor.log"), "w"))
+        stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "thumbor.log"), "w"), start_new_session=True)
     wait_port(port, 60)
     return process, port
 
@@ -125,13 +126,22 @@ def start_serve(binary, work, cache, port=None):
 
 
 def stop(process):
-    if process and process.poll() is None:
-        process.terminate()
+    """Stops `process`, and its children when it leads a session of its own (thumbor's forks)."""
+    if not process:
+        return
+    group = os.getpgid(process.pid) == process.pid if process.poll() is None else False
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM) if group else process.terminate()
         try:
             process.wait(20)
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL) if group else process.kill()
             process.wait()
+    if group:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def curl_round(urls, concurrency):

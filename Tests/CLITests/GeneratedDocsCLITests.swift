@@ -55,7 +55,7 @@ struct GeneratedDocsCLITests {
     /// The bash script completes subcommands, options and option values as a shell would.
     @Test(arguments: [
         (["pushattach", "ver"], "verify"),
-        (["pushattach", "prepare", "--con"], "--container --concurrency"),
+        (["pushattach", "prepare", "--con"], "--container --connect-timeout --concurrency"),
         (
             ["pushattach", "verify", "-"],
             "--json -q --quiet --fast --strict --accept-damaged --pixel-budget --decoded-budget -h --help"

@@ -77,11 +77,31 @@ struct PayloadsCLITests {
         let result = try ProcessRunner.run("pushattach", ["prepare", array.path, lines.path, "-o", out.path])
         #expect(result.status == 1)
         let stderr = result.stderr
-        #expect(
-            stderr.contains("failed \(array.path):2: element 0 of the JSON array: no attachment URL found"), "\(stderr)"
-        )
-        #expect(stderr.contains("failed \(array.path):3: element 1 of the JSON array is not an object"))
-        #expect(stderr.contains("failed \(lines.path):1: no attachment URL found"))
+        #expect(stderr.contains("failed \(array.path):3: element 2 of the JSON array is not an object"))
         #expect(stderr.contains("failed \(lines.path):3: not valid JSON"))
+        // The two pushes without media are neither failed nor rejected (issue 24).
+        #expect(!stderr.contains("no attachment URL found"), "\(stderr)")
+        #expect(stderr.contains("2 items: 0 prepared, 0 rejected, 2 failed, 2 pushes without media"), "\(stderr)")
+    }
+
+    /// A normal export (some pushes with media, some text-only) exits 0 (on 1709ac3 the
+    /// text-only pushes counted as failed and the run exited 1).
+    @Test func textOnlyPushesDoNotFailTheRun() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        origin.route("/a.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let export = dir.appendingPathComponent("export.jsonl")
+        let pushes = [
+            #"{"aps":{"alert":"hi","mutable-content":1},"media_url":"\#(origin.url("/a.jpg"))"}"#,
+            #"{"aps":{"alert":"text only"}}"#, #"{"message":{"notification":{"title":"t"}}}"#,
+        ]
+        try Data((pushes.joined(separator: "\n") + "\n").utf8).write(to: export)
+        let result = try ProcessRunner.run(
+            "pushattach", ["prepare", export.path, "-o", dir.appendingPathComponent("out").path, "--allow-private-networks"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("1 item: 1 prepared, 0 rejected, 0 failed, 2 pushes without media"), "\(result.stderr)")
     }
 }

@@ -97,9 +97,10 @@ struct PrepareConsoleCLITests {
                     "1 item: 1 prepared, 0 rejected, 0 failed", done: "1 transcoded, 1 with warnings", container: out))
     }
 
-    /// -v: each item's line, then every one of its warnings and its timings, as the manifest
-    /// entry (here printed with --json) has them.
-    @Test func verboseShowsEveryWarningAndTheTimingsOfEachItem() throws {
+    /// -v: each item's line (without the first warning, so none is shown twice), then every step
+    /// the engine took, every warning and the timings, as the manifest entry (here printed with
+    /// --json) has them.
+    @Test func verboseShowsEveryStepAndWarningOnceAndTheTimingsOfEachItem() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
@@ -122,21 +123,21 @@ struct PrepareConsoleCLITests {
             let warnings = try #require(entry["warnings"] as? [String])
             let transform = entry["transform"] as? [String] ?? []
             let done = transform.contains { $0.hasPrefix("transcoded webp") } ? " [transcoded webp -> jpeg]" : ""
-            let first =
-                warnings.first.map { " warning: \($0)" + (warnings.count > 1 ? " (+\(warnings.count - 1) more)" : "") }
-                ?? ""
             expected.append(
                 status == "prepared"
-                    ? "prepared \(try #require(entry["file"] as? String)) <- \(input)\(done)\(first)"
+                    ? "prepared \(try #require(entry["file"] as? String)) <- \(input)\(done)"
                     : "\(status) \(input): \(try #require(entry["reason"] as? String))")
+            expected += transform.map { "  step: \($0)" }
             expected += warnings.map { "  warning: \($0)" }
             let t = try #require(entry["timings"] as? [String: Int])
             expected.append(
                 "  timings: download \(t["download_ms"] ?? -1) ms, process \(t["process_ms"] ?? -1) ms, write \(t["write_ms"] ?? -1) ms"
             )
         }
-        // The misnamed WebP has a warning to show.
+        // The misnamed WebP has a warning to show, and steps.
         #expect((entries[0]["warnings"] as? [String])?.contains(Self.misnamedWarning) == true)
+        #expect(Self.lines(result.stderr).filter { $0 == "  warning: \(Self.misnamedWarning)" }.count == 1, "shown once")
+        #expect(Self.lines(result.stderr).contains { $0.hasPrefix("  step: transcoded webp -> jpeg") })
         expected +=
             [""]
             + Self.summary(
@@ -199,6 +200,20 @@ struct PrepareConsoleCLITests {
         }
         #expect(lines.contains { $0.hasPrefix("  --max-long-side N ") && $0.hasSuffix("(default 2048).") })
         #expect(lines.contains { $0.hasPrefix("  -j, --concurrency N ") && $0.hasSuffix("(default 16).") })
-        #expect(lines.contains { $0.hasPrefix("  --timeout SECONDS ") && $0.hasSuffix("(default 25).") })
+        #expect(Self.optionHelp("--timeout SECONDS", in: result.stdout).hasSuffix("(default 25)."))
+        #expect(Self.optionHelp("--connect-timeout SECONDS", in: result.stdout).hasSuffix("(default 5)."))
+        #expect(Self.optionHelp("--low-speed-time SECONDS", in: result.stdout).contains("as long as --timeout"))
+    }
+
+    /// An option's help in `--help`, its wrapped lines joined with single spaces.
+    static func optionHelp(_ label: String, in help: String) -> String {
+        let lines = Self.lines(help)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("  \(label) ") || $0 == "  \(label)" }) else { return "" }
+        var text = [lines[start].dropFirst(2 + label.count)]
+        for line in lines[(start + 1)...] {
+            guard line.hasPrefix("   "), !line.trimmingCharacters(in: .whitespaces).hasPrefix("-") else { break }
+            text.append(Substring(line))
+        }
+        return text.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
 }

@@ -52,11 +52,14 @@ extension AttachmentServer {
         /// restarted with another long side or quality does not answer with the old files.
         var variant: String { "long=\(preparer.limits.maxLongSide);q=\(preparer.limits.quality)" }
 
-        /// The preparer's configuration as the server runs it: the deadline for downloads, no
-        /// retries (the client retries), no thumbnails (made per link from the cached file).
+        /// The preparer's configuration as the server runs it: the deadline for downloads (and no
+        /// shorter low-speed cutoff), no retries (the client retries), no thumbnails (made per link
+        /// from the cached file).
         var effectivePreparer: AttachmentPreparer.Configuration {
             var configuration = preparer
             if configuration.fetch.deadline > deadline { configuration.fetch.deadline = deadline }
+            // An origin slow to its first byte is cut off by the deadline, not by an earlier low-speed rule.
+            configuration.fetch.lowSpeedTime = max(configuration.fetch.lowSpeedTime, configuration.fetch.deadline)
             configuration.fetch.maxRetries = 0
             configuration.thumbnailSize = nil
             return configuration

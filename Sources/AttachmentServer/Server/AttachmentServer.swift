@@ -77,6 +77,7 @@ public final class AttachmentServer: Sendable {
         daemon.stop(answeringParkedWith: RequestRouter.problemResponse(
             AttachmentProblem(status: 503, error: "unavailable", reason: "the server is shutting down; try again"),
             retryAfter: 1))
+        router.stopExecutor()
     }
 
     deinit { stop() }

@@ -8,6 +8,8 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     let cache: AttachmentCache
     let preparer: AttachmentPreparer
     let flights: SingleFlight<Outcome>
+    /// The threads preparations run on (`ServeExecutor`); nil where task executors are missing.
+    private let executor: (any Sendable)?
     let metrics = ServerMetrics()
     let log: AccessLog?
     weak var daemon: HTTPDaemon?
@@ -33,8 +35,22 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         self.configuration = configuration
         self.cache = cache
         preparer = AttachmentPreparer(configuration: configuration.effectivePreparer)
-        flights = SingleFlight(limit: configuration.maxPending)
+        if #available(macOS 15.0, *) {
+            let executor = ServeExecutor(threads: 2, name: "pushattach serve")
+            self.executor = executor
+            flights = SingleFlight(limit: configuration.maxPending) { work in
+                Task(executorPreference: executor) { await work() }
+            }
+        } else {
+            executor = nil
+            flights = SingleFlight(limit: configuration.maxPending)
+        }
         log = configuration.accessLogPath.map(AccessLog.init(path:))
+    }
+
+    /// Lets the executor's threads end once its jobs are done.
+    func stopExecutor() {
+        if #available(macOS 15.0, *) { (executor as? ServeExecutor)?.stop() }
     }
 
     var isDraining: Bool {

@@ -64,4 +64,6 @@ package struct InputProblem: Error, Sendable, Hashable, CustomStringConvertible 
 package enum InputEvent: Sendable, Hashable {
     case item(InputItem)
     case problem(InputProblem)
+    /// A push with no media (a text-only notification): nothing to prepare, and nothing wrong.
+    case noMedia(InputProblem)
 }

@@ -155,13 +155,17 @@ package final class InputReader: Sequence, IteratorProtocol {
         // its items on the line where their URL first appears within it.
         let starts = locator.valueStarts()
         for (index, element) in objects.enumerated() {
-            let place = json is [Any] ? "element \(index) of the JSON array" : "the payload"
+            // Counted from 1, as a person counts the pushes in a file.
+            let place = json is [Any] ? "element \(index + 1) of the JSON array" : "the payload"
             let start = index < starts.count ? starts[index] : 0
             guard let object = element as? [String: Any] else {
                 problem(source, locator.line(atOffset: start), "\(place) is not an object")
                 continue
             }
             switch PayloadConventions.items(inInputObject: object) {
+            case .failure(let failure) where failure.isPushWithoutMedia:
+                pending.append(
+                    .noMedia(InputProblem(source: source, line: locator.line(atOffset: start), message: "\(place): no media")))
             case .failure(let failure):
                 problem(source, locator.line(atOffset: start), "\(place): \(failure.message)")
             case .success(let found):
@@ -219,6 +223,8 @@ package final class InputReader: Sequence, IteratorProtocol {
         }
         guard let object = json as? [String: Any] else { return problem(source, line, "JSON line is not an object") }
         switch PayloadConventions.items(inInputObject: object) {
+        case .failure(let failure) where failure.isPushWithoutMedia:
+            pending.append(.noMedia(InputProblem(source: source, line: line, message: "no media")))
         case .failure(let failure): problem(source, line, failure.message)
         case .success(let found): for item in found { emit(item, source: source, line: line) }
         }

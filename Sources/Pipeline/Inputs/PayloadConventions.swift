@@ -7,7 +7,7 @@ import Foundation
 ///     PayloadConventions.attachments(in: payload)
 ///     // [Found(url: "https://x/a.jpg", mediaType: "image", id: nil, convention: "fcm")]
 ///
-/// Every object in the payload is searched (depth ≤ 16, keys in sorted order), so the keys may
+/// Every object in the payload is searched (at any depth, keys in sorted order), so the keys may
 /// sit at the top level, under `data`, `notification`, `message.apns`, `custom` and so on.
 /// At each object the conventions of `all` are tried in order; that table is also what
 /// `pushattach prepare --help` lists, with an example each.
@@ -41,7 +41,8 @@ package enum PayloadConventions {
         let match: @Sendable ([String: Any]) -> [Found]
     }
 
-    static let maxDepth = 16
+    /// Values visited in one payload at most (JSON nesting has no depth limit here).
+    static let maxNodes = 1_000_000
     static let maxFound = 256
     /// The example URL of `all`'s examples.
     static let exampleURL = "https://cdn.example/a.jpg"
@@ -112,6 +113,32 @@ package enum PayloadConventions {
                 }
             }),
         Convention(
+            key: "ios_attachments", name: "onesignal_rest",
+            summary:
+                "OneSignal's REST API (create notification): a map from id to URL, as att; each key becomes the item's id.",
+            example: #"{"ios_attachments":{"id1":"\#(exampleURL)"}}"#,
+            match: { object in
+                guard let map = object["ios_attachments"] as? [String: Any] else { return [] }
+                return map.keys.sorted().compactMap { key in
+                    guard let url = string(map[key]), looksLikeURL(url) else { return nil }
+                    return Found(url: url, mediaType: nil, id: key, convention: "onesignal_rest")
+                }
+            }),
+        Convention(
+            key: "data.image", name: "fcm_data",
+            summary: "FCM data messages that name the image in data.image (FCM's own key for notification images).",
+            example: #"{"message":{"data":{"image":"\#(exampleURL)"}}}"#,
+            match: { object in
+                string((object["data"] as? [String: Any])?["image"]).map {
+                    [Found(url: $0, mediaType: nil, id: nil, convention: "fcm_data")]
+                } ?? []
+            }),
+        Convention(
+            key: "asset_url", name: "braze",
+            summary: "Braze's REST apple_push object; type hint from the sibling asset_file_type (jpg, png, gif, mp4, ...).",
+            example: #"{"apple_push":{"asset_url":"\#(exampleURL)","asset_file_type":"jpg"}}"#,
+            match: { object in sibling(object, "asset_url", hint: "asset_file_type", convention: "braze") }),
+        Convention(
             key: "com.urbanairship.media_attachment", name: "airship",
             summary:
                 "Airship: url, a string or an array of them; type hint from options.type, media_type or mime_type.",
@@ -143,7 +170,7 @@ package enum PayloadConventions {
     package static func attachments(in payload: Any) -> [Found] {
         var found: [Found] = []
         var seen: Set<String> = []
-        walk(payload, depth: 0) { item in
+        walk(payload) { item in
             guard found.count < maxFound, seen.insert(identity(of: item.url)).inserted else { return }
             found.append(item)
         }
@@ -166,14 +193,24 @@ package enum PayloadConventions {
         }
         let found = attachments(in: object)
         if found.isEmpty {
-            return .failure(.init(message: "no attachment URL found (looked for \(conventionKeys))"))
+            return .failure(
+                .init(message: "no attachment URL found (looked for \(conventionKeys))", isPushWithoutMedia: isPush(object)))
         }
         return .success(found)
     }
 
     struct InputObjectProblem: Error {
         var message: String
+        /// The object is a push (it has an `aps`, `notification`, `message`, `data`, `contents`
+        /// or `apple_push` key) that names no media: a text-only notification, not a mistake.
+        var isPushWithoutMedia = false
     }
+
+    /// Keys that make an object a push payload (APNs, FCM, OneSignal's REST body, Braze's).
+    static let pushKeys = ["aps", "notification", "message", "data", "contents", "headings", "apple_push"]
+
+    /// True for an object with one of `pushKeys`.
+    static func isPush(_ object: [String: Any]) -> Bool { pushKeys.contains { object[$0] != nil } }
 
     static let conventionKeys = all.map(\.key).joined(separator: ", ")
 
@@ -196,16 +233,21 @@ package enum PayloadConventions {
         return components.string ?? url
     }
 
-    private static func walk(_ value: Any, depth: Int, _ emit: (Found) -> Void) {
-        guard depth <= maxDepth else { return }
-        if let array = value as? [Any] {
-            for element in array { walk(element, depth: depth + 1, emit) }
-            return
-        }
-        guard let object = value as? [String: Any] else { return }
-        for convention in all { convention.match(object).forEach(emit) }
-        for key in object.keys.sorted() {
-            walk(object[key]!, depth: depth + 1, emit)
+    /// Visits every object of `value` depth first, keys in sorted order, with a stack of its own
+    /// (a payload nested hundreds deep is searched, and cannot exhaust the thread's stack); at most
+    /// `maxNodes` values are visited.
+    private static func walk(_ value: Any, _ emit: (Found) -> Void) {
+        var stack: [Any] = [value]
+        var visited = 0
+        while let next = stack.popLast(), visited < maxNodes {
+            visited += 1
+            if let array = next as? [Any] {
+                stack.append(contentsOf: array.reversed())
+                continue
+            }
+            guard let object = next as? [String: Any] else { continue }
+            for convention in all { convention.match(object).forEach(emit) }
+            for key in object.keys.sorted().reversed() { stack.append(object[key]!) }
         }
     }
 

@@ -22,6 +22,8 @@ package struct PrepareSummary: Sendable, Hashable {
     package var failed = 0
     /// Items skipped on `--resume` because they were prepared before.
     package var skipped = 0
+    /// Pushes that name no media (text-only notifications): no entry, not a failure.
+    package var noMedia = 0
     /// Reason → count, for rejected and failed items, grouped by the reason's first clause.
     package var reasons: [String: Int] = [:]
     /// True when the run stopped early on an interrupt; unfinished items were abandoned.
@@ -55,16 +57,42 @@ package struct PrepareSummary: Sendable, Hashable {
         }
     }
 
-    /// The reason up to its first `:` or `;`, with URLs dropped so per-item details do not split
-    /// the groups ("HTTP 404 from http://…" becomes "HTTP 404").
-    static func reasonKey(_ reason: String) -> String {
-        let cut = reason.firstIndex(where: { $0 == ":" || $0 == ";" || $0 == "(" }) ?? reason.endIndex
-        var text = String(reason[..<cut])
-        if let from = text.range(of: " from http") ?? text.range(of: " from file") {
-            text = String(text[..<from.lowerBound])
+    /// The group a reason is counted in for "top reasons": its first clause that says what went
+    /// wrong, with what varies per item taken out. A clause that only says where (a URL, "element
+    /// 2 of the JSON array", "line 7") is skipped, URLs inside a clause become "…", and the text
+    /// stops at the next ": ", "; " or " (".
+    ///
+    ///     reasonKey("http://h/a.jpg: HTTP 404 Not Found")                         // "HTTP 404 Not Found"
+    ///     reasonKey("element 2 of the JSON array: no attachment URL found")       // "no attachment URL found"
+    ///     reasonKey("cannot spool the body of http://h/a: No space left on device") // "cannot spool the body of …"
+    package static func reasonKey(_ reason: String) -> String {
+        var rest = Substring(reason)
+        while true {
+            let end = rest.range(of: ": ")
+            let clause = end.map { rest[..<$0.lowerBound] } ?? rest
+            if let end, isPlace(clause) {
+                rest = rest[end.upperBound...]
+                continue
+            }
+            var text = String(clause)
+            for separator in ["; ", " ("] {
+                if let cut = text.range(of: separator) { text = String(text[..<cut.lowerBound]) }
+            }
+            if let from = text.range(of: " from http") ?? text.range(of: " from file") {
+                text = String(text[..<from.lowerBound])
+            }
+            let words = text.split(separator: " ").map { $0.contains("://") ? "…" : String($0) }
+            return words.joined(separator: " ")
         }
-        let words = text.split(separator: " ").filter { !$0.contains("://") }
-        return words.joined(separator: " ")
+    }
+
+    /// True for a clause that says where, not what: a URL, a JSON element, a line.
+    private static func isPlace(_ clause: Substring) -> Bool {
+        let words = clause.split(separator: " ")
+        if words.count == 1, clause.contains("://") { return true }
+        if clause.hasPrefix("element "), clause.hasSuffix(" of the JSON array") { return true }
+        if words.count == 2, words[0] == "line", Int(words[1]) != nil { return true }
+        return clause == "the payload"
     }
 }
 

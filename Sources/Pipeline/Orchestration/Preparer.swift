@@ -185,6 +185,10 @@ private final class PrepareRun {
     private func admit(_ event: InputEvent, index: Int, into group: inout TaskGroup<ItemResult>) async -> Bool {
         let shard = options.shard
         switch event {
+        case .noMedia:
+            // A text-only push: counted (by shard 0), no entry, no effect on the status.
+            if options.shard.map({ $0.index == 0 }) ?? true { summary.noMedia += 1 }
+            return false
         case .problem(let problem):
             // Input problems have no URL to hash: shard 0 records them.
             if let shard, shard.index != 0 {

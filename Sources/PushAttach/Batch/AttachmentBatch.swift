@@ -238,6 +238,7 @@ extension BatchSummary {
         rejected = summary.rejected
         failed = summary.failed
         skipped = summary.skipped
+        noMedia = summary.noMedia
         otherShards = summary.otherShards
         interrupted = summary.interrupted
         merged = summary.merged

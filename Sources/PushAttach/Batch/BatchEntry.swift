@@ -52,6 +52,8 @@ public struct BatchEntry: Sendable, Hashable {
     public var format: MediaFormat?
     /// The written file's pixel size, upright.
     public var pixelSize: PixelSize?
+    /// The downloaded image's pixel size, upright; nil when not an image or not decoded.
+    public var sourcePixelSize: PixelSize?
     /// What the engine did, one step each ("transcoded webp -> jpeg", "resized 4000x3000 -> 2048x1536",
     /// "oriented upright (exif 6)"); nil when nothing was decoded.
     public var transform: [String]?
@@ -81,6 +83,7 @@ public struct BatchEntry: Sendable, Hashable {
         typeHint = entry.uti
         format = entry.mediaFormat
         pixelSize = entry.width.flatMap { w in entry.height.map { PixelSize(width: w, height: $0) } }
+        sourcePixelSize = entry.sourceWidth.flatMap { w in entry.sourceHeight.map { PixelSize(width: w, height: $0) } }
         transform = entry.transform
         thumbnailURL = entry.thumbnail.map { folder.appendingPathComponent($0) }
         warnings = entry.warnings
@@ -111,6 +114,9 @@ public struct BatchSummary: Sendable, Hashable {
     public var failed: Int
     /// Items a resumed batch found prepared already and did not download again.
     public var skipped: Int
+    /// Pushes in the inputs that name no media (text-only notifications): they have no entry
+    /// and are neither rejected nor failed.
+    public var noMedia: Int
     /// Items left to the other shards (`AttachmentBatch.Options.shard`).
     public var otherShards: Int
     /// True when the batch was cancelled before every item finished: `manifest.json` is not
@@ -140,6 +146,7 @@ public struct BatchSummary: Sendable, Hashable {
         rejected = 0
         failed = 0
         skipped = 0
+        noMedia = 0
         otherShards = 0
         interrupted = false
         merged = false

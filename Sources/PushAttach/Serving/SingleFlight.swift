@@ -24,6 +24,7 @@ public final class SingleFlight<Value: Sendable>: @unchecked Sendable {
 
     /// The most keys in flight at once.
     public let limit: Int
+    private let start: @Sendable (@escaping @Sendable () async -> Void) -> Void
     private let lock = NSLock()
     private var flights: [String: Flight] = [:]
     private var nextWaiter = 0
@@ -33,7 +34,15 @@ public final class SingleFlight<Value: Sendable>: @unchecked Sendable {
     }
 
     /// A set of flights allowing `limit` keys in flight at once.
-    public init(limit: Int) { self.limit = max(1, limit) }
+    ///
+    /// - Parameter start: how a flight's work is started: by default `Task { await work() }`;
+    ///   a server that keeps its own threads passes `{ work in Task(executorPreference: mine) { await work() } }`.
+    public init(
+        limit: Int, start: @escaping @Sendable (@escaping @Sendable () async -> Void) -> Void = { work in Task { await work() } }
+    ) {
+        self.limit = max(1, limit)
+        self.start = start
+    }
 
     /// Keys in flight now.
     public var inFlight: Int { lock.withLock { flights.count } }
@@ -59,7 +68,7 @@ public final class SingleFlight<Value: Sendable>: @unchecked Sendable {
         }
         if joined == .full { return .full }
         if joined == .started {
-            Task {
+            start {
                 let value = await work()
                 self.finish(key, with: value)
             }

@@ -66,8 +66,16 @@ struct PrepareCommand: Command {
         static let maxRedirects = OptionInfo.int(
             "--max-redirects", "N", "Redirects to follow.", default: library.fetch.maxRedirects, in: 0...20)
         static let timeout = OptionInfo.number(
-            "--timeout", "SECONDS", "Deadline per URL and attempt, redirects included.",
+            "--timeout", "SECONDS",
+            "The whole budget of one URL's attempt: connect, redirects, the wait for the first byte and the body. No other cutoff is shorter unless set below.",
             default: seconds(library.fetch.deadline), in: 0.1...3600)
+        static let connectTimeout = OptionInfo.number(
+            "--connect-timeout", "SECONDS", "The longest one TCP (and TLS) connection attempt may take.",
+            default: seconds(library.fetch.connectTimeout), in: 0.1...3600)
+        static let lowSpeedTime = OptionInfo.number(
+            "--low-speed-time", "SECONDS",
+            "Give up on a download that moves under \(library.fetch.lowSpeedLimit) bytes a second for this long, the wait for the first byte included (default: as long as --timeout, so only --timeout cuts a slow origin off).",
+            default: nil, in: 1...3600)
         static let concurrency = OptionInfo.int(
             "--concurrency", short: "-j", "N", "Items in flight at once.", default: library.maxInFlight, in: 1...256)
         static let perHost = OptionInfo.int(
@@ -79,7 +87,8 @@ struct PrepareCommand: Command {
         static let all = [
             container, thumbnail, maxLongSide, quality, stableNames, resume, shard, strict, acceptDamaged, json, report, quiet,
             verbose, pixelBudget, decodedBudget, memoryBudget, spoolBudget,
-            allowPrivateNetworks, allowHost, maxRedirects, timeout, concurrency, perHost, retries, OptionInfo.help,
+            allowPrivateNetworks, allowHost, maxRedirects, timeout, connectTimeout, lowSpeedTime, concurrency, perHost, retries,
+            OptionInfo.help,
         ]
 
         static func seconds(_ duration: Duration) -> Double {
@@ -198,6 +207,14 @@ struct PrepareCommand: Command {
         if let seconds = try arguments.double(Options.timeout, command: command) {
             configuration.fetch.deadline = .milliseconds(Int64(seconds * 1000))
         }
+        if let seconds = try arguments.double(Options.connectTimeout, command: command) {
+            configuration.fetch.connectTimeout = .milliseconds(Int64(seconds * 1000))
+        }
+        // Unless set, the low-speed cutoff is the whole budget: the library's 10 s would otherwise
+        // end a download that waits 12 s for its first byte under --timeout 60.
+        configuration.fetch.lowSpeedTime =
+            try arguments.double(Options.lowSpeedTime, command: command).map { .milliseconds(Int64($0 * 1000)) }
+            ?? configuration.fetch.deadline
         if let n = try arguments.int(Options.concurrency, command: command) { configuration.maxInFlight = n }
         if let n = try arguments.int(Options.perHost, command: command) { configuration.perHost = n }
         if let n = try arguments.int(Options.retries, command: command) { configuration.fetch.maxRetries = n }

@@ -23,6 +23,8 @@ final class PrepareReporter: @unchecked Sendable {
     private var statusShown = false
     /// What happened to the prepared items, for the summary.
     private var counts = (transcoded: 0, resized: 0, oriented: 0, thumbnails: 0, warned: 0)
+    /// Items refused as private or loopback addresses so far.
+    private var privateRefusals = 0
     /// Items finished per status, for the summary of a run that failed before its end.
     private var finished: [BatchEntry.Status: Int] = [:]
     /// Whether any line went to stderr before the summary (which then follows a blank line).
@@ -47,9 +49,10 @@ final class PrepareReporter: @unchecked Sendable {
             if entry.status == .prepared { count(entry) }
             // The manifest's own writer: its keys in the declared order (docs/MANIFEST.md).
             if json { lock.withLock { Console.json(entry.jsonLine()) } }
+            let entry = displayed(entry)
             switch verbosity {
             case .quiet: break
-            case .verbose: say(([Self.plainLine(entry)] + Self.detailLines(entry)).joined(separator: "\n"))
+            case .verbose: say(([Self.plainLine(entry, warnings: false)] + Self.detailLines(entry)).joined(separator: "\n"))
             case .normal:
                 if !terminal || !entry.warnings.isEmpty {
                     say(Self.plainLine(entry))
@@ -76,10 +79,34 @@ final class PrepareReporter: @unchecked Sendable {
         }
     }
 
+    /// The end of a refusal of a private address: said on the first such line and in the
+    /// summary, not on every line (a list of loopback URLs would repeat it on each).
+    static let privateNetworkHint = "; pass --allow-private-networks to permit them"
+
+    /// `entry` as its console line shows it: the URL not repeated at the end of the reason, the
+    /// private-network hint only the first time.
+    private func displayed(_ entry: BatchEntry) -> BatchEntry {
+        guard var reason = entry.reason else { return entry }
+        reason = reason.replacingOccurrences(of: " (fetching \(entry.input))", with: "")
+        if reason.contains(Self.privateNetworkHint) {
+            let first: Bool = lock.withLock {
+                privateRefusals += 1
+                return privateRefusals == 1
+            }
+            if !first { reason = reason.replacingOccurrences(of: Self.privateNetworkHint, with: "") }
+        }
+        var copy = entry
+        copy.reason = reason
+        return copy
+    }
+
     func finish(_ summary: BatchSummary) {
         clearStatus()
         var text = counted(prepared: summary.prepared, rejected: summary.rejected, failed: summary.failed)
         if summary.skipped > 0 { text += ", \(summary.skipped) already prepared (skipped)" }
+        if summary.noMedia > 0 {
+            text += ", \(summary.noMedia) push\(summary.noMedia == 1 ? "" : "es") without media (nothing to prepare)"
+        }
         if summary.interrupted { text += " (interrupted: run again with --resume to finish)" }
         if summary.otherShards > 0 { text += ", \(summary.otherShards) left to the other shards" }
         let c = lock.withLock { counts }
@@ -93,6 +120,10 @@ final class PrepareReporter: @unchecked Sendable {
             text += "\ntop reasons:"
             for (reason, count) in top { text += "\n  \(count) x \(Self.shown(reason))" }
         }
+        let refusals = lock.withLock { privateRefusals }
+        if refusals > 0 {
+            text += "\nhint: \(refusals) item\(refusals == 1 ? " was" : "s were") refused as loopback or private addresses: pass --allow-private-networks to fetch from them"
+        }
         text += "\ncontainer: \(summary.folder.path)\nmanifest:  \(summary.manifest.path)"
         if summary.otherShards > 0 || summary.manifest.pathExtension == "jsonl", !summary.merged,
             !summary.interrupted
@@ -103,12 +134,19 @@ final class PrepareReporter: @unchecked Sendable {
     }
 
     /// The summary of a run that stopped on a fatal error (the folder not writable or in use,
-    /// the disk full): what finished before it, and where the journal is.
+    /// the disk full): what finished before it, and the journal that records it. Nothing when
+    /// nothing finished: the error that follows says it all, and no file is named that does not
+    /// exist.
     func finishFailed(folder: URL, journal: URL) {
         clearStatus()
         let done = lock.withLock { finished }
-        var text = counted(prepared: done[.prepared] ?? 0, rejected: done[.rejected] ?? 0, failed: done[.failed] ?? 0)
-        text += "\ncontainer: \(folder.standardizedFileURL.path)\njournal:   \(journal.standardizedFileURL.path)"
+        let prepared = done[.prepared] ?? 0, rejected = done[.rejected] ?? 0, failed = done[.failed] ?? 0
+        guard prepared + rejected + failed > 0 else { return }
+        var text = counted(prepared: prepared, rejected: rejected, failed: failed)
+        text += "\ncontainer: \(folder.standardizedFileURL.path)"
+        if FileManager.default.fileExists(atPath: journal.path) {
+            text += "\njournal:   \(journal.standardizedFileURL.path) (run again with --resume to finish)"
+        }
         Console.error(text)
     }
 
@@ -119,13 +157,15 @@ final class PrepareReporter: @unchecked Sendable {
             + "\(total) item\(total == 1 ? "" : "s"): \(prepared) prepared, \(rejected) rejected, \(failed) failed"
     }
 
-    static func plainLine(_ entry: BatchEntry) -> String {
+    /// One line for an item; `warnings: false` leaves the first warning out (verbose mode lists
+    /// them all under the line).
+    static func plainLine(_ entry: BatchEntry, warnings: Bool = true) -> String {
         switch entry.status {
         case .prepared:
             var line = "prepared \(shown(entry.file ?? "-")) <- \(shown(entry.input))"
             let done = actions(entry)
             if !done.isEmpty { line += " [\(done.joined(separator: ", "))]" }
-            if let first = entry.warnings.first {
+            if warnings, let first = entry.warnings.first {
                 line += " warning: \(shown(first))"
                 if entry.warnings.count > 1 { line += " (+\(entry.warnings.count - 1) more)" }
             }
@@ -135,27 +175,29 @@ final class PrepareReporter: @unchecked Sendable {
     }
 
     /// What the engine did to a prepared item, from its transform steps, in a few words each:
-    /// "transcoded webp -> jpeg", "resized to 2048x1536", "turned upright", "thumbnail".
+    /// "transcoded webp -> jpeg", "resized to 2048x1536", "turned upright", "thumbnail". The size
+    /// is the written file's, as the manifest records it (after every fitting step, a GIF's
+    /// included), whenever it differs from the downloaded image's.
     static func actions(_ entry: BatchEntry) -> [String] {
-        var out: [String] = []
-        for step in entry.transform ?? [] {
-            if step.hasPrefix("transcoded ") {
-                out.append(step)
-            } else if step.hasPrefix("resized "), let target = step.split(separator: " ").last {
-                out.append("resized to \(target)")
-            } else if step.hasPrefix("oriented upright") {
-                out.append("turned upright")
-            }
-        }
+        let steps = entry.transform ?? []
+        var out = steps.filter { $0.hasPrefix("transcoded ") }
+        if let size = resizedSize(entry) { out.append("resized to \(size.width)x\(size.height)") }
+        if steps.contains(where: { $0.hasPrefix("oriented upright") }) { out.append("turned upright") }
         if entry.thumbnailURL != nil { out.append("thumbnail") }
         return out
+    }
+
+    /// The written size when it differs from the downloaded image's (both upright).
+    static func resizedSize(_ entry: BatchEntry) -> PixelSize? {
+        guard let size = entry.pixelSize, let source = entry.sourcePixelSize, size != source else { return nil }
+        return size
     }
 
     private func count(_ entry: BatchEntry) {
         let steps = entry.transform ?? []
         lock.withLock {
             if steps.contains(where: { $0.hasPrefix("transcoded ") }) { counts.transcoded += 1 }
-            if steps.contains(where: { $0.hasPrefix("resized ") }) { counts.resized += 1 }
+            if Self.resizedSize(entry) != nil { counts.resized += 1 }
             if steps.contains(where: { $0.hasPrefix("oriented upright") }) { counts.oriented += 1 }
             if entry.thumbnailURL != nil { counts.thumbnails += 1 }
             if !entry.warnings.isEmpty { counts.warned += 1 }
@@ -168,10 +210,11 @@ final class PrepareReporter: @unchecked Sendable {
         entry.input.contains("://") || entry.line <= 0 ? entry.input : "\(entry.input):\(entry.line)"
     }
 
-    /// Verbose mode's lines under an item: each warning, then where its time went.
+    /// Verbose mode's lines under an item: each step the engine took, each warning, then where
+    /// its time went.
     static func detailLines(_ entry: BatchEntry) -> [String] {
         let t = entry.timings
-        return entry.warnings.map { "  warning: \(shown($0))" }
+        return (entry.transform ?? []).map { "  step: \(shown($0))" } + entry.warnings.map { "  warning: \(shown($0))" }
             + ["  timings: download \(t.download) ms, process \(t.process) ms, write \(t.write) ms"]
     }
 

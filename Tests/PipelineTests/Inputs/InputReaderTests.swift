@@ -12,6 +12,8 @@ func events(_ inputs: [String], stdin: FileHandle = .nullDevice) -> [InputEvent]
 extension [InputEvent] {
     var items: [InputItem] { compactMap { if case .item(let item) = $0 { item } else { nil } } }
     var problems: [InputProblem] { compactMap { if case .problem(let problem) = $0 { problem } else { nil } } }
+    /// Pushes that name no media.
+    var withoutMedia: [InputProblem] { compactMap { if case .noMedia(let push) = $0 { push } else { nil } } }
 }
 
 @Suite("Inputs: text lists and JSON lines")

@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The console findings of issue 24, each shown failing on 1709ac3 and fixed.
+@Suite struct ConsoleFindingsCLITests {
+    static func temporaryFolder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("console-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// An animation scaled to the long side gets a "resized to" tag with the size the manifest
+    /// records (on 1709ac3 the GIF encoder's "sized" step was not recognised, and a JPEG shrunk
+    /// again to fit 10 MB showed its first size).
+    @Test func aScaledGIFIsTaggedWithTheSizeWritten() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        let gif = Corpus.testImages.appendingPathComponent("animated-120x90.webp")
+        let result = try ProcessRunner.run("pushattach", ["prepare", gif.path, "-o", out.path, "--max-long-side", "60", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let width = try #require(entry["width"] as? Int), height = try #require(entry["height"] as? Int)
+        #expect(width == 60)
+        #expect(result.stderr.contains("[transcoded webp -> gif, resized to \(width)x\(height)]"), "\(result.stderr)")
+        #expect(result.stderr.contains("of the prepared: 1 transcoded, 1 resized"), "\(result.stderr)")
+    }
+
+    /// A container in use is a fatal error: no "0 items" summary and no journal that does not
+    /// exist before it (on 1709ac3 both were printed).
+    @Test func aFatalErrorBeforeAnyItemPrintsOnlyTheError() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [out.appendingPathComponent(".pushattach.lock").path, "sleep", "20"]
+        try holder.run()
+        defer {
+            holder.terminate()
+            holder.waitUntilExit()
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        let jpeg = Corpus.testImages.appendingPathComponent("small-320x240.jpg")
+        let result = try ProcessRunner.run("pushattach", ["prepare", jpeg.path, "-o", out.path])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(!result.stderr.contains("0 items"), "\(result.stderr)")
+        #expect(!result.stderr.contains("journal:"), "\(result.stderr)")
+        #expect(!result.stderr.contains("manifest:"), "\(result.stderr)")
+        #expect(result.stderr.contains("pushattach prepare: "), "\(result.stderr)")
+    }
+
+    /// A JSON array's elements are counted from 1 in messages (on 1709ac3 from 0), and "top
+    /// reasons" groups by what went wrong, not by the words before the first colon.
+    @Test func payloadProblemsCountFromOneAndGroupByWhatWentWrong() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pushes = dir.appendingPathComponent("pushes.json")
+        try Data("[\n  {\"a\": 1},\n  {\"b\": 2}\n]\n".utf8).write(to: pushes)
+        let result = try ProcessRunner.run("pushattach", ["prepare", pushes.path, "-o", dir.appendingPathComponent("out").path])
+        #expect(result.stderr.contains("element 1 of the JSON array"), "\(result.stderr)")
+        #expect(result.stderr.contains("element 2 of the JSON array"), "\(result.stderr)")
+        #expect(!result.stderr.contains("element 0 "), "\(result.stderr)")
+        #expect(result.stderr.contains("  2 x no attachment URL found"), "\(result.stderr)")
+        #expect(!result.stderr.contains("x element"), "\(result.stderr)")
+    }
+}
+
+/// Loopback URLs without --allow-private-networks: the hint once, then in the summary; the URL
+/// not twice on a line (on 1709ac3 every line repeated both, and the summary dropped the hint).
+@Suite struct PrivateNetworkHintCLITests {
+    @Test func theHintIsGivenOnceAndInTheSummary() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let dir = try ConsoleFindingsCLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let urls = (1...5).map { origin.url("/\($0).jpg") }.joined(separator: "\n") + "\n"
+        let result = try ProcessRunner.run(
+            "pushattach", ["prepare", "-", "-o", dir.appendingPathComponent("out").path], stdin: Data(urls.utf8))
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let failed = lines.filter { $0.hasPrefix("failed ") }
+        #expect(failed.count == 5, "\(result.stderr)")
+        #expect(failed.filter { $0.contains("--allow-private-networks") }.count == 1, "\(result.stderr)")
+        for line in failed {
+            let url = try #require(line.split(separator: " ").dropFirst().first).dropLast()  // "failed URL: …"
+            #expect(line.components(separatedBy: String(url)).count == 2, "the URL once: \(line)")
+        }
+        #expect(lines.contains("hint: 5 items were refused as loopback or private addresses: pass --allow-private-networks to fetch from them"), "\(result.stderr)")
+        #expect(origin.hits("/1.jpg") == 0)
+    }
+}
