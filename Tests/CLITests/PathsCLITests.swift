@@ -62,7 +62,10 @@ struct PathsCLITests {
         let reports = try Self.jsonLines(result.stdout)
         let byName = Dictionary(
             uniqueKeysWithValues: reports.map { (URL(fileURLWithPath: $0["path"] as! String).lastPathComponent, $0) })
-        #expect(Set(byName.keys) == ["photo", "photo.jpg"])
+        #expect(Set(byName.keys) == ["photo", "photo.jpg", "README.md", "notes.txt"])
+        // What is not media in a folder is a "skipped" line (issue 24: it used to vanish from --json).
+        #expect(byName["README.md"]?["verdict"] as? String == "skipped")
+        #expect(byName["notes.txt"]?["action"] as? String == "skip")
         #expect(byName["photo.jpg"]?["verdict"] as? String == "accepted")
         // iOS cannot type it as it is (101); prepare names it .jpg.
         #expect(byName["photo"]?["verdict"] as? String == "transcode")
@@ -87,12 +90,11 @@ struct PathsCLITests {
         let out = dir.appendingPathComponent("out")
         let missing = dir.appendingPathComponent("missing.txt").path
         let result = try ProcessRunner.run(
-            "pushattach", ["prepare", missing, dir.path, "https://cdn.example/a.jpg", "-o", out.path])
+            "pushattach", ["prepare", missing, "https://cdn.example/a.jpg", "-o", out.path])
         #expect(result.status == 64, "stderr: \(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(
             result.stderr.hasPrefix("pushattach prepare: no INPUT can be read: \(missing) (no such file or folder), "))
-        #expect(result.stderr.contains("\(dir.path) (a folder; expected a URL list"), "\(result.stderr)")
         #expect(result.stderr.contains("https://cdn.example/a.jpg (no such file; a URL goes in a list file"))
         #expect(result.stderr.contains("hint: run 'pushattach prepare --help'"))
         #expect(!FileManager.default.fileExists(atPath: out.path), "the container was created")
@@ -109,5 +111,41 @@ struct PathsCLITests {
         #expect(result.stderr.contains("failed \(missing): cannot open: "), "\(result.stderr)")
         #expect(result.stderr.contains("2 items: 1 prepared, 0 rejected, 1 failed"))
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path))
+    }
+
+    /// A folder as INPUT, as mogrify takes one: its media files (not its notes), its sub-folders
+    /// with -r (on 1709ac3 a folder was refused).
+    @Test func aFolderGivesItsMediaFilesAndRecursiveItsSubFolders() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let media = dir.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: media.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        for (file, target) in [
+            ("small-320x240.jpg", "a.jpg"), ("lossy-320x240.webp", "b.webp"), ("gray-400x300.jpg", "sub/c.jpg"),
+        ] {
+            try FileManager.default.copyItem(
+                at: Corpus.testImages.appendingPathComponent(file), to: media.appendingPathComponent(target))
+        }
+        try Data("notes, not a list\n".utf8).write(to: media.appendingPathComponent("README.txt"))
+        let flat = try ProcessRunner.run("pushattach", ["prepare", media.path, "-o", dir.appendingPathComponent("flat").path, "-q"])
+        #expect(flat.status == 0, "\(flat.stderr)")
+        #expect(flat.stderr.hasPrefix("2 items: 2 prepared"), "\(flat.stderr)")
+        let deep = try ProcessRunner.run(
+            "pushattach", ["prepare", media.path, "-r", "-o", dir.appendingPathComponent("deep").path, "-q"])
+        #expect(deep.status == 0, "\(deep.stderr)")
+        #expect(deep.stderr.hasPrefix("3 items: 3 prepared"), "\(deep.stderr)")
+    }
+
+    /// Paths of local media files on standard input (`find … | pushattach prepare -`); on
+    /// 1709ac3 each was "not a URL".
+    @Test func localPathsOnStandardInputArePrepared() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = ["small-320x240.jpg", "lossy-320x240.webp"].map { Corpus.testImages.appendingPathComponent($0).path }
+        let result = try ProcessRunner.run(
+            "pushattach", ["prepare", "-", "-o", dir.appendingPathComponent("out").path, "-q"],
+            stdin: Data((paths.joined(separator: "\n") + "\n").utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("2 items: 2 prepared"), "\(result.stderr)")
     }
 }

@@ -84,8 +84,9 @@ struct VerifyCLITests {
         #expect((byName["jpeg-named.png"]?["ios"] as? [String: Any])?["error_code"] as? Int == 101)
         #expect(byName["truncated.jpg"]?["error_code"] as? Int == 105)
         // Found in a folder, a file that is not media at all is skipped, not a rejected attachment
-        // (named on the command line, it is rejected 101: `VerifyPathsCLITests`).
-        #expect(byName["not-media.txt"] == nil && byName["README.md"] == nil)
+        // (named on the command line, it is rejected 101: `VerifyPathsCLITests`); --json says so.
+        #expect(byName["not-media.txt"]?["verdict"] as? String == "skipped")
+        #expect(byName["not-media.txt"]?["action"] as? String == "skip")
         #expect(byName["animated-120x90.gif"]?["frames"] as? Int == 3)
         #expect(byName["tone-1s.wav"]?["category"] as? String == "audio")
         for line in lines { #expect(Set(line.keys) == Self.jsonKeys) }

@@ -30,6 +30,9 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case svg
     /// PDF (`%PDF-`). Not accepted by iOS as an image attachment.
     case pdf
+    /// JPEG 2000, a JP2 file (`jP  ` signature box) or a bare J2K codestream (`FF 4F FF 51`).
+    /// Not accepted by iOS.
+    case jp2
     // Audio
     /// MPEG-1/2 Layer III audio, with or without an ID3 tag. Accepted by iOS.
     case mp3
@@ -39,6 +42,10 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case aiff
     /// MPEG-4 audio (ISO-BMFF brand `M4A `, usually AAC). Accepted by iOS.
     case m4a
+    /// FLAC (`fLaC`). Not accepted by iOS in a notification.
+    case flac
+    /// Ogg (`OggS`): Vorbis or Opus audio, most often. Not accepted by iOS.
+    case ogg
     // Movies
     /// MPEG-4 video (ISO-BMFF brands `isom`, `mp41`, `mp42`...). Accepted by iOS.
     case mp4
@@ -54,6 +61,10 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case mpeg
     /// MPEG-2 transport stream (`0x47` sync bytes in 188-byte packets). Not accepted by iOS.
     case mpegts
+    /// WebM (an EBML file whose DocType is `webm`: VP8/VP9/AV1 video). Not accepted by iOS.
+    case webm
+    /// Matroska (an EBML file whose DocType is `matroska`). Not accepted by iOS.
+    case mkv
     /// The bytes match no signature this library knows. iOS rejects it with 101.
     case unknown
 }
@@ -99,16 +110,21 @@ extension MediaFormat {
         case .ico: Info(uti: "com.microsoft.ico", category: .image, fileExtension: "ico", mimeType: "image/vnd.microsoft.icon", otherExtensions: ["cur"])
         case .svg: Info(uti: "public.svg-image", category: .image, fileExtension: "svg", mimeType: "image/svg+xml", otherExtensions: ["svgz"])
         case .pdf: Info(uti: "com.adobe.pdf", category: .image, fileExtension: "pdf", mimeType: "application/pdf", otherExtensions: [])
+        case .jp2: Info(uti: "public.jpeg-2000", category: .image, fileExtension: "jp2", mimeType: "image/jp2", otherExtensions: ["j2k", "jpf", "jpx", "j2c"])
         case .mp3: Info(uti: "public.mp3", category: .audio, fileExtension: "mp3", mimeType: "audio/mpeg", otherExtensions: ["mpga"])
         case .wav: Info(uti: "com.microsoft.waveform-audio", category: .audio, fileExtension: "wav", mimeType: "audio/wav", otherExtensions: ["wave"])
         case .aiff: Info(uti: "public.aiff-audio", category: .audio, fileExtension: "aiff", mimeType: "audio/aiff", otherExtensions: ["aif", "aifc"])
         case .m4a: Info(uti: "public.mpeg-4-audio", category: .audio, fileExtension: "m4a", mimeType: "audio/mp4", otherExtensions: ["m4b"])
+        case .flac: Info(uti: "org.xiph.flac", category: .audio, fileExtension: "flac", mimeType: "audio/flac", otherExtensions: [])
+        case .ogg: Info(uti: "org.xiph.ogg", category: .audio, fileExtension: "ogg", mimeType: "audio/ogg", otherExtensions: ["oga", "opus"])
         case .mp4: Info(uti: "public.mpeg-4", category: .movie, fileExtension: "mp4", mimeType: "video/mp4", otherExtensions: ["mp4v"])
         case .m4v: Info(uti: "com.apple.m4v-video", category: .movie, fileExtension: "m4v", mimeType: "video/x-m4v", otherExtensions: [])
         case .mov: Info(uti: "com.apple.quicktime-movie", category: .movie, fileExtension: "mov", mimeType: "video/quicktime", otherExtensions: ["qt"])
         case .avi: Info(uti: "public.avi", category: .movie, fileExtension: "avi", mimeType: "video/x-msvideo", otherExtensions: [])
         case .mpeg: Info(uti: "public.mpeg", category: .movie, fileExtension: "mpg", mimeType: "video/mpeg", otherExtensions: ["mpeg", "m2v", "mpe", "m1v"])
         case .mpegts: Info(uti: "public.mpeg-2-transport-stream", category: .movie, fileExtension: "ts", mimeType: "video/mp2t", otherExtensions: ["m2ts", "mts"])
+        case .webm: Info(uti: "org.webmproject.webm", category: .movie, fileExtension: "webm", mimeType: "video/webm", otherExtensions: [])
+        case .mkv: Info(uti: "org.matroska.mkv", category: .movie, fileExtension: "mkv", mimeType: "video/x-matroska", otherExtensions: ["mka", "mk3d"])
         case .unknown: Info(uti: "public.data", category: nil, fileExtension: "bin", mimeType: "application/octet-stream", otherExtensions: [])
         }
     }

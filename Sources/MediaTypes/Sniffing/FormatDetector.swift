@@ -29,6 +29,8 @@ enum FormatDetector {
         case .mp3: ID3Tag.formatAfterTag(bytes)
         case .bmp: BMPHeader.plausible(bytes) ? .bmp : nil
         case .ico: ICOHeader.plausible(bytes) ? .ico : nil
+        // The DocType string sits in the EBML header, within its first few dozen bytes.
+        case .mkv: bytes.prefix(64).firstRange(of: Array("webm".utf8)) != nil ? .webm : .mkv
         default: format
         }
     }

@@ -70,6 +70,12 @@ extension MagicSignature {
         MagicSignature(.tiff, [0x49, 0x49, 0x2A, 0x00]),
         MagicSignature(.tiff, [0x4D, 0x4D, 0x00, 0x2A]),
         MagicSignature(.pdf, ascii: "%PDF-"),
+        MagicSignature(.jp2, [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]),
+        MagicSignature(.jp2, [0xFF, 0x4F, 0xFF, 0x51]),
+        MagicSignature(.flac, ascii: "fLaC"),
+        MagicSignature(.ogg, ascii: "OggS"),
+        // EBML: Matroska, or WebM when its DocType says so (`FormatDetector.confirm`).
+        MagicSignature(.mkv, [0x1A, 0x45, 0xDF, 0xA3]),
         MagicSignature(.mp3, ascii: "ID3"),
         MagicSignature(.mpeg, [0x00, 0x00, 0x01, 0xBA]),
         MagicSignature(.mpeg, [0x00, 0x00, 0x01, 0xB3]),

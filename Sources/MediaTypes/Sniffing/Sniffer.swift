@@ -39,7 +39,7 @@ public enum Sniffer {
         case .mpeg:
             return SniffedType(
                 format: .mpeg, detail: bytes.count >= 4 && bytes[3] == 0xB3 ? "elementary video" : "program stream")
-        case .svg, .pdf, .wav, .avi, .mpegts, .unknown: return SniffedType(format: format)
+        case .svg, .pdf, .wav, .avi, .mpegts, .jp2, .flac, .ogg, .webm, .mkv, .unknown: return SniffedType(format: format)
         }
     }
 

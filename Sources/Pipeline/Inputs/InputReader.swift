@@ -12,8 +12,8 @@ import Foundation
 ///     }
 ///
 /// How an INPUT is read is decided by its content, never its extension:
-/// 1. `-` is standard input; anything else is a path. A path that cannot be opened, or is a
-///    folder, is one problem.
+/// 1. `-` is standard input; anything else is a path. A path that cannot be opened is one
+///    problem; a folder gives its media files (`readFolder`).
 /// 2. UTF-16 text (a BOM) is a problem. If the first bytes are known media magic or not UTF-8
 ///    text, a path is a local media file (one item, `file:///absolute/path`, line 0); on stdin
 ///    that is a problem.
@@ -35,6 +35,8 @@ package final class InputReader: Sequence, IteratorProtocol {
         package var maxLineBytes = 64 * 1024
         package var maxDocumentBytes = 8 * 1024 * 1024
         package var maxURLBytes = URLCheck.maxBytes
+        /// A folder INPUT's sub-folders are searched too (`prepare -r DIR`).
+        package var recursiveFolders = false
         package init() {}
     }
 
@@ -83,7 +85,7 @@ package final class InputReader: Sequence, IteratorProtocol {
                 maxLineBytes: options.maxLineBytes)
         } else {
             if (try? SystemCall.status(atPath: input))?.kind == .directory {
-                return problem(input, 0, "is a folder; expected a URL list, a push payload or a media file")
+                return readFolder(input)
             }
             let fd: Int32
             do { fd = try SystemCall.open(input, .readOnly) } catch {
@@ -207,6 +209,7 @@ package final class InputReader: Sequence, IteratorProtocol {
         if text.isEmpty || text.hasPrefix("#") { return }
         if text.hasPrefix("{") { return parseJSONLine(text, source: source, line: line) }
 
+        if let local = localFile(text, source: source) { return pending.append(.item(local)) }
         let fields = Self.strippingComment(text).split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count <= 2 else {
             return problem(source, line, "expected 'URL [media_type]', found \(fields.count) fields")
@@ -242,6 +245,53 @@ package final class InputReader: Sequence, IteratorProtocol {
     }
 
     // MARK: - Output
+
+    // MARK: - Folders and local paths
+
+    /// A folder INPUT, as `mogrify` takes one: every media file in it (by its first bytes; lists,
+    /// notes and hidden files are passed over), in sorted order, each one item; its sub-folders
+    /// too with `recursiveFolders`. A folder with no media file is one problem.
+    private func readFolder(_ folder: String) {
+        let base = URL(fileURLWithPath: folder).standardizedFileURL
+        var options: FileManager.DirectoryEnumerationOptions = [.skipsHiddenFiles]
+        if !self.options.recursiveFolders { options.insert(.skipsSubdirectoryDescendants) }
+        guard let walker = FileManager.default.enumerator(
+            at: base, includingPropertiesForKeys: [.isRegularFileKey], options: options)
+        else { return problem(folder, 0, "cannot list the folder") }
+        var files: [URL] = []
+        for case let url as URL in walker
+        where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            files.append(url.standardizedFileURL)
+        }
+        var found = 0
+        for file in files.sorted(by: { $0.path < $1.path }) where Self.isMediaFile(file.path) {
+            found += 1
+            pending.append(.item(InputItem(url: file.absoluteString, source: folder, line: 0, convention: "file")))
+        }
+        if found == 0 {
+            let hint = self.options.recursiveFolders ? "" : " (its sub-folders are searched with --recursive)"
+            problem(folder, 0, "is a folder with no media file\(hint)")
+        }
+    }
+
+    /// True when the file at `path` starts like media (`MediaInput.looksLikeMedia`).
+    static func isMediaFile(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 512), !head.isEmpty else { return false }
+        return MediaInput.looksLikeMedia(head)
+    }
+
+    /// A line of standard input that names a local media file (`find … | pushattach prepare -`):
+    /// its `file://` item; nil for anything else. Only standard input is read so (the user's own
+    /// pipeline): a list file from elsewhere cannot make a run read local files.
+    private func localFile(_ field: String, source: String) -> InputItem? {
+        guard source == "-", !field.contains("://"), (try? SystemCall.status(atPath: field))?.kind == .regular,
+            Self.isMediaFile(field)
+        else { return nil }
+        let url = URL(fileURLWithPath: field).standardizedFileURL
+        return InputItem(url: url.absoluteString, source: source, line: lineNumber, convention: "file")
+    }
 
     private func emit(url: String, mediaType: String?, id: String?, source: String, line: Int, convention: String?) {
         if let reason = URLCheck.problem(url, maxBytes: options.maxURLBytes) {

@@ -39,6 +39,8 @@ package struct PrepareOptions: Sendable {
     package var stableNames = false
     /// Skip what the container's manifest already has prepared; remove files no entry names.
     package var resume = false
+    /// Folder INPUTs are searched into their sub-folders.
+    package var recursiveFolders = false
     /// Prepare only the items whose URL hashes to this shard (`Shard`), into a container the
     /// other shards share: the run's journal is `manifest.K-of-N.jsonl`, and the last shard to
     /// finish writes `manifest.json` (`Manifest.merge`). Nil: the whole input.

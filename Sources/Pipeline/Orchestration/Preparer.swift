@@ -71,7 +71,11 @@ package final class Preparer: Sendable {
         let context = ItemContext(options: options, container: container)
         defer { context.shutdown() }
         let inputs = options.inputs
-        let reader = WorkerPool<InputReader>(name: "input", threads: 1) { InputReader(inputs: inputs) }
+        var readerOptions = InputReader.Options()
+        readerOptions.recursiveFolders = options.recursiveFolders
+        let reader = WorkerPool<InputReader>(name: "input", threads: 1) { [readerOptions] in
+            InputReader(inputs: inputs, options: readerOptions)
+        }
         defer { reader.shutdown() }
 
         let run = PrepareRun(

@@ -35,6 +35,9 @@ public struct AttachmentBatch: Sendable {
         public var thumbnailSize: Int?
         /// Write `report.html` (a contact sheet of the manifest) when the batch ends.
         public var writeReport = false
+        /// A folder given as input (`BatchInput.file`) gives the media files in its sub-folders
+        /// too, not only its own.
+        public var recursive = false
 
         private var shardIndex: Int?
         private var shardCount = 1
@@ -195,6 +198,7 @@ public struct AttachmentBatch: Sendable {
         prepare.inputs = inputs
         prepare.resume = options.resume
         prepare.report = options.writeReport
+        prepare.recursiveFolders = options.recursive
         if let size = options.thumbnailSize { prepare.limits.thumbnailSize = size }
         if let shard = options.shard {
             do { prepare.shard = try Shard(index: shard.index, count: shard.count) } catch {

@@ -21,7 +21,9 @@ public struct BatchInput: Sendable, Hashable {
 
     /// The items of a file: a URL list (one URL per line, optionally followed by a `media_type`;
     /// `#` comments), JSON lines (`{"url", "media_type", "id"}`, or a push payload per line), a
-    /// push payload JSON document, or a local media file (one item).
+    /// push payload JSON document, or a local media file (one item). A folder gives every media
+    /// file in it (by their first bytes; other files are passed over), in sorted order, and in
+    /// its sub-folders too with `AttachmentBatch.Options.recursive`.
     public static func file(_ url: URL) -> BatchInput { BatchInput(source: .file(url.path)) }
 
     /// As `file(_:)`, for a path as the user typed it (relative to the working directory, or
@@ -34,7 +36,7 @@ public struct BatchInput: Sendable, Hashable {
     /// How many items `inputs` hold, problems (a bad line) included, each one becoming an entry;
     /// nil when that cannot be known ahead (standard input). Reads each file once, keeping nothing:
     /// a progress total for a list of a million lines costs a pass over it, not its memory.
-    public static func itemCount(_ inputs: [BatchInput]) -> Int? {
+    public static func itemCount(_ inputs: [BatchInput], recursive: Bool = false) -> Int? {
         var paths: [String] = []
         var count = 0
         for input in inputs {
@@ -44,7 +46,9 @@ public struct BatchInput: Sendable, Hashable {
             case .standardInput: return nil
             }
         }
-        for _ in InputReader(inputs: paths) { count += 1 }
+        var options = InputReader.Options()
+        options.recursiveFolders = recursive
+        for _ in InputReader(inputs: paths, options: options) { count += 1 }
         return count
     }
 

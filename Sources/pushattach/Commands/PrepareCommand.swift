@@ -33,6 +33,8 @@ struct PrepareCommand: Command {
             default: Double(library.spoolBudget) / 1e6, in: 1...10_000_000)
         static let stableNames = OptionInfo.flag(
             "--stable-names", "Name-based UUIDs of the URL, so re-runs give identical names.")
+        static let recursive = OptionInfo.flag(
+            "--recursive", short: "-r", "A folder INPUT gives the media files in its sub-folders too, not only its own.")
         static let resume = OptionInfo.flag(
             "--resume", "Continue an interrupted run: skip what DIR's manifest has prepared.")
         static let shard = OptionInfo.value(
@@ -85,7 +87,7 @@ struct PrepareCommand: Command {
             in: 0...10)
 
         static let all = [
-            container, thumbnail, maxLongSide, quality, stableNames, resume, shard, strict, acceptDamaged, json, report, quiet,
+            container, thumbnail, maxLongSide, quality, stableNames, recursive, resume, shard, strict, acceptDamaged, json, report, quiet,
             verbose, pixelBudget, decodedBudget, memoryBudget, spoolBudget,
             allowPrivateNetworks, allowHost, maxRedirects, timeout, connectTimeout, lowSpeedTime, concurrency, perHost, retries,
             OptionInfo.help,
@@ -110,7 +112,7 @@ struct PrepareCommand: Command {
                 ArgumentInfo(
                     name: "INPUT",
                     help:
-                        "A URL list (one URL per line, optionally followed by a media_type; '#' comments), JSON lines ({\"url\", \"media_type\", \"id\"}, or a push payload per line), a push payload JSON file (see PUSH PAYLOADS), a local media file, or '-' for standard input. An INPUT that cannot be read is a failed item; when none can be, nothing is created (exit 64)."
+                        "A URL list (one URL per line, optionally followed by a media_type; '#' comments), JSON lines ({\"url\", \"media_type\", \"id\"}, or a push payload per line), a push payload JSON file (see PUSH PAYLOADS), a local media file, a folder (every media file in it, as mogrify takes one; its sub-folders too with -r), or '-' for standard input (URLs, JSON lines, or paths of local media files: find . -name '*.jpg' | pushattach prepare - -o DIR). An INPUT that cannot be read is a failed item; when none can be, nothing is created (exit 64)."
                 )
             ],
             options: Options.all,
@@ -194,6 +196,7 @@ struct PrepareCommand: Command {
         }
         configuration.stableNames = arguments.flag(Options.stableNames)
         batchOptions.resume = arguments.flag(Options.resume)
+        batchOptions.recursive = arguments.flag(Options.recursive)
         if let text = arguments.value(Options.shard) {
             do throws(AttachmentError) { batchOptions.shard = try AttachmentBatch.Options.shard(parsing: text) } catch {
                 throw UsageError(command: command, message: "--shard \(text): \(error.reason)")
@@ -274,20 +277,19 @@ struct PrepareCommand: Command {
     /// Why `input` cannot be read as an INPUT, or nil when it can (`-`, standard input, always can).
     static func unreadable(_ input: String) -> String? {
         guard input != "-" else { return nil }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: input) else {
             return input.contains("://")
                 ? "no such file; a URL goes in a list file, or on standard input: echo URL | pushattach prepare - -o DIR"
                 : "no such file or folder"
         }
-        if isDirectory.boolValue { return "a folder; expected a URL list, a push payload or a media file" }
         return FileManager.default.isReadableFile(atPath: input) ? nil : "not readable: permission denied"
     }
 
     func run() async throws -> Int32 {
         let reporter = PrepareReporter(json: json, terminal: Console.stderrIsTerminal, verbosity: verbosity)
         let batchInputs = batchInputs
-        Thread.detachNewThread { reporter.meter.setTotal(BatchInput.itemCount(batchInputs)) }
+        let recursive = batchOptions.recursive
+        Thread.detachNewThread { reporter.meter.setTotal(BatchInput.itemCount(batchInputs, recursive: recursive)) }
         let batch = batch
         let task = Task { () -> Result<BatchSummary, AttachmentError> in
             do throws(AttachmentError) {

@@ -71,7 +71,7 @@ struct VerifyCommand: Command {
                 ArgumentInfo(
                     name: "PATH",
                     help:
-                        "Files or folders. Folders are walked recursively; hidden files, and files in them that are not media at all (a README), are skipped and counted. A PATH that does not exist gets an error line; the others are still checked."
+                        "Files or folders. Folders are walked recursively; hidden files, and files in them that are not media at all (a README), are skipped and counted (with --json, each a line with verdict \"skipped\" and action \"skip\"). A PATH that does not exist gets an error line; the others are still checked."
                 )
             ],
             options: Options.all,
@@ -80,7 +80,8 @@ struct VerifyCommand: Command {
                     "The table (verdict, action, format, uti, size, dimensions, path) is printed once every file is checked, its columns as wide as their content; a reason or warning follows its file on an indented line. Then a summary: the counts and the most frequent reasons for rejection."
                 )
             ],
-            exitStatus: "0 every file accepted, 1 any file not accepted or PATH not found, 64 usage error.",
+            exitStatus:
+                "0 every file accepted, 1 any file not accepted, a PATH not found, or no media file at all, 64 usage error.",
             examples: [
                 "pushattach verify ~/Attachments",
                 "pushattach verify -q ~/Attachments",
@@ -143,6 +144,7 @@ struct VerifyCommand: Command {
             for (file, report) in zip(batch, reports) {
                 if file.inFolder, Self.isNotMedia(report) {
                     notMedia.append(file.path)
+                    if json { Console.json(try Self.skippedLine(report, encoder: encoder)) }
                     continue
                 }
                 table.count(report)
@@ -162,7 +164,18 @@ struct VerifyCommand: Command {
             Console.out(
                 ([table.summary()] + Self.notChecked(missing: missing, notMedia: notMedia)).joined(separator: "\n"))
         }
-        return missing.isEmpty && table.total == table.accepted ? ExitStatus.success : ExitStatus.someFailed
+        // Nothing checked (a folder of notes only) is not "every file accepted".
+        return missing.isEmpty && table.total > 0 && table.total == table.accepted ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    /// A file found in a folder that is not media at all, as `--json` reports it: the keys of
+    /// every line, with `verdict` "skipped" and `action` "skip" (prepare passes such a file over
+    /// too); `ios` still says iOS would reject it.
+    static func skippedLine(_ report: AttachmentReport, encoder: JSONEncoder) throws -> Data {
+        var object = try JSONSerialization.jsonObject(with: try encoder.encode(report)) as? [String: Any] ?? [:]
+        object["verdict"] = "skipped"
+        object["action"] = "skip"
+        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
     /// Each PATH's files, in order, marked when they were found by walking a folder; and the

@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `verify` names the audio, video and image formats iOS refuses (issue 24): on 1709ac3 FLAC,
+/// Ogg and WebM were "not media" and, in a folder, skipped; a folder of them exited 0, and
+/// `--json` left skipped files out.
+@Suite struct VerifyRefusedFormatsCLITests {
+    /// The smallest files that carry each format's signature.
+    static let samples: [(name: String, bytes: [UInt8], format: String, convertTo: String)] = [
+        ("a.flac", Array("fLaC".utf8) + [0x00, 0x00, 0x00, 0x22] + Array(repeating: 0, count: 60), "flac", "M4A or MP3"),
+        ("a.ogg", Array("OggS".utf8) + Array(repeating: 0, count: 60), "ogg", "M4A or MP3"),
+        (
+            "a.webm",
+            [0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84] + Array("webm".utf8)
+                + Array(repeating: 0, count: 60), "webm", "MP4 (H.264)"
+        ),
+        (
+            "a.mkv",
+            [0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x88] + Array("matroska".utf8)
+                + Array(repeating: 0, count: 60), "mkv", "MP4 (H.264)"
+        ),
+        (
+            "a.jp2", [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A] + Array(repeating: 0, count: 60),
+            "jp2", "JPEG or PNG"
+        ),
+    ]
+
+    static func folder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("refused-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test func eachRefusedFormatIsNamedWithWhatToConvertItTo() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for sample in Self.samples { try Data(sample.bytes).write(to: dir.appendingPathComponent(sample.name)) }
+        try Data("a note\n".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+        let result = try ProcessRunner.run("pushattach", ["verify", "--json", dir.path])
+        #expect(result.status == 1, "nothing in the folder is accepted: \(result.stderr)")
+        let entries = try result.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        for sample in Self.samples {
+            let entry = try #require(entries.first { ($0["path"] as? String)?.hasSuffix("/" + sample.name) == true })
+            #expect(entry["format"] as? String == sample.format, "\(sample.name)")
+            #expect(entry["verdict"] as? String == "rejected")
+            #expect(entry["error_code"] as? Int == 101)
+            #expect((entry["reason"] as? String)?.contains("convert it to \(sample.convertTo)") == true, "\(entry)")
+        }
+        let skipped = try #require(entries.first { ($0["path"] as? String)?.hasSuffix("/notes.txt") == true })
+        #expect(skipped["verdict"] as? String == "skipped")
+    }
+
+    @Test func aFolderWithNoMediaFileExits1() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("a note\n".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+        let result = try ProcessRunner.run("pushattach", ["verify", dir.path])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("not media, skipped: 1 file"))
+    }
+}
