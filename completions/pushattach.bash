@@ -64,7 +64,7 @@ _pushattach_prepare() {
             ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names --resume --shard --strict --accept-damaged --json --report -q --quiet -v --verbose --pixel-budget --decoded-budget --memory-budget --spool-budget --allow-private-networks --allow-host --max-redirects --timeout --connect-timeout --low-speed-time -j --concurrency --per-host --retries -h --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names -r --recursive --resume --shard --strict --accept-damaged --json --report -q --quiet -v --verbose --pixel-budget --decoded-budget --memory-budget --spool-budget --allow-private-networks --allow-host --max-redirects --timeout --connect-timeout --low-speed-time -j --concurrency --per-host --retries -h --help" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

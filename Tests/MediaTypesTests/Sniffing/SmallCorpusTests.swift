@@ -55,11 +55,11 @@ let smallCorpusCases: [SmallCorpusCase] = [
     // Formats we do not list: unknown, never a crash.
     .init(path: "small/FlashVideo.flv", format: .unknown),
     .init(path: "small/WindowsMediaVideo.wmv", format: .unknown),
-    .init(path: "small/webm.webm", format: .unknown),
+    .init(path: "small/webm.webm", format: .webm),
     .init(path: "small/bpg.bpg", format: .unknown),
     .init(path: "small/jxl.jxl", format: .unknown),
     .init(path: "small/extra/mimetype_jxl.jxl", format: .unknown),
-    .init(path: "small/jpeg2.jp2", format: .unknown),
+    .init(path: "small/jpeg2.jp2", format: .jp2),
     .init(path: "small/dicom.dcm", format: .unknown),
     .init(path: "small/mng.mng", format: .unknown),
     .init(path: "small/flash.swf", format: .unknown),
@@ -72,8 +72,8 @@ let smallCorpusCases: [SmallCorpusCase] = [
     .init(path: "small/ppm.ppm", format: .unknown),
     .init(path: "small/targa.tga", format: .unknown),
     .init(path: "small/x-bitmap.xbm", format: .unknown),
-    .init(path: "small/extra/mimetype_flac.flac", format: .unknown),
-    .init(path: "small/extra/mimetype_ogg.oga", format: .unknown),
+    .init(path: "small/extra/mimetype_flac.flac", format: .flac),
+    .init(path: "small/extra/mimetype_ogg.oga", format: .ogg),
 ]
 
 @Suite("Sniffing corpus/small")
