@@ -59,12 +59,16 @@ _pushattach_prepare() {
             COMPREPLY=($(compgen -d -- "$cur"))
             return 0
             ;;
-        --thumbnail|--max-long-side|--quality|--shard|--pixel-budget|--decoded-budget|--memory-budget|--spool-budget|--allow-host|--max-redirects|--timeout|--connect-timeout|--low-speed-time|-j|--concurrency|--per-host|--retries)
+        --rewrite)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return 0
+            ;;
+        --thumbnail|--max-long-side|--quality|--base-url|--shard|--pixel-budget|--decoded-budget|--memory-budget|--spool-budget|--allow-host|--max-redirects|--timeout|--connect-timeout|--low-speed-time|-j|--concurrency|--per-host|--retries)
             return 0
             ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names -r --recursive --resume --shard --strict --accept-damaged --json --report -q --quiet -v --verbose --pixel-budget --decoded-budget --memory-budget --spool-budget --allow-private-networks --allow-host --max-redirects --timeout --connect-timeout --low-speed-time -j --concurrency --per-host --retries -h --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names -r --recursive --rewrite --base-url --drop-refused --resume --shard --strict --accept-damaged --json --report -q --quiet -v --verbose --pixel-budget --decoded-budget --memory-budget --spool-budget --allow-private-networks --allow-host --max-redirects --timeout --connect-timeout --low-speed-time -j --concurrency --per-host --retries -h --help" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

@@ -33,6 +33,14 @@ struct PrepareCommand: Command {
             default: Double(library.spoolBudget) / 1e6, in: 1...10_000_000)
         static let stableNames = OptionInfo.flag(
             "--stable-names", "Name-based UUIDs of the URL, so re-runs give identical names.")
+        static let rewrite = OptionInfo.value(
+            "--rewrite", "OUT.jsonl",
+            "After the run, write each push payload of the INPUTs to OUT.jsonl (one per line) pointing at the prepared files: each media URL becomes --base-url + the file's path in DIR, with the type hint in the convention's own key (see REWRITING PAYLOADS).",
+            completion: .file)
+        static let baseURL = OptionInfo.value(
+            "--base-url", "URL", "Where DIR will be served from, for --rewrite (upload DIR there yourself: aws s3 sync, rclone, gsutil rsync).")
+        static let dropRefused = OptionInfo.flag(
+            "--drop-refused", "With --rewrite, leave out payloads whose media was refused (by default they are written without it, with a pushattach_error note).")
         static let recursive = OptionInfo.flag(
             "--recursive", short: "-r", "A folder INPUT gives the media files in its sub-folders too, not only its own.")
         static let resume = OptionInfo.flag(
@@ -87,7 +95,7 @@ struct PrepareCommand: Command {
             in: 0...10)
 
         static let all = [
-            container, thumbnail, maxLongSide, quality, stableNames, recursive, resume, shard, strict, acceptDamaged, json, report, quiet,
+            container, thumbnail, maxLongSide, quality, stableNames, recursive, rewrite, baseURL, dropRefused, resume, shard, strict, acceptDamaged, json, report, quiet,
             verbose, pixelBudget, decodedBudget, memoryBudget, spoolBudget,
             allowPrivateNetworks, allowHost, maxRedirects, timeout, connectTimeout, lowSpeedTime, concurrency, perHost, retries,
             OptionInfo.help,
@@ -138,6 +146,7 @@ struct PrepareCommand: Command {
                 "pushattach prepare urls.txt --container out --resume --stable-names",
                 "pushattach prepare urls.txt -o out -j 32 -q",
                 "pushattach prepare urls.txt -o /shared/out --stable-names --shard auto   # in each task of a job array",
+                "pushattach prepare export.jsonl -o out --rewrite out.jsonl --base-url https://cdn.example.com/push/ && aws s3 sync out s3://bucket/push/",
             ])
     }
 
@@ -149,6 +158,12 @@ struct PrepareCommand: Command {
             ),
             .definitions(
                 BatchInput.payloadConventions.map { .init(term: $0.key, text: "\($0.summary) Example: \($0.example)") }),
+            .paragraph(
+                "A push that names no media (a text-only notification: it has aps, notification, message, data, contents, headings or apple_push) is counted as 'without media' in the summary, not as failed, and does not change the exit status."
+            ),
+            .paragraph(
+                "REWRITING PAYLOADS: --rewrite OUT.jsonl --base-url URL writes each payload of the INPUTs again, one per line, with each media URL replaced by URL + the prepared file's path in DIR (Images/<UUID>-cat.jpg). The type hint goes in the convention's own key: media_type gets the UTI (url, attachment, attachment-url, media_url); att's type, com.urbanairship.media_attachment's options.type and asset_url's asset_file_type the extension; ct_mediaType the category; fcm_options.image, notification.image, data.image, ios_attachments, cioImage and mp_media_url have no type key. Media that was refused is removed and the payload gets a pushattach_error note (or is left out with --drop-refused). Upload DIR to URL with your own tools: aws s3 sync DIR s3://BUCKET/PREFIX/, rclone sync DIR REMOTE:BUCKET/PREFIX, gsutil -m rsync -r DIR gs://BUCKET/PREFIX. docs/REWRITE.md has a before/after for each convention."
+            ),
         ]
     }
 
@@ -158,6 +173,9 @@ struct PrepareCommand: Command {
     var batchOptions = AttachmentBatch.Options()
     /// DIR.
     var folder: URL
+    var rewriteOutput: URL?
+    var rewriteBase: String?
+    var dropRefused = false
     /// The INPUT arguments as typed (`-` is standard input).
     var inputs: [String]
     var json: Bool
@@ -197,6 +215,9 @@ struct PrepareCommand: Command {
         configuration.stableNames = arguments.flag(Options.stableNames)
         batchOptions.resume = arguments.flag(Options.resume)
         batchOptions.recursive = arguments.flag(Options.recursive)
+        rewriteOutput = arguments.value(Options.rewrite).map { URL(fileURLWithPath: $0) }
+        rewriteBase = arguments.value(Options.baseURL)
+        dropRefused = arguments.flag(Options.dropRefused)
         if let text = arguments.value(Options.shard) {
             do throws(AttachmentError) { batchOptions.shard = try AttachmentBatch.Options.shard(parsing: text) } catch {
                 throw UsageError(command: command, message: "--shard \(text): \(error.reason)")
@@ -237,6 +258,18 @@ struct PrepareCommand: Command {
         }
         guard !inputs.isEmpty else {
             throw UsageError(command: command, message: "no INPUT given: name a URL list, payload, media file or '-'")
+        }
+        if rewriteOutput != nil || rewriteBase != nil || dropRefused {
+            guard rewriteOutput != nil, let base = rewriteBase else {
+                throw UsageError(command: command, message: "--rewrite OUT.jsonl and --base-url URL go together (and --drop-refused with them)")
+            }
+            guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                url.host?.isEmpty == false
+            else { throw UsageError(command: command, message: "--base-url '\(base)' is not an http(s) URL") }
+            guard !inputs.contains("-") else {
+                throw UsageError(
+                    command: command, message: "--rewrite reads the payloads again after the run: give them as files, not '-'")
+            }
         }
         guard !(quiet && verbose) else {
             throw UsageError(
@@ -317,6 +350,16 @@ struct PrepareCommand: Command {
                 return ExitStatus.fatal
             }
             if summary.interrupted || task.isCancelled { return ExitStatus.interrupted(by: received.value) }
+            if let output = rewriteOutput, let base = rewriteBase.flatMap(URL.init(string:)) {
+                do {
+                    let done = try batch.rewrite(batchInputs, to: output, baseURL: base, dropRefused: dropRefused)
+                    Console.error(
+                        "rewritten: \(done.rewritten + done.withErrors) payload\(done.rewritten + done.withErrors == 1 ? "" : "s") (\(done.withErrors) with refused media removed, \(done.dropped) dropped) in \(output.path)")
+                } catch {
+                    Console.error("pushattach prepare: \(FlagTerms.translated(error.description))")
+                    return ExitStatus.fatal
+                }
+            }
             return summary.rejected == 0 && summary.failed == 0 ? ExitStatus.success : ExitStatus.someFailed
         case .failure(let error):
             reporter.finishFailed(folder: folder, journal: batch.journal)
