@@ -127,6 +127,8 @@ struct PathsCLITests {
                 at: Corpus.testImages.appendingPathComponent(file), to: media.appendingPathComponent(target))
         }
         try Data("notes, not a list\n".utf8).write(to: media.appendingPathComponent("README.txt"))
+        // An archive is binary but no media: passed over, not rejected.
+        try Data([0x50, 0x4B, 0x03, 0x04] + Array(repeating: 0, count: 60)).write(to: media.appendingPathComponent("all.zip"))
         let flat = try ProcessRunner.run("pushattach", ["prepare", media.path, "-o", dir.appendingPathComponent("flat").path, "-q"])
         #expect(flat.status == 0, "\(flat.stderr)")
         #expect(flat.stderr.hasPrefix("2 items: 2 prepared"), "\(flat.stderr)")

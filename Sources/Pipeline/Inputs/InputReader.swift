@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 
 /// Reads the INPUT arguments of `pushattach prepare` in order and yields one event per item or
 /// problem, streaming: lists are read line by line through a fixed buffer.
@@ -252,7 +253,8 @@ package final class InputReader: Sequence, IteratorProtocol {
     /// notes and hidden files are passed over), in sorted order, each one item; its sub-folders
     /// too with `recursiveFolders`. A folder with no media file is one problem.
     private func readFolder(_ folder: String) {
-        let base = URL(fileURLWithPath: folder).standardizedFileURL
+        // A folder named through a link is listed where the link points.
+        let base = URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL
         var options: FileManager.DirectoryEnumerationOptions = [.skipsHiddenFiles]
         if !self.options.recursiveFolders { options.insert(.skipsSubdirectoryDescendants) }
         guard let walker = FileManager.default.enumerator(
@@ -274,12 +276,13 @@ package final class InputReader: Sequence, IteratorProtocol {
         }
     }
 
-    /// True when the file at `path` starts like media (`MediaInput.looksLikeMedia`).
+    /// True when the file at `path` starts with the signature of a format the sniffer knows:
+    /// an archive, a database or a document in the folder is passed over, not rejected.
     static func isMediaFile(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 512), !head.isEmpty else { return false }
-        return MediaInput.looksLikeMedia(head)
+        guard let head = try? handle.read(upToCount: Sniffer.identifyPrefixLength), !head.isEmpty else { return false }
+        return Sniffer.identify(prefix: Array(head)) != .unknown
     }
 
     /// A line of standard input that names a local media file (`find … | pushattach prepare -`):

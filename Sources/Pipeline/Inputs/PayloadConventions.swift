@@ -178,9 +178,11 @@ package enum PayloadConventions {
     }
 
     /// One input object, from a JSON line or a JSON document: `{"url", "media_type", "id"}` when
-    /// it has a `url` key, else whatever the conventions find. Returns the items, or why none.
+    /// it has a `url` key and is not a push (in a push, `url` is the link opened on tap:
+    /// OneSignal's create-notification body has one beside `ios_attachments`), else whatever the
+    /// conventions find. Returns the items, or why none.
     static func items(inInputObject object: [String: Any]) -> Result<[Found], InputObjectProblem> {
-        if let value = object["url"] {
+        if let value = object["url"], !isPush(object) {
             guard let url = value as? String else { return .failure(.init(message: "\"url\" is not a string")) }
             let id: String? =
                 switch object["id"] {
@@ -193,8 +195,12 @@ package enum PayloadConventions {
         }
         let found = attachments(in: object)
         if found.isEmpty {
+            // A push that names a URL under a key no convention has (Expo's richContent.image,
+            // image_url) is a problem to see, not a text-only notification.
             return .failure(
-                .init(message: "no attachment URL found (looked for \(conventionKeys))", isPushWithoutMedia: isPush(object)))
+                .init(
+                    message: "no attachment URL found (looked for \(conventionKeys))",
+                    isPushWithoutMedia: isPush(object) && !containsURL(object)))
         }
         return .success(found)
     }
@@ -211,6 +217,22 @@ package enum PayloadConventions {
 
     /// True for an object with one of `pushKeys`.
     static func isPush(_ object: [String: Any]) -> Bool { pushKeys.contains { object[$0] != nil } }
+
+    /// True when some string in `value` (at any depth) looks like a URL (`looksLikeURL`).
+    static func containsURL(_ value: Any) -> Bool {
+        var stack: [Any] = [value]
+        var visited = 0
+        while let next = stack.popLast(), visited < maxNodes {
+            visited += 1
+            switch next {
+            case let text as String where text.contains("://"): return true
+            case let array as [Any]: stack += array
+            case let object as [String: Any]: stack += Array(object.values)
+            default: continue
+            }
+        }
+        return false
+    }
 
     static let conventionKeys = all.map(\.key).joined(separator: ", ")
 

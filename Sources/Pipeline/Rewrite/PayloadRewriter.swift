@@ -71,18 +71,16 @@ package enum PayloadRewriter {
         var counts = Counts()
         let base = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         for input in inputs {
-            guard let payloads = payloads(in: input) else {
-                counts.notPayloads += 1
-                continue
-            }
-            for payload in payloads {
+            var sawPayload = false
+            let readable = forEachPayload(in: input) { payload throws(ContainerError) in
+                sawPayload = true
                 var errors: [String] = []
-                let rewritten = rewrite(payload, base: base, outcomes: outcomes, errors: &errors)
-                guard var object = rewritten as? [String: Any] else { continue }
+                guard var object = rewrite(payload, base: base, outcomes: outcomes, errors: &errors) as? [String: Any]
+                else { return }
                 if !errors.isEmpty {
                     if dropRefused {
                         counts.dropped += 1
-                        continue
+                        return
                     }
                     object["pushattach_error"] = errors.joined(separator: "; ")
                     counts.withErrors += 1
@@ -90,31 +88,52 @@ package enum PayloadRewriter {
                     counts.rewritten += 1
                 }
                 guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                else { continue }
+                else { return }
                 line.append(0x0A)
                 try file.append(line)
             }
+            if !(try readable.get()) || !sawPayload { counts.notPayloads += 1 }
         }
         try file.commit()
         return counts
     }
 
-    /// The payloads of one input: a JSON document's object (or its array's objects), or a JSON
-    /// lines file's objects; nil for a URL list, a local media file or what cannot be read.
-    static func payloads(in path: String) -> [[String: Any]]? {
-        guard path != "-", let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return nil }
-        if let whole = try? JSONSerialization.jsonObject(with: data) {
-            if let object = whole as? [String: Any] { return [object] }
-            if let array = whole as? [Any] { return array.compactMap { $0 as? [String: Any] } }
-            return nil
+    /// Calls `body` with each payload of one input, in order: a JSON document's object (or its
+    /// array's objects; a document up to `InputReader.Options().maxDocumentBytes`, as the reader
+    /// takes), or each JSON line's object, read line by line. Returns false for what is not
+    /// payloads: standard input (read once, by the batch), a local media file, a file that cannot
+    /// be opened.
+    static func forEachPayload(
+        in path: String, _ body: ([String: Any]) throws(ContainerError) -> Void
+    ) -> Result<Bool, ContainerError> {
+        guard path != "-", let fd = try? SystemCall.open(path, .readOnly) else { return .success(false) }
+        let reader = LineReader(descriptor: fd, name: path, maxLineBytes: InputReader.Options().maxLineBytes)
+        do throws(ContainerError) {
+            let head = try reader.peekFirstLine(limit: 512)
+            if !head.isEmpty, MediaInput.looksLikeMedia(head) { return .success(false) }
+            let limit = InputReader.Options().maxDocumentBytes
+            if let size = try? SystemCall.status(fd, path: path).size, size <= limit,
+                let first = head.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),
+                first == UInt8(ascii: "[") || first == UInt8(ascii: "{"),
+                let whole = try? JSONSerialization.jsonObject(with: Data(try reader.readToEnd(limit: limit) ?? []))
+            {
+                if let object = whole as? [String: Any] { try body(object) }
+                for case let object as [String: Any] in (whole as? [Any]) ?? [] { try body(object) }
+                return .success(true)
+            }
+            // JSON lines, from the start again (the head was consumed by the checks above).
+            let lines = LineReader(
+                descriptor: try SystemCall.open(path, .readOnly), name: path, maxLineBytes: InputReader.Options().maxLineBytes)
+            while let line = try lines.nextLine() {
+                guard case .text(var bytes) = line else { continue }
+                if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+                guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { continue }
+                try body(object)
+            }
+            return .success(true)
+        } catch {
+            return .failure(error)
         }
-        guard let text = String(data: data, encoding: .utf8) else { return nil }
-        let objects = text.split(whereSeparator: \.isNewline).compactMap { line -> [String: Any]? in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard trimmed.hasPrefix("{") else { return nil }
-            return (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8))) as? [String: Any]
-        }
-        return objects.isEmpty ? nil : objects
     }
 
     // MARK: - One payload
@@ -138,7 +157,7 @@ package enum PayloadRewriter {
         mutating func rewrite(_ value: Any, topLevel: Bool = false) -> Any {
             if let array = value as? [Any] { return array.map { rewrite($0) } }
             guard var object = value as? [String: Any] else { return value }
-            if topLevel, object["url"] is String {
+            if topLevel, object["url"] is String, !PayloadConventions.isPush(object) {
                 replace(&object, "url", hint: Hint(key: "media_type", value: .uti))
                 return object
             }
@@ -151,6 +170,7 @@ package enum PayloadRewriter {
 
         /// The conventions at one object (not its children), as `PayloadConventions.all` finds them.
         mutating func apply(_ object: inout [String: Any]) {
+            hintsSet = []
             if var nested = object["attachment"] as? [String: Any], nested["url"] is String {
                 let gone = replace(&nested, "url", hint: nil)
                 object["attachment"] = gone ? nil : nested
@@ -188,11 +208,11 @@ package enum PayloadRewriter {
             for case let url as String in urls {
                 switch outcome(url) {
                 case .prepared(let file, _, let ext, _)?:
-                    kept.append(base + file)
+                    kept.append(link(file))
                     var options = airship["options"] as? [String: Any] ?? [:]
                     options["type"] = ext
                     airship["options"] = options
-                case .refused(let reason)?: errors.append("\(url): \(reason)")
+                case .refused(let reason)?: note("\(url): \(reason)")
                 case nil: kept.append(url)
                 }
             }
@@ -202,6 +222,13 @@ package enum PayloadRewriter {
 
         /// The last prepared outcome `replace` applied (for a hint set outside the object).
         var lastPrepared: Prepared?
+        /// Hint keys set in the object being rewritten (`apply` starts it afresh per object).
+        var hintsSet: Set<String> = []
+
+        /// Adds a refusal to `errors`, once.
+        mutating func note(_ text: String) {
+            if !errors.contains(text) { errors.append(text) }
+        }
 
         struct Prepared {
             var uti: String
@@ -235,22 +262,41 @@ package enum PayloadRewriter {
             switch outcome(url) {
             case .prepared(let file, let uti, let ext, let category)?:
                 let prepared = Prepared(uti: uti, fileExtension: ext, category: category == "movie" ? "video" : category)
-                object[key] = base + file
-                if let hint { object[hint.key] = hint.text(prepared) }
+                object[key] = link(file)
+                if let hint {
+                    object[hint.key] = hint.text(prepared)
+                    hintsSet.insert(hint.key)
+                }
                 lastPrepared = prepared
                 return false
             case .refused(let reason)?:
-                errors.append("\(url): \(reason)")
+                note("\(url): \(reason)")
                 object[key] = nil
-                if let hint { object[hint.key] = nil }
+                // A hint key another URL of this object set (media_type beside two URLs) stays.
+                if let hint, !hintsSet.contains(hint.key) { object[hint.key] = nil }
                 return true
             case nil:
                 return false
             }
         }
 
+        /// What the batch did with `url`: its outcome; refused when the reader refused it (not
+        /// http(s), too long: no entry names the URL); nil when the batch never saw it.
         func outcome(_ url: String) -> Outcome? {
-            outcomes[PayloadConventions.identity(of: url.trimmingCharacters(in: .whitespacesAndNewlines))]
+            let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let known = outcomes[PayloadConventions.identity(of: trimmed)] { return known }
+            if let problem = URLCheck.problem(trimmed) { return .refused(reason: problem) }
+            return nil
+        }
+
+        /// `base` + `file` with each path component percent-encoded (a name may keep non-ASCII
+        /// letters and `+`, which a URL must not carry as they are).
+        func link(_ file: String) -> String {
+            var allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+            allowed.insert(charactersIn: "!$&'()*,;=:@")
+            return base
+                + file.split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0) }.joined(separator: "/")
         }
     }
 }

@@ -30,7 +30,9 @@ public struct BatchInput: Sendable, Hashable {
     /// absolute): the entry for a problem in the file (a bad line) names it so, `lists/a.txt:12`.
     public static func file(atPath path: String) -> BatchInput { BatchInput(source: .file(path)) }
 
-    /// The items of the process's standard input, read as a file is (`pushattach prepare -`).
+    /// The items of the process's standard input, read as a file is (`pushattach prepare -`);
+    /// a line that names an existing local media file by its path is that file (`find … |
+    /// pushattach prepare -`), so feed it only what the process may read.
     public static let standardInput = BatchInput(source: .standardInput)
 
     /// How many items `inputs` hold, problems (a bad line) included, each one becoming an entry;
@@ -48,7 +50,11 @@ public struct BatchInput: Sendable, Hashable {
         }
         var options = InputReader.Options()
         options.recursiveFolders = recursive
-        for _ in InputReader(inputs: paths, options: options) { count += 1 }
+        // Pushes without media are not items: the progress never sees them finish.
+        for event in InputReader(inputs: paths, options: options) {
+            if case .noMedia = event { continue }
+            count += 1
+        }
         return count
     }
 

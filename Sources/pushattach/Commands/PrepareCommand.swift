@@ -270,6 +270,11 @@ struct PrepareCommand: Command {
                 throw UsageError(
                     command: command, message: "--rewrite reads the payloads again after the run: give them as files, not '-'")
             }
+            guard batchOptions.shard == nil else {
+                throw UsageError(
+                    command: command,
+                    message: "--rewrite needs the whole run's manifest, which a shard does not have: run 'pushattach prepare … --rewrite' (or the library's AttachmentBatch.rewrite) once every shard is done and merged")
+            }
         }
         guard !(quiet && verbose) else {
             throw UsageError(
