@@ -13,7 +13,7 @@ Everything runs on 127.0.0.1 and is stopped by PID at the end:
 Cold: each round asks for every photo once, CONCURRENCY at a time (curl --parallel), through a
 fresh cache (ours) or thumbor; requests/s = photos * rounds / wall time; p50 and p99 over every
 request. Warm: wrk -t2 -cCONNECTIONS over the photos' links once they are cached, against nginx
-serving the same bytes as static files. Memory: serve's resident set while wrk holds 1,000
+serving the same bytes as static files, in --warm-rounds alternated rounds (median of each). Memory: serve's resident set while wrk holds 1,000
 connections open on warm links (sampled every 50 ms; VmHWM at the end).
 Python 3 standard library only (plus the tools it runs: nginx, wrk, curl, thumbor).
 """
@@ -282,6 +282,7 @@ def main():
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--warm-rounds", type=int, default=3)
     parser.add_argument("--json")
     args = parser.parse_args()
     for tool in ["nginx", "wrk", "curl", "thumbor"]:
@@ -347,9 +348,16 @@ def main():
         os.system(f"chmod -R a+rX {static_root}")
         sizes = [os.path.getsize(os.path.join(static_root, f"{i}.jpg")) for i in range(len(paths))]
         result["mean_answer_bytes"] = int(statistics.mean(sizes))
-        result["warm_ours"] = wrk(f"http://127.0.0.1:{port}", paths, work, args.connections, args.duration, "ours")
-        result["warm_nginx"] = wrk(f"http://127.0.0.1:{static}", [f"/static/{i}.jpg" for i in range(len(paths))], work,
-                                   args.connections, args.duration, "nginx")
+        # Alternated rounds (ours, nginx, ours, nginx, ...): the median of each, so a burst of
+        # load on the shared cores does not land on one side only.
+        ours_runs, nginx_runs = [], []
+        for _ in range(args.warm_rounds):
+            ours_runs.append(wrk(f"http://127.0.0.1:{port}", paths, work, args.connections, args.duration, "ours"))
+            nginx_runs.append(wrk(f"http://127.0.0.1:{static}", [f"/static/{i}.jpg" for i in range(len(paths))], work,
+                                  args.connections, args.duration, "nginx"))
+        median = lambda runs: sorted(runs, key=lambda r: r["rps"])[len(runs) // 2]
+        result["warm_ours"] = dict(median(ours_runs), rounds=[r["rps"] for r in ours_runs])
+        result["warm_nginx"] = dict(median(nginx_runs), rounds=[r["rps"] for r in nginx_runs])
 
         # Memory under 1,000 open connections.
         held, sampled, hwm = rss_while(
