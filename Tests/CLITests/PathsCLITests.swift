@@ -150,4 +150,18 @@ struct PathsCLITests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("2 items: 2 prepared"), "\(result.stderr)")
     }
+
+    /// An empty list (only comments and blank lines) is "nothing to prepare", exit 1, and no
+    /// container is made (on 1709ac3: exit 0 and an empty container).
+    @Test func anEmptyListMakesNoContainer() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let list = dir.appendingPathComponent("empty.txt")
+        try Data("# nothing yet\n\n".utf8).write(to: list)
+        let out = dir.appendingPathComponent("out")
+        let result = try ProcessRunner.run("pushattach", ["prepare", list.path, "-o", out.path])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("nothing to prepare"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
 }

@@ -58,6 +58,25 @@ public struct BatchInput: Sendable, Hashable {
         return count
     }
 
+    /// True when none of `inputs` names anything: no URL, payload, media file or problem (an
+    /// empty list, a folder of notes only), so a batch would have nothing to do. Reads each file
+    /// only up to its first item. False when standard input is among them (it can be read once).
+    ///
+    ///     if BatchInput.holdsNothing([.file(list)]) { print("nothing to prepare") }
+    public static func holdsNothing(_ inputs: [BatchInput], recursive: Bool = false) -> Bool {
+        var paths: [String] = []
+        for input in inputs {
+            switch input.source {
+            case .urls(let urls): if !urls.isEmpty { return false }
+            case .file(let path): paths.append(path)
+            case .standardInput: return false
+            }
+        }
+        var options = InputReader.Options()
+        options.recursiveFolders = recursive
+        return InputReader(inputs: paths, options: options).next() == nil
+    }
+
     /// The push payload conventions a file or a JSON line is searched for (`aps.attachment-url`,
     /// `fcm_options.image`, …): each key with a one-line summary and the smallest payload using it.
     public static var payloadConventions: [PayloadConvention] {

@@ -327,6 +327,12 @@ struct PrepareCommand: Command {
         let reporter = PrepareReporter(json: json, terminal: Console.stderrIsTerminal, verbosity: verbosity)
         let batchInputs = batchInputs
         let recursive = batchOptions.recursive
+        // An empty list (or a folder with nothing in it) would make an empty container and exit 0.
+        if BatchInput.holdsNothing(batchInputs, recursive: recursive) {
+            Console.error(
+                "pushattach prepare: nothing to prepare: \(inputs.joined(separator: ", ")) name\(inputs.count == 1 ? "s" : "") no URL, payload or media file; no container was made")
+            return ExitStatus.someFailed
+        }
         Thread.detachNewThread { reporter.meter.setTotal(BatchInput.itemCount(batchInputs, recursive: recursive)) }
         let batch = batch
         let task = Task { () -> Result<BatchSummary, AttachmentError> in
