@@ -259,23 +259,7 @@ struct PrepareCommand: Command {
         guard !inputs.isEmpty else {
             throw UsageError(command: command, message: "no INPUT given: name a URL list, payload, media file or '-'")
         }
-        if rewriteOutput != nil || rewriteBase != nil || dropRefused {
-            guard rewriteOutput != nil, let base = rewriteBase else {
-                throw UsageError(command: command, message: "--rewrite OUT.jsonl and --base-url URL go together (and --drop-refused with them)")
-            }
-            guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                url.host?.isEmpty == false
-            else { throw UsageError(command: command, message: "--base-url '\(base)' is not an http(s) URL") }
-            guard !inputs.contains("-") else {
-                throw UsageError(
-                    command: command, message: "--rewrite reads the payloads again after the run: give them as files, not '-'")
-            }
-            guard batchOptions.shard == nil else {
-                throw UsageError(
-                    command: command,
-                    message: "--rewrite needs the whole run's manifest, which a shard does not have: run 'pushattach prepare … --rewrite' (or the library's AttachmentBatch.rewrite) once every shard is done and merged")
-            }
-        }
+        try validateRewrite(command: command)
         guard !(quiet && verbose) else {
             throw UsageError(
                 command: command, message: "--quiet shows only the summary and --verbose every item: choose one")
@@ -309,6 +293,27 @@ struct PrepareCommand: Command {
                 message:
                     "\(folder.path) already holds a run's manifest; pass --resume to continue it, or choose an empty --container"
             )
+        }
+    }
+
+    /// `--rewrite`, `--base-url` and `--drop-refused` together, with files to read again and
+    /// the whole run's manifest.
+    private func validateRewrite(command: String) throws {
+        guard rewriteOutput != nil || rewriteBase != nil || dropRefused else { return }
+        guard rewriteOutput != nil, let base = rewriteBase else {
+            throw UsageError(command: command, message: "--rewrite OUT.jsonl and --base-url URL go together (and --drop-refused with them)")
+        }
+        guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            url.host?.isEmpty == false
+        else { throw UsageError(command: command, message: "--base-url '\(base)' is not an http(s) URL") }
+        guard !inputs.contains("-") else {
+            throw UsageError(
+                command: command, message: "--rewrite reads the payloads again after the run: give them as files, not '-'")
+        }
+        guard batchOptions.shard == nil else {
+            throw UsageError(
+                command: command,
+                message: "--rewrite needs the whole run's manifest, which a shard does not have: rewrite once every shard is done and merged, with the library's AttachmentBatch.rewrite")
         }
     }
 
