@@ -45,7 +45,7 @@ final class ServeRig {
     }
 
     func get(_ path: String, method: String = "GET", headers: [(String, String)] = []) throws -> TestHTTPClient.Response {
-        try TestHTTPClient.get(port: server.port, path: path, method: method, headers: headers)
+        try TestHTTPClient.get(port: server.port, path: path, method: method, headers: headers, timeout: .seconds(300))
     }
 
     /// The JSON error body of `response`.

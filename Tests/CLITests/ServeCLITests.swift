@@ -17,8 +17,12 @@ import Testing
         init(cache: URL, extra: [String] = []) throws {
             process.executableURL = ProcessRunner.product("pushattach")
             let log = extra.contains("--access-log") ? [] : ["--access-log", "off"]
+            // A debug build preparing a 12 MP photo beside the other suites can pass the default
+            // 20 s: these tests are about signals and a shared cache, not the deadline.
+            let patience = extra.contains("--deadline") ? [] : ["--deadline", "300"]
             process.arguments =
-                ["serve", "--cache", cache.path, "--listen", "127.0.0.1:0", "--allow-private-networks"] + log + extra
+                ["serve", "--cache", cache.path, "--listen", "127.0.0.1:0", "--allow-private-networks"] + log + patience
+                + extra
             process.environment = ProcessInfo.processInfo.environment.merging(["PUSHATTACH_SIGNING_KEY": ServeCLITests.key]) { $1 }
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
@@ -72,7 +76,9 @@ import Testing
         let answers = LockedBox<[TestHTTPClient.Response]>([])
         let clients = (0..<3).map { _ in
             Thread {
-                if let answer = try? TestHTTPClient.get(port: port, path: path) { answers.update { $0.append(answer) } }
+                if let answer = try? TestHTTPClient.get(port: port, path: path, timeout: .seconds(300)) {
+                    answers.update { $0.append(answer) }
+                }
             }
         }
         for client in clients { client.start() }
@@ -166,7 +172,8 @@ import Testing
                 for round in 0..<3 {
                     for (index, file) in files.enumerated() {
                         let port = (worker + round + index) % 2 == 0 ? ports.0 : ports.1
-                        let answers = TestHTTPClient.getMany(port: port, path: Self.link(origin.url("/\(file)")), count: 8)
+                        let answers = TestHTTPClient.getMany(
+                            port: port, path: Self.link(origin.url("/\(file)")), count: 8, timeout: .seconds(300))
                         for answer in answers {
                             guard case .success(let response) = answer, response.status == 200,
                                 response.headers["content-length"] == String(response.body.count),
