@@ -70,7 +70,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: cache) }
         let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("photo-1600x1200.jpg"))
         let gate = origin.hold("/slow.jpg", .bytes(jpeg, contentType: "image/jpeg"))
-        let serve = try ServeProcess(cache: cache, extra: ["--grace", "20"])
+        let serve = try ServeProcess(cache: cache, extra: ["--grace", "300"])
         let port = serve.port
         let path = Self.link(origin.url("/slow.jpg"))
         let answers = LockedBox<[TestHTTPClient.Response]>([])
