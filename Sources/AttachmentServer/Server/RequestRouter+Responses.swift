@@ -70,6 +70,11 @@ extension RequestRouter {
     }
 }
 
+extension Duration {
+    /// The duration in seconds, with its fraction.
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
 extension Double {
     func rounded(toPlaces places: Int) -> Double {
         let scale = pow(10, Double(places))

@@ -93,7 +93,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
             time: Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
             client: exchange.client, method: exchange.method, route: Self.loggedRoute(exchange.uri),
             key: exchange.note.key, status: exchange.sentStatus, bytes: exchange.sentBytes,
-            ms: (Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000).rounded(toPlaces: 3),
+            ms: (elapsed.inSeconds * 1000).rounded(toPlaces: 3),
             cache: exchange.note.cache)
         log.write(line)
     }
@@ -187,8 +187,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     private func prepare(_ link: AttachmentLink, key: AttachmentCache.Key) async -> Outcome {
         let start = ContinuousClock.now
         defer {
-            let elapsed = ContinuousClock.now - start
-            metrics.prepared(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            metrics.prepared(seconds: (ContinuousClock.now - start).inSeconds)
         }
         return await produce(link, key: key)
     }

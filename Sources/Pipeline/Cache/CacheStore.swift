@@ -121,7 +121,7 @@ package final class CacheStore: @unchecked Sendable {
         let entries = try rootHandle.folder("entries", create: true)
         var shards: [DirectoryHandle] = []
         for index in 0..<256 {
-            shards.append(try entries.folder(Self.hex(UInt8(index)), create: true))
+            shards.append(try entries.folder([UInt8(index)].hexString, create: true))
         }
         self.shards = shards
         estimatedBytes = scan().reduce(0) { $0 + $1.size }
@@ -360,10 +360,5 @@ package final class CacheStore: @unchecked Sendable {
 
     private static func isLowerHex(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 }

@@ -218,20 +218,14 @@ package enum PayloadConventions {
     /// True for an object with one of `pushKeys`.
     static func isPush(_ object: [String: Any]) -> Bool { pushKeys.contains { object[$0] != nil } }
 
-    /// True when some string in `value` (at any depth) looks like a URL (`looksLikeURL`).
+    /// True when some string in `value` (at any depth) holds a scheme separator (`://`).
     static func containsURL(_ value: Any) -> Bool {
-        var stack: [Any] = [value]
-        var visited = 0
-        while let next = stack.popLast(), visited < maxNodes {
-            visited += 1
-            switch next {
-            case let text as String where text.contains("://"): return true
-            case let array as [Any]: stack += array
-            case let object as [String: Any]: stack += Array(object.values)
-            default: continue
-            }
+        var found = false
+        visit(value) { node in
+            if let text = node as? String, text.contains("://") { found = true }
+            return !found
         }
-        return false
+        return found
     }
 
     static let conventionKeys = all.map(\.key).joined(separator: ", ")
@@ -241,7 +235,7 @@ package enum PayloadConventions {
     /// as `/`. Anything that does not parse is compared as written.
     ///
     ///     PayloadConventions.identity(of: "HTTPS://CDN.example:443/a.jpg#top")   // "https://cdn.example/a.jpg"
-    static func identity(of url: String) -> String {
+    package static func identity(of url: String) -> String {
         guard var components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty
         else { return url }
@@ -255,21 +249,28 @@ package enum PayloadConventions {
         return components.string ?? url
     }
 
-    /// Visits every object of `value` depth first, keys in sorted order, with a stack of its own
-    /// (a payload nested hundreds deep is searched, and cannot exhaust the thread's stack); at most
-    /// `maxNodes` values are visited.
+    /// Calls the conventions at every object of `value` (`visit`'s order).
     private static func walk(_ value: Any, _ emit: (Found) -> Void) {
+        visit(value) { node in
+            if let object = node as? [String: Any] { for convention in all { convention.match(object).forEach(emit) } }
+            return true
+        }
+    }
+
+    /// Visits `value` and everything in it depth first, an object's keys in sorted order, with a
+    /// stack of its own (a payload nested hundreds deep is searched, and cannot exhaust the
+    /// thread's stack); stops when `body` returns false, or after `maxNodes` values.
+    private static func visit(_ value: Any, _ body: (Any) -> Bool) {
         var stack: [Any] = [value]
         var visited = 0
         while let next = stack.popLast(), visited < maxNodes {
             visited += 1
+            guard body(next) else { return }
             if let array = next as? [Any] {
                 stack.append(contentsOf: array.reversed())
-                continue
+            } else if let object = next as? [String: Any] {
+                for key in object.keys.sorted().reversed() { stack.append(object[key]!) }
             }
-            guard let object = next as? [String: Any] else { continue }
-            for convention in all { convention.match(object).forEach(emit) }
-            for key in object.keys.sorted().reversed() { stack.append(object[key]!) }
         }
     }
 

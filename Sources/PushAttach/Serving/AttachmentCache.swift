@@ -38,18 +38,9 @@ public final class AttachmentCache: Sendable {
         public var description: String { digest }
 
         /// `url` with its scheme and host lower-cased, the default port and the fragment dropped,
-        /// and an empty path written `/`: spellings of one resource share an entry.
-        public static func normalised(_ url: URL) -> String {
-            guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
-            parts.scheme = parts.scheme?.lowercased()
-            parts.host = parts.host?.lowercased()
-            if (parts.scheme == "http" && parts.port == 80) || (parts.scheme == "https" && parts.port == 443) {
-                parts.port = nil
-            }
-            parts.fragment = nil
-            if parts.percentEncodedPath.isEmpty { parts.percentEncodedPath = "/" }
-            return parts.string ?? url.absoluteString
-        }
+        /// and an empty path written `/`: spellings of one resource share an entry (the identity a
+        /// batch's reader gives a URL, too).
+        public static func normalised(_ url: URL) -> String { PayloadConventions.identity(of: url.absoluteString) }
     }
 
     /// What an entry answers with.

@@ -73,8 +73,7 @@ public final class SingleFlight<Value: Sendable>: @unchecked Sendable {
                 self.finish(key, with: value)
             }
         }
-        let nanoseconds = max(0, timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout.seconds)) {
             self.expire(key, waiter: id)
         }
         return joined
