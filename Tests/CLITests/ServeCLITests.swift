@@ -116,6 +116,24 @@ import Testing
         }
     }
 
+    /// Errors at start say what, where and what to do, in serve's own flags.
+    @Test func startErrorsNameTheFlagAndTheFix() throws {
+        let badCache = try ProcessRunner.run(
+            "pushattach", ["serve", "--cache", "/proc/no-such-folder/cache", "--allow-unsigned", "--listen", "127.0.0.1:0"])
+        #expect(badCache.status == 2)
+        #expect(badCache.stderr.contains("/proc/no-such-folder"), "\(badCache.stderr)")
+        #expect(badCache.stderr.contains("the --cache path"), "\(badCache.stderr)")
+        #expect(!badCache.stderr.contains("PrepareOptions"), "\(badCache.stderr)")
+        // A documentation address (TEST-NET-1) no machine has: bind fails, nothing is sent.
+        let cache = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let badAddress = try ProcessRunner.run(
+            "pushattach", ["serve", "--cache", cache.path, "--allow-unsigned", "--listen", "192.0.2.1:8080"])
+        #expect(badAddress.status == 2)
+        #expect(badAddress.stderr.contains("cannot listen on 192.0.2.1:8080"), "\(badAddress.stderr)")
+        #expect(badAddress.stderr.contains("not an address of this machine"), "\(badAddress.stderr)")
+    }
+
     @Test func sighupReopensTheAccessLogAfterItWasMovedAway() throws {
         let cache = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: cache) }

@@ -196,7 +196,10 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .listen(let address, let call, let code) where code != 0:
             let text = String(cString: strerror(code))
-            let advice = code == EADDRINUSE ? " (another process listens there: pick another port)" : ""
+            let advice =
+                code == EADDRINUSE
+                ? " (another process listens there: pick another port)"
+                : code == EADDRNOTAVAIL ? " (not an address of this machine: listen on 0.0.0.0, :: or one of its own)" : ""
             return "cannot listen on \(address): \(call) failed: \(text)\(advice)"
         case .listen(let address, let call, _):
             return "cannot listen on \(address): \(call) (is the host an address of this machine?)"
@@ -205,7 +208,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .configuration(let reason):
             return reason
         case .cache(let error):
-            return "cannot open the cache: \(error)"
+            return error.description
         }
     }
 }

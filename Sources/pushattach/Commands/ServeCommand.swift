@@ -151,7 +151,10 @@ struct ServeCommand: Command {
         let signals = ServeSignals()
         let server: AttachmentServer
         do { server = try AttachmentServer(configuration: configuration) } catch {
-            Console.error("pushattach serve: \(error)")
+            // The cache is a folder the library opens as a container: its advice names the setting,
+            // which serve spells --cache.
+            let text = error.description.replacingOccurrences(of: "the PrepareOptions.container path", with: "the --cache path")
+            Console.error("pushattach serve: \(FlagTerms.translated(text))")
             return ExitStatus.fatal
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
