@@ -138,8 +138,9 @@ struct PathsCLITests {
         #expect(deep.stderr.hasPrefix("3 items: 3 prepared"), "\(deep.stderr)")
     }
 
-    /// Paths of local media files on standard input (`find … | pushattach prepare -`); on
-    /// 1709ac3 each was "not a URL".
+    /// Paths of local files on standard input (`find … | pushattach prepare -`); on 1709ac3 each
+    /// was "not a URL". One that is not media is judged like a download (text named .jpg: 105, as
+    /// `verify` says), with its first bytes in the manifest.
     @Test func localPathsOnStandardInputArePrepared() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -149,6 +150,18 @@ struct PathsCLITests {
             stdin: Data((paths.joined(separator: "\n") + "\n").utf8))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("2 items: 2 prepared"), "\(result.stderr)")
+
+        let text = dir.appendingPathComponent("notes.jpg")
+        try Data("<html>not a photo</html>\n".utf8).write(to: text)
+        let out = dir.appendingPathComponent("mixed")
+        let mixed = try ProcessRunner.run(
+            "pushattach", ["prepare", "-", "-o", out.path, "-q"], stdin: Data((paths[0] + "\n" + text.path + "\n").utf8))
+        #expect(mixed.status == 1 && mixed.stderr.hasPrefix("2 items: 1 prepared, 1 rejected"), "\(mixed.stderr)")
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        let entries = try #require((manifest as? [String: Any])?["entries"] as? [[String: Any]])
+        let refused = try #require(entries.last)
+        #expect(refused["error_code"] as? Int == 105 && refused["input"] as? String == text.absoluteURL.absoluteString)
+        #expect(refused["first_bytes"] as? String == Array("<html>not a photo</html>\n".utf8).map { String(format: "%02x", $0) }.joined())
     }
 
     /// An empty list (only comments and blank lines) is "nothing to prepare", exit 1, and no

@@ -285,12 +285,13 @@ package final class InputReader: Sequence, IteratorProtocol {
         return Sniffer.identify(prefix: Array(head)) != .unknown
     }
 
-    /// A line of standard input that names a local media file (`find … | pushattach prepare -`):
-    /// its `file://` item; nil for anything else. Only standard input is read so (the user's own
-    /// pipeline): a list file from elsewhere cannot make a run read local files.
+    /// A line of standard input that names a local file (`find … | pushattach prepare -`): its
+    /// `file://` item; nil for anything else. The file is judged as a download would be, so one
+    /// that is not media is rejected with what it holds, not called a bad URL. Only standard
+    /// input is read so (the user's own pipeline): a list file from elsewhere cannot make a run
+    /// read local files.
     private func localFile(_ field: String, source: String) -> InputItem? {
-        guard source == "-", !field.contains("://"), (try? SystemCall.status(atPath: field))?.kind == .regular,
-            Self.isMediaFile(field)
+        guard source == "-", !field.contains("://"), (try? SystemCall.status(atPath: field))?.kind == .regular
         else { return nil }
         let url = URL(fileURLWithPath: field).standardizedFileURL
         return InputItem(url: url.absoluteString, source: source, line: lineNumber, convention: "file")

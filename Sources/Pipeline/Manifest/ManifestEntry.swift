@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Written with snake_case keys, always all of them and always in this order (`keys`): `index`,
 /// `input`, `line`, `id`, `status`, `error_code`, `reason`, `file`, `identifier`, `uti`,
-/// `format`, `category`, `bytes`, `width`, `height`, `frames`, `source_width`, `source_height`,
+/// `format`, `category`, `bytes`, `first_bytes`, `width`, `height`, `frames`, `source_width`, `source_height`,
 /// `sha256`, `transform`, `thumbnail`, `warnings`, `timings` {`download_ms`, `process_ms`,
 /// `write_ms`}. Absent values are `null`, never left out, so every entry has the same shape.
 /// `docs/manifest.schema.json` is the schema; `docs/MANIFEST.md` says what each key means.
@@ -78,6 +78,10 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
     package var format: String?
     package var category: String?
     package var bytes: Int?
+    /// For a refused item: the first bytes of what arrived (up to `firstBytesCount`), lowercase
+    /// hex, so a person can see what a URL served instead of media (an HTML error page, a
+    /// truncated header). Nil when prepared, and for failures before anything arrived.
+    package var firstBytes: String?
     /// The written file's pixel size (upright).
     package var width: Int?
     package var height: Int?
@@ -99,7 +103,8 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
         index: Int = 0, input: String, line: Int, id: String? = nil, status: Status, action: String? = nil,
         errorCode: Int? = nil,
         reason: String? = nil, file: String? = nil, identifier: String? = nil, uti: String? = nil,
-        format: String? = nil, category: String? = nil, bytes: Int? = nil, width: Int? = nil, height: Int? = nil,
+        format: String? = nil, category: String? = nil, bytes: Int? = nil, firstBytes: String? = nil,
+        width: Int? = nil, height: Int? = nil,
         frames: Int? = nil, sourceWidth: Int? = nil, sourceHeight: Int? = nil, sha256: String? = nil,
         transform: [String]? = nil, thumbnail: String? = nil, warnings: [String] = [], timings: Timings = Timings()
     ) {
@@ -117,6 +122,7 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
         self.format = format
         self.category = category
         self.bytes = bytes
+        self.firstBytes = firstBytes
         self.width = width
         self.height = height
         self.frames = frames
@@ -147,6 +153,7 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
             ("format", .optional(format)),
             ("category", .optional(category)),
             ("bytes", .optional(bytes)),
+            ("first_bytes", .optional(firstBytes)),
             ("width", .optional(width)),
             ("height", .optional(height)),
             ("frames", .optional(frames)),
@@ -159,6 +166,9 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
             ("timings", timings.json),
         ])
     }
+
+    /// How many leading bytes of a refused download `firstBytes` keeps.
+    package static let firstBytesCount = 32
 
     /// Every key of an entry, in the order they are written.
     package static let keys: [String] = {
@@ -178,7 +188,9 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case index, input, line, id, status, action
         case errorCode = "error_code"
-        case reason, file, identifier, uti, format, category, bytes, width, height, frames
+        case reason, file, identifier, uti, format, category, bytes
+        case firstBytes = "first_bytes"
+        case width, height, frames
         case sourceWidth = "source_width", sourceHeight = "source_height"
         case sha256, transform, thumbnail, warnings, timings
     }
@@ -199,6 +211,7 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
         format = try c.decodeIfPresent(String.self, forKey: .format)
         category = try c.decodeIfPresent(String.self, forKey: .category)
         bytes = try c.decodeIfPresent(Int.self, forKey: .bytes)
+        firstBytes = try c.decodeIfPresent(String.self, forKey: .firstBytes)
         width = try c.decodeIfPresent(Int.self, forKey: .width)
         height = try c.decodeIfPresent(Int.self, forKey: .height)
         frames = try c.decodeIfPresent(Int.self, forKey: .frames)

@@ -27,6 +27,8 @@ struct MediaOutcome: Sendable {
     var warnings: [String] = []
     var thumbnail: (data: Data, format: MediaFormat)?
     var sha256: String?
+    /// On a refusal: the first bytes of the input (`ManifestEntry.firstBytesCount`), for people.
+    var firstBytes: Data?
     /// True when `data` is the input unchanged (passed through): a spooled body is then moved
     /// into place instead of written.
     var outputIsInput = false
@@ -91,8 +93,15 @@ final class MediaStage {
         return prepare(data, claims: claims, streamedDigest: body.streamedDigest)
     }
 
-    /// `streamedDigest`: the SHA-256 of `data` already computed (as it was spooled), if any.
+    /// `streamedDigest`: the SHA-256 of `data` already computed (as it was spooled), if any. A
+    /// refusal keeps the input's first bytes, so the report can show what arrived.
     func prepare(_ data: Data, claims: MediaClaims, streamedDigest: String? = nil) -> MediaOutcome {
+        var outcome = judge(data, claims: claims, streamedDigest: streamedDigest)
+        if outcome.status != .prepared { outcome.firstBytes = Data(data.prefix(ManifestEntry.firstBytesCount)) }
+        return outcome
+    }
+
+    private func judge(_ data: Data, claims: MediaClaims, streamedDigest: String?) -> MediaOutcome {
         let id: Identification
         switch MediaCheck.identify(data, claims: claims.typeClaims, fileExtension: nil, policy: policy) {
         case .failure(let rejection): return .rejected(rejection)

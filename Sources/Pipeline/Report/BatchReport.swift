@@ -2,20 +2,22 @@ import Foundation
 import MediaTypes
 
 /// `DIR/report.html`: one self-contained page showing every item of a container's manifest, for
-/// people. A contact sheet: each item's thumbnail (or the reason it was refused), its status,
-/// source and output sizes, type hint, transforms and warnings; filterable by status and by
-/// text, a page at a time.
+/// people. A contact sheet: each item's thumbnail or player (or the reason it was refused, what
+/// was sniffed and the first bytes that arrived), its status, source and output sizes, type
+/// hint, transforms and warnings; filterable by status and by text, sorted by input order, size,
+/// time or name, grouped by status or reason with counts, duplicates folded, a page at a time
+/// (`ReportPage` says how).
 ///
 ///     let written = try BatchReport.write(container: URL(fileURLWithPath: "out"))
 ///     written.url        // out/report.html: open it in a browser, from disk
 ///     written.statuses   // [.prepared: 9, .rejected: 3, .failed: 3]
 ///
 /// The page loads nothing: its style and script are inline (allowed by hash in its
-/// Content-Security-Policy, which refuses everything else), and pictures are the container's own
-/// `Thumbnails/` and `Images/` files, by relative path, so the page works offline and wherever
-/// the container is moved. The entries are in the page as one JSON array (each entry as
-/// `manifest.json` has it) and the script shows `pageSize` of them at a time, so 10,000 items
-/// open as fast as 200. The state is in the link: `report.html#status=rejected&q=webp&page=2`.
+/// Content-Security-Policy, which refuses everything else), and pictures, sound and video are the
+/// container's own `Thumbnails/`, `Images/`, `Audio/` and `Video/` files, by relative path, so the
+/// page works offline and wherever the container is moved. The entries are in the page as one
+/// JSON array (each entry as `manifest.json` has it, plus `reason_key`) and the script shows
+/// `pageSize` cards at a time, so 10,000 items open as fast as 200. The state is in the link: `report.html#status=rejected&q=webp&page=2`.
 ///
 /// `manifest.json` is read one entry at a time and the page written as it goes, atomically
 /// (`AtomicFile`): memory stays flat however long the run, and a reader never sees half a page.
@@ -83,7 +85,7 @@ package enum BatchReport {
         let header = try ManifestStream.read(manifest, path: manifestPath) { (entry) throws(ReportError) in
             if count > 0 { out.append(0x2C) }
             out.append(0x0A)
-            out.append(ReportHTML.scriptData(trusted(entry).jsonLine()))
+            out.append(ReportHTML.scriptData(pageJSON(trusted(entry)).data()))
             count += 1
             statuses[entry.status, default: 0] += 1
             try flush()
@@ -94,6 +96,15 @@ package enum BatchReport {
         do { try file.commit() } catch { throw .container(error) }
         return Written(
             url: URL(fileURLWithPath: folder.path(of: fileName)), count: count, statuses: statuses, bytes: bytes)
+    }
+
+    /// The entry as the page holds it: the manifest's keys, then `reason_key`, the group its
+    /// reason is counted in (`PrepareSummary.reasonKey`, as the console's "top reasons" has it),
+    /// null when prepared.
+    static func pageJSON(_ entry: ManifestEntry) -> ManifestJSON {
+        guard case .object(var members) = entry.json else { return entry.json }
+        members.append(("reason_key", .optional(entry.reason.map(PrepareSummary.reasonKey))))
+        return .object(members)
     }
 
     /// `entry` with any `file` or `thumbnail` that is not a file of the container's folders
@@ -125,6 +136,23 @@ package enum BatchReport {
         """
     }
 
+    /// The order, grouping, folding and page-size controls (their values are the link's:
+    /// `#sort=size&group=reason&fold=0&per=50`).
+    private static let controls: String = {
+        func select(_ id: String, _ label: String, _ options: [(value: String, text: String)]) -> String {
+            let list = options.map { "<option value=\"\($0.value)\">\($0.text)</option>" }.joined()
+            return "<select id=\"\(id)\" aria-label=\"\(label)\">\(list)</select>"
+        }
+        return [
+            select(
+                "sort", "Order",
+                [("index", "input order"), ("size", "largest first"), ("time", "slowest first"), ("name", "name A-Z")]),
+            select("group", "Groups", [("none", "no groups"), ("status", "group by status"), ("reason", "group by reason")]),
+            "<label class=\"fold\"><input type=\"checkbox\" id=\"fold\" checked> fold duplicates</label>",
+            select("per", "Items per page", ["50", "\(pageSize)", "1000", "all"].map { ($0, "\($0) per page") }),
+        ].joined(separator: "\n")
+    }()
+
     /// Everything after the entries: the header with the counts, the controls, the (empty)
     /// sheet the script fills, and the script.
     private static func page(container: String, created: String?, count: Int, statuses: [ManifestEntry.Status: Int])
@@ -143,7 +171,6 @@ package enum BatchReport {
             let target = status == "all" ? "#" : "#status=\(status)"
             return "<a data-status=\"\(status)\" href=\"\(target)\">\(label) <span class=\"n\">\(n)</span></a>"
         }
-        let sizes = ["50", "\(pageSize)", "1000", "all"].map { "<option value=\"\($0)\">\($0) per page</option>" }
         return """
             <header class="top">
             <h1>PushAttach report <span class="container">\(ReportHTML.escaped(container))</span></h1>
@@ -151,8 +178,9 @@ package enum BatchReport {
             <div class="controls">
             <nav class="filters" id="filters" aria-label="Status">\(links.joined())</nav>
             <input id="search" type="search" placeholder="Search names, reasons, warnings, type hints (press /)" aria-label="Search">
-            <select id="per" aria-label="Items per page">\(sizes.joined())</select>
+            \(controls)
             </div>
+            <nav class="groups" id="groups" aria-label="Groups" hidden></nav>
             </header>
             <nav class="pager" id="pager-top" aria-label="Pages"></nav>
             <p class="empty" id="empty" hidden>No item matches.</p>

@@ -50,6 +50,9 @@ public struct BatchEntry: Sendable, Hashable {
     public var typeHint: String?
     /// The written file's format; for a refused item, the input's as far as it was read.
     public var format: MediaFormat?
+    /// For a refused item, the first bytes of what arrived (up to 32): an HTML error page, a
+    /// truncated header. Nil when prepared, and when nothing arrived.
+    public var firstBytes: [UInt8]?
     /// The written file's pixel size, upright.
     public var pixelSize: PixelSize?
     /// The downloaded image's pixel size, upright; nil when not an image or not decoded.
@@ -82,6 +85,7 @@ public struct BatchEntry: Sendable, Hashable {
         identifier = entry.identifier
         typeHint = entry.uti
         format = entry.mediaFormat
+        firstBytes = entry.firstBytes.flatMap(Self.bytes(hex:))
         pixelSize = entry.width.flatMap { w in entry.height.map { PixelSize(width: w, height: $0) } }
         sourcePixelSize = entry.sourceWidth.flatMap { w in entry.sourceHeight.map { PixelSize(width: w, height: $0) } }
         transform = entry.transform
@@ -89,6 +93,21 @@ public struct BatchEntry: Sendable, Hashable {
         warnings = entry.warnings
         timings = Timings(
             download: entry.timings.downloadMs, process: entry.timings.processMs, write: entry.timings.writeMs)
+    }
+
+    /// `hex` (two lowercase or uppercase digits per byte) as bytes; nil when it is not hex.
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        for pair in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[pair...pair + 1], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+        }
+        return bytes
     }
 
     /// The entry as one line of `manifest.jsonl`: every key, in the manifest's order

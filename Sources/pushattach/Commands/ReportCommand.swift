@@ -5,7 +5,7 @@ import PushAttach
 struct ReportCommand: Command {
     static let name = "report"
     static let abstract =
-        "Write a container's report.html: every item's thumbnail or reason, filterable, for a browser."
+        "Write a container's report.html: every item's thumbnail, player or reason, to filter, sort and group in a browser."
 
     /// The option table: parser, `--help`, man page and completions all read it.
     enum Options {
@@ -18,7 +18,13 @@ struct ReportCommand: Command {
             summary: "Write DIR/report.html, a page showing every item of a container's manifest.",
             overview: [
                 .paragraph(
-                    "The report is a contact sheet: each item's thumbnail (or its file, or the reason it was rejected or failed), its status, source and output sizes, type hint (uti), transforms and warnings, \(BatchReport.pageSize) to a page, filterable by status and by text. It is one self-contained file: it loads nothing from the network and shows the container's own Thumbnails/ and Images/ files by relative path, so it opens from disk, offline, wherever the container is moved. The filter is in the link: report.html#status=rejected&q=webp&page=2 (per=N or per=all sets the page size)."
+                    "The report is a contact sheet: each item's thumbnail, or a player for audio and video, or the reason it was rejected or failed; its status, source and output sizes, type hint (uti), transforms and warnings; \(BatchReport.pageSize) cards to a page. A rejected item shows the format it was taken for (when one was recognised) and its first bytes, as text and hex (an HTML error page served as a photo is plain to see). Items naming the same URL are one card with a count."
+                ),
+                .paragraph(
+                    "Filter by status and by text; order by input, size (largest first), time (slowest first) or name; group by status or by reason (the UNErrorCode and the reason's first clause, with a count per group). Each card's input URL shows whole on hover and has a copy button."
+                ),
+                .paragraph(
+                    "It is one self-contained file: it loads nothing from the network and shows the container's own Thumbnails/, Images/, Audio/ and Video/ files by relative path, so it opens from disk, offline, wherever the container is moved. The view is in the link: report.html#status=rejected&q=webp&sort=size&group=reason&page=2 (per=N or per=all sets the page size, fold=0 shows duplicates as cards of their own)."
                 )
             ],
             usage: "pushattach report DIR",

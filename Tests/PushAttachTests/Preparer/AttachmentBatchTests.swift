@@ -55,6 +55,28 @@ struct AttachmentBatchTests {
         #expect(again.manifest == manifest)
     }
 
+    /// A URL that serves an HTML page instead of a picture: rejected, and the entry keeps the
+    /// first bytes that arrived (`firstBytes`, `first_bytes` in the manifest) for people to see.
+    @Test func aRefusedEntryKeepsItsFirstBytes() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let page = Data("<!DOCTYPE html><html><body>Sign in to see this picture</body></html>".utf8)
+        server.route("/photo") { _ in .bytes(page, contentType: "text/html") }
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        var entries: [BatchEntry] = []
+        for try await entry in AttachmentBatch(folder: folder.url, configuration: Self.configuration()).events([
+            .urls([URL(string: server.url("/photo"))!])
+        ]) {
+            entries.append(entry)
+        }
+        let entry = try #require(entries.first)
+        #expect(entry.status == .rejected && entry.errorCode == .unrecognizedType, "\(entry)")
+        #expect(entry.firstBytes == Array(page.prefix(32)))
+        let line = try #require(try JSONSerialization.jsonObject(with: entry.jsonLine()) as? [String: Any])
+        #expect(line["first_bytes"] as? String == Array(page.prefix(32)).map { String(format: "%02x", $0) }.joined())
+    }
+
     @Test func aShardOutsideItsCountIsAnInvalidArgument() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
