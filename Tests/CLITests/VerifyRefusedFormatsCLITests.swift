@@ -53,6 +53,47 @@ import Testing
         #expect(skipped["verdict"] as? String == "skipped")
     }
 
+    /// Movies by their codecs: a QuickTime movie's refusal names them and says whether a remux is
+    /// enough; an MP4 whose video iOS does not reliably play is accepted by type, with a warning
+    /// naming the codec and what to re-encode to, and `prepare` passes it through with the same
+    /// warning (one plan).
+    @Test func moviesAreJudgedByTheirCodecs() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files: [(String, [UInt8])] = [
+            ("camera.mov", MovieFile.bytes(brand: "qt  ", tracks: [("vide", "avc1"), ("soun", "mp4a")])),
+            ("edit.mov", MovieFile.bytes(brand: "qt  ", tracks: [("vide", "apch"), ("soun", "lpcm")])),
+            ("web.mp4", MovieFile.bytes(brand: "isom", tracks: [("vide", "vp09"), ("soun", "mp4a")])),
+        ]
+        for (name, bytes) in files { try Data(bytes).write(to: dir.appendingPathComponent(name)) }
+        let result = try ProcessRunner.run("pushattach", ["verify", "--json", dir.path])
+        let entries = try result.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        func entry(_ name: String) throws -> [String: Any] {
+            try #require(entries.first { ($0["path"] as? String)?.hasSuffix("/" + name) == true }, "\(result.stdout)")
+        }
+        let camera = try entry("camera.mov")
+        #expect(camera["verdict"] as? String == "rejected" && camera["error_code"] as? Int == 101)
+        #expect((camera["reason"] as? String)?.contains("(H.264 video, AAC audio)") == true, "\(camera)")
+        #expect((camera["reason"] as? String)?.contains("ffmpeg -i in.mov -c copy") == true, "\(camera)")
+        let edit = try entry("edit.mov")
+        #expect((edit["reason"] as? String)?.contains("(ProRes 422 HQ video, PCM audio)") == true, "\(edit)")
+        #expect((edit["reason"] as? String)?.contains("convert it to MP4 (H.264 video, AAC audio)") == true, "\(edit)")
+        let web = try entry("web.mp4")
+        #expect(web["verdict"] as? String == "accepted", "\(web)")
+        let warning = "the video track is VP9 (vp09), which iOS does not reliably play in a notification; re-encode it to H.264 (or HEVC)"
+        #expect((web["warnings"] as? [String])?.contains(warning) == true, "\(web)")
+
+        let out = dir.appendingPathComponent("out")
+        let prepared = try ProcessRunner.run(
+            "pushattach", ["prepare", dir.appendingPathComponent("web.mp4").path, "-o", out.path, "-q"])
+        #expect(prepared.status == 0, "\(prepared.stderr)")
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        let recorded = try #require(((manifest as? [String: Any])?["entries"] as? [[String: Any]])?.first)
+        #expect(recorded["action"] as? String == "pass-through" && (recorded["warnings"] as? [String])?.contains(warning) == true, "\(recorded)")
+    }
+
     @Test func aFolderWithNoMediaFileExits1() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -88,7 +88,7 @@ public struct AppleRules: Sendable, Hashable {
                 return Assessment(verdict: .transcode(to: target), reason: reason, warnings: warnings)
             }
             return Assessment(
-                verdict: .rejected(.unrecognizedType, reason: Self.notAcceptedReason(format)), warnings: warnings)
+                verdict: .rejected(.unrecognizedType, reason: Self.notAcceptedReason(sniffed)), warnings: warnings)
         }
         let cap = byteCap(for: category)
         if byteCount > cap {
@@ -110,7 +110,7 @@ public struct AppleRules: Sendable, Hashable {
                 return Assessment(verdict: .rejected(.unrecognizedType, reason: reason), warnings: warnings)
             }
         }
-        return Assessment(verdict: .accepted, warnings: warnings)
+        return Assessment(verdict: .accepted, warnings: warnings + Self.codecWarnings(sniffed))
     }
 
     /// Rejected 105 for a file whose header could not be trusted.
@@ -138,8 +138,29 @@ public struct AppleRules: Sendable, Hashable {
     /// MP3, M4A, WAV or AIFF audio, or MP4, MPEG or AVI movies".
     public static let acceptedList = "JPEG, PNG or GIF images, MP3, M4A, WAV or AIFF audio, or MP4, MPEG or AVI movies"
 
-    static func notAcceptedReason(_ format: MediaFormat) -> String {
-        "\(format.displayName) is not accepted by iOS as a notification attachment, and it cannot be converted here; convert it to \(suggestion(for: format)) before sending"
+    static func notAcceptedReason(_ sniffed: SniffedType) -> String {
+        let format = sniffed.format
+        let refused = "is not accepted by iOS as a notification attachment, and it cannot be converted here"
+        guard format == .mov, !sniffed.tracks.isEmpty else {
+            return "\(format.displayName) \(refused); convert it to \(suggestion(for: format)) before sending"
+        }
+        // A QuickTime movie: whether its tracks can move into MP4 as they are decides the advice.
+        let described = "\(format.displayName) (\(MovieTrack.describe(sniffed.tracks)))"
+        if sniffed.tracks.allSatisfy({ $0.fitsInMP4 && $0.playsOnIOS }) {
+            return
+                "\(described) \(refused); its tracks fit in MP4 as they are: remux it (ffmpeg -i in.mov -c copy -movflags +faststart out.mp4) before sending"
+        }
+        return "\(described) \(refused); convert it to MP4 (H.264 video, AAC audio) before sending"
+    }
+
+    /// For a movie or sound iOS takes by type: a warning per track whose codec iOS does not
+    /// reliably play, with what to re-encode it to.
+    static func codecWarnings(_ sniffed: SniffedType) -> [String] {
+        sniffed.tracks.filter { !$0.playsOnIOS }.map { track in
+            let target = track.kind == .video ? "H.264 (or HEVC)" : "AAC"
+            return
+                "the \(track.kind.rawValue) track is \(track.codecName) (\(track.code)), which iOS does not reliably play in a notification; re-encode it to \(target)"
+        }
     }
 
     private static func suggestion(for format: MediaFormat) -> String {

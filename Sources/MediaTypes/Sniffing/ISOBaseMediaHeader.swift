@@ -1,5 +1,6 @@
 /// ISO base media facts: the `ftyp` brand as detail, whether the brands name a sequence
-/// (AVIF/HEIF image sequences are animated images), and for images the `ispe` size.
+/// (AVIF/HEIF image sequences are animated images), for images the `ispe` size, and for movies
+/// and sound each track's codec (`MovieTracks`).
 ///
 ///     try ISOBaseMediaHeader.sniff(bytes, as: .avif).detail  // "avis"
 enum ISOBaseMediaHeader {
@@ -12,7 +13,9 @@ enum ISOBaseMediaHeader {
         if firstType != "ftyp" {
             // Legacy QuickTime (no ftyp), or a free/skip/wide box before the ftyp.
             guard firstSize >= 8, reader.matches(Array("ftyp".utf8), at: Int(firstSize) + 4) else {
-                return SniffedType(format: format, detail: firstType.trimmingSpaces)
+                var legacy = SniffedType(format: format, detail: firstType.trimmingSpaces)
+                if format.category != .image { legacy.tracks = MovieTracks.read(bytes) }
+                return legacy
             }
             ftypOffset = Int(firstSize)
         }
@@ -29,10 +32,12 @@ enum ISOBaseMediaHeader {
         let extent = format.category == .image ? HEIFImageSize.read(bytes) : nil
         // The alpha plane picks the transcode target (PNG), so `verify` says what `prepare` makes.
         let alpha = format.category == .image ? HEIFImageSize.hasAlpha(bytes) : nil
-        return SniffedType(
+        var sniffed = SniffedType(
             format: format, width: extent?.width, height: extent?.height,
             frames: isSequence ? nil : (extent == nil ? nil : 1), hasAlpha: alpha,
             isAnimated: isSequence, detail: brands.major.trimmingSpaces)
+        if format.category != .image { sniffed.tracks = MovieTracks.read(bytes) }
+        return sniffed
     }
 }
 

@@ -27,6 +27,9 @@ public struct SniffedType: Sendable, Hashable {
     public var isAnimated: Bool
     /// A short note about the variant: an ISO-BMFF brand, "progressive", "CMYK", "APNG", "VP8L"...
     public var detail: String?
+    /// For an MP4, M4A or QuickTime file whose `moov` box was within the bytes sniffed: each
+    /// track's kind and codec (`MovieTracks`); empty otherwise.
+    public var tracks: [MovieTrack] = []
 
     /// A sniff result with the facts given; unknown facts stay `nil`. Normally made by
     /// `Sniffer.sniff(_:)`.

@@ -10,8 +10,10 @@ import Foundation
 /// (MPEG-TS, bare MPEG audio frames, SVG text). A per-format parser then reads only the header
 /// it needs.
 ///
-/// Formats not recognised (WebM, FLV, WMV, JPEG 2000, JPEG XL, BPG, MNG, FLAC, Ogg, TGA, PNM,
-/// XBM, ZIP, HTML...) come out `.unknown`; that is a result, not an error.
+/// Formats iOS refuses are recognised so `verify` can name them (FLAC, Ogg, WebM, Matroska,
+/// JPEG 2000, BMP, TIFF, SVG, QuickTime with its codecs). Formats not recognised (FLV, WMV,
+/// JPEG XL, BPG, MNG, TGA, PNM, XBM, ZIP, HTML...) come out `.unknown`; that is a result, not an
+/// error.
 public enum Sniffer {
     /// How many leading bytes `identify(prefix:)` looks at.
     public static let identifyPrefixLength = 64
