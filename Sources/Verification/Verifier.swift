@@ -14,6 +14,9 @@ public struct VerifyOptions: Sendable {
     public var rules = AppleRules.standard
     /// Damaged image data is accepted with a warning instead of rejected as corrupt (105).
     public var acceptDamaged = false
+    /// How reasons spell the settings they name: the library's API names unless given others
+    /// (the command line gives its flags).
+    public var settingNames = SettingNames.library
 
     /// Options with every field given or defaulted: full decode, lenient, a 50-megapixel
     /// budget, Apple's standard rules, damaged images rejected.
@@ -30,7 +33,9 @@ public struct VerifyOptions: Sendable {
 
     /// The shared per-file policy these options stand for.
     public var policy: CheckPolicy {
-        CheckPolicy(rules: rules, pixelBudget: pixelBudget, strict: strict, acceptDamaged: acceptDamaged)
+        CheckPolicy(
+            rules: rules, pixelBudget: pixelBudget, strict: strict, acceptDamaged: acceptDamaged,
+            settingNames: settingNames)
     }
 }
 

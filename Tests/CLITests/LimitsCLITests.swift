@@ -10,7 +10,7 @@ struct LimitsCLITests {
     static let giant = Corpus.url("jpeg/misc/sharp_giant-image_20000x14000.jpg")
     static let photo = Corpus.testImages.appendingPathComponent("photo-1600x1200.jpg")
     static let giantReason =
-        "too large: 20000x14000 is 280 MP, over the pixel budget of 50 MP; refused from its header, before decoding (pass a higher --pixel-budget if the file is trusted)"
+        "too large: 20000x14000 is 280 MP, over the pixel budget of 50 MP; refused from its header, before decoding (raise --pixel-budget if the file is trusted)"
 
     static func temporaryFolder() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("limits-cli-\(UUID().uuidString)")

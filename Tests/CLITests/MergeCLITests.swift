@@ -61,7 +61,7 @@ struct MergeCLITests {
         let incomplete = try ProcessRunner.run("pushattach", ["merge", dir.path])
         #expect(incomplete.status == 2)
         #expect(incomplete.stderr.contains("shard 1 of 2 is not complete"), "\(incomplete.stderr)")
-        #expect(incomplete.stderr.contains("pass --partial"), "\(incomplete.stderr)")
+        #expect(incomplete.stderr.contains("merge with --partial"), "\(incomplete.stderr)")
 
         let partial = try ProcessRunner.run("pushattach", ["merge", dir.path, "--partial"])
         #expect(partial.status == 0, "\(partial.stderr)")

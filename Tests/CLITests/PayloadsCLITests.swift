@@ -61,7 +61,7 @@ struct PayloadsCLITests {
         #expect(!result.stderr.contains("not a URL"))
         // The fetch guard's refusal, in the command line's words.
         let reason = try #require(byInput["http://127.0.0.1:9/logo.png"]?["reason"] as? String)
-        #expect(reason.contains("pass --allow-private-networks to permit them"), "\(reason)")
+        #expect(reason.contains("permit them with --allow-private-networks"), "\(reason)")
         #expect(!result.stderr.contains("FetchPolicy"))
     }
 

@@ -30,8 +30,9 @@ struct SSRFTests {
         #expect(
             error?.description.hasPrefix(
                 "refused to connect to 127.0.0.1 (loopback, 127.0.0.0/8): private networks are not allowed; "
-                    + "set FetchPolicy.allowPrivateNetworks to permit them") == true)
-        // The library names its own setting, never a command-line flag (the CLI maps one to the other).
+                    + "permit them with FetchPolicy.allowPrivateNetworks") == true)
+        // The error carries the setting; the library spells it by its API, never as a flag.
+        #expect(error?.setting == .allowPrivateNetworks)
         #expect(error?.description.contains("--") == false)
         #expect(server.hits("/ok") == 0)
     }
@@ -47,7 +48,8 @@ struct SSRFTests {
         #expect(error == .hostNotAllowed(url: url, host: "127.0.0.1"))
         #expect(
             error?.description
-                == "host 127.0.0.1 of \(url) is not in the allowed hosts; allow the host in FetchPolicy.allowedHosts")
+                == "host 127.0.0.1 of \(url) is not in the allowed hosts; allow the host with FetchPolicy.allowedHosts")
+        #expect(error?.setting == .allowedHosts)
         #expect(server.hits("/ok") == 0)
     }
 

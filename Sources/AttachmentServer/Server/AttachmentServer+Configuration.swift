@@ -42,6 +42,9 @@ extension AttachmentServer {
         /// How the attachments are prepared: fetch policy (allowed hosts, private networks), long
         /// side, quality, budgets.
         public var preparer = AttachmentPreparer.Configuration.default
+        /// How the cache's errors spell the settings they name (the cache folder is
+        /// `Setting.container`); `serve` gives its flags (`--cache`).
+        public var cacheSettingNames = SettingNames([.container: "AttachmentServer.Configuration.cacheFolder"])
         /// Where the JSON access log goes: a file path, "-" for standard error, nil for none.
         public var accessLogPath: String? = "-"
 

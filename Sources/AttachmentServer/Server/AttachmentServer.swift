@@ -41,7 +41,7 @@ public final class AttachmentServer: Sendable {
         do {
             cache = try AttachmentCache(
                 folder: configuration.cacheFolder, capacity: configuration.cacheCapacity,
-                rejectionTTL: configuration.rejectionTTL)
+                rejectionTTL: configuration.rejectionTTL, settingNames: configuration.cacheSettingNames)
         } catch { throw .cache(error) }
         router = RequestRouter(configuration: configuration, cache: cache)
         daemon = try HTTPDaemon(

@@ -65,12 +65,27 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// One line for people. A setting that would let the fetch through is named as the library
-    /// spells it (`FetchPolicy.allowedHosts`); the command line shows its flag instead. Everything
-    /// in it that came from outside (URLs, the Location and
-    /// Content-Type a server sent, libcurl's messages quoting the server) is escaped with
-    /// `DisplayText`, so a server cannot write control sequences to a terminal or forge a line.
-    public var description: String {
+    /// One line for people, naming settings as the library spells them (`description(naming:)`
+    /// with `.library`).
+    public var description: String { description(naming: .library) }
+
+    /// The setting that would let this fetch through, if one would: the allowed hosts, private
+    /// networks, the spool budget.
+    public var setting: Setting? {
+        switch self {
+        case .hostNotAllowed: .allowedHosts
+        case .addressRefused: .allowPrivateNetworks
+        case .spoolBudgetExhausted: .spoolBudget
+        default: nil
+        }
+    }
+
+    /// One line for people, with each setting that would let the fetch through spelled by
+    /// `names` (the command line passes its flags). Everything in it that came from outside (URLs,
+    /// the Location and Content-Type a server sent, libcurl's messages quoting the server) is
+    /// escaped with `DisplayText`, so a server cannot write control sequences to a terminal or
+    /// forge a line.
+    public func description(naming names: SettingNames) -> String {
         switch self {
         case .invalidURL(let url):
             return "invalid URL \(quoted(url)): expected an absolute http or https URL with a host"
@@ -78,10 +93,10 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             return "unsupported scheme \(quoted(scheme)) in \(shown(url)): only http and https are fetched"
         case .hostNotAllowed(let url, let host):
             return
-                "host \(shown(host)) of \(shown(url)) is not in the allowed hosts; allow the host in FetchPolicy.allowedHosts"
+                "host \(shown(host)) of \(shown(url)) is not in the allowed hosts; allow the host with \(names[.allowedHosts])"
         case .addressRefused(let url, let address, let rule):
             return "refused to connect to \(address) (\(rule)): private networks are not allowed; "
-                + "set FetchPolicy.allowPrivateNetworks to permit them (fetching \(shown(url)))"
+                + "permit them with \(names[.allowPrivateNetworks]) (fetching \(shown(url)))"
         case .tooManyRedirects(let url, let limit):
             return "too many redirects (more than \(limit)) at \(shown(url)); the server may be looping"
         case .badRedirect(let url, let status, let location):
@@ -107,7 +122,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "free disk space where the spool folder is"
         case .spoolBudgetExhausted(let url, let needed, let budget):
             return "the body of \(shown(url)) waited for \(needed) bytes of the \(budget)-byte spool budget until "
-                + "the deadline; raise Spool.budget or lower PrepareOptions.maxInFlight"
+                + "the deadline; raise \(names[.spoolBudget]) or lower \(names[.maxInFlight])"
         case .transferFailed(let url, let code, let message):
             return "fetching \(shown(url)) failed (curl error \(code)): \(shown(message))"
         }

@@ -22,7 +22,17 @@ public enum ProcessingError: Error, Sendable, Equatable, CustomStringConvertible
     /// A limit that cannot be met by any image (zero or negative sizes, caps or qualities).
     case invalidLimits(String)
 
-    public var description: String {
+    /// One line for people, naming settings as the library spells them.
+    public var description: String { description(naming: .library) }
+
+    /// The setting that would take the image anyway: accepting damaged images.
+    public var setting: Setting? {
+        if case .damaged = self { return .acceptDamaged }
+        return nil
+    }
+
+    /// One line for people, with the setting that would take the image spelled by `names`.
+    public func description(naming names: SettingNames) -> String {
         switch self {
         case .notDecodable(let format):
             "\(format.displayName) is not decoded by the image engine (JPEG, PNG, WebP, HEIC and AVIF are); pass it through if iOS accepts it, or convert it before sending"
@@ -31,7 +41,7 @@ public enum ProcessingError: Error, Sendable, Equatable, CustomStringConvertible
         case .exif(let error):
             "\(error) (strict mode; process leniently to treat the image as upright)"
         case .damaged(let format, let detail):
-            "the \(format.displayName) image data is damaged (\(detail)); send a complete file, or accept damaged images to use what decodes"
+            "the \(format.displayName) image data is damaged (\(detail)); send a complete file, or use what decodes with \(names[.acceptDamaged])"
         case .cannotFit(let byteCap, let smallest):
             "the smallest encoding tried is \(smallest) bytes, still over the \(byteCap)-byte cap; raise the cap or serve a simpler image"
         case .invalidLimits(let reason):

@@ -26,6 +26,12 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// shard counts, a shard missing where a complete set is needed, or an unsharded run in a
     /// container of shards (and the reverse).
     case mismatched(path: String, reason: String)
+    /// A merge that needs every shard found some unfinished (`missing` says which); a partial
+    /// merge (`Setting.partialMerge`) writes what is there.
+    case incompleteShards(path: String, missing: String)
+    /// An unsharded run in a container holding the journals of a run in `shards` shards: it is
+    /// continued with the same shard setting (`Setting.shard`), or in another container.
+    case shardedContainer(path: String, shards: Int)
     /// A path was refused before `call` was made, for `reason` ("it holds a NUL byte", "it has a
     /// `..` component"): taken as it is, the call would act on another file than the one named,
     /// perhaps one outside the container. Such a path comes from outside (a journal line
@@ -47,26 +53,52 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isFatal: Bool {
         switch self {
         case .system(_, _, let code): [ENOSPC, EDQUOT, EACCES, EPERM, EROFS].contains(code)
-        case .locked, .unsafeEntry, .mismatched: true
+        case .locked, .unsafeEntry, .mismatched, .incompleteShards, .shardedContainer: true
         case .encoding, .refusedPath: false
         }
     }
 
-    /// What went wrong, where, and what to do. Settings are named as the library spells them
-    /// (`PrepareOptions.resume`); the command line shows their flags instead.
-    public var description: String {
+    /// What went wrong, where, and what to do, naming settings as the library spells them
+    /// (`description(naming:)` with `.library`).
+    public var description: String { description(naming: .library) }
+
+    /// The setting the advice names, if any: the folder, resuming, or how many run at once.
+    public var setting: Setting? {
+        switch self {
+        case .locked: .container
+        case .incompleteShards: .partialMerge
+        case .shardedContainer: .shard
+        case let .system(_, _, code):
+            switch code {
+            case ENOSPC, EDQUOT: .resume
+            case EACCES, EPERM, EROFS, ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG: .container
+            case EMFILE, ENFILE: .maxInFlight
+            default: nil
+            }
+        default: nil
+        }
+    }
+
+    /// What went wrong, where, and what to do, with the setting to change spelled by `names`
+    /// (the command line passes its flags).
+    public func description(naming names: SettingNames) -> String {
         switch self {
         case let .system(call, path, code):
             let text = SystemCall.message(for: code)
-            return "\(call)(2) failed for \(path): \(text) (errno \(code)) — \(Self.advice(for: code))"
+            return "\(call)(2) failed for \(path): \(text) (errno \(code)) — \(Self.advice(for: code, names))"
         case let .locked(path, pid):
             let holder = pid.map { "process \($0)" } ?? "another process"
             return "container is in use: \(holder) holds \(path) — wait for that run to finish, "
-                + "or use another PrepareOptions.container"
+                + "or use another \(names[.container])"
         case let .encoding(path, reason):
             return "cannot encode or decode \(path): \(reason)"
         case let .mismatched(path, reason):
             return "\(path): \(reason)"
+        case let .incompleteShards(path, missing):
+            return "\(path): \(missing); or merge with \(names[.partialMerge]), to write what is there"
+        case let .shardedContainer(path, found):
+            return "\(path): it holds the journals of a run in \(found) shards (manifest.*-of-\(found).jsonl): "
+                + "continue it with the same \(names[.shard]), or use another \(names[.container])"
         case let .refusedPath(call, path, reason):
             return "\(call)(2) refused for \(DisplayText.escaped(path)): \(reason), so the call would act on "
                 + "another file than the one named — check where the path came from (an edited journal?)"
@@ -89,16 +121,16 @@ public enum ContainerError: Error, Sendable, Hashable, CustomStringConvertible {
         return description
     }
 
-    private static func advice(for code: Int32) -> String {
-        switch code {
-        case ENOSPC, EDQUOT: "disk full: free some space, then re-run with PrepareOptions.resume"
-        case EACCES, EPERM, EROFS:
-            "container not writable: fix its permissions or choose another PrepareOptions.container"
-        case ENOENT: "a folder on the way does not exist: create it or check the PrepareOptions.container path"
-        case ENOTDIR: "a file stands where a folder is expected: choose another PrepareOptions.container"
-        case EISDIR: "a folder stands where a file is expected: remove it or choose another PrepareOptions.container"
-        case EMFILE, ENFILE: "too many open files: raise the limit (ulimit -n) or lower PrepareOptions.maxInFlight"
-        case ENAMETOOLONG: "the path is too long: use a shorter PrepareOptions.container path"
+    private static func advice(for code: Int32, _ names: SettingNames) -> String {
+        let folder = names[.container]
+        return switch code {
+        case ENOSPC, EDQUOT: "disk full: free some space, then re-run with \(names[.resume])"
+        case EACCES, EPERM, EROFS: "container not writable: fix its permissions or choose another \(folder)"
+        case ENOENT: "a folder on the way does not exist: create it or check the \(folder) path"
+        case ENOTDIR: "a file stands where a folder is expected: choose another \(folder)"
+        case EISDIR: "a folder stands where a file is expected: remove it or choose another \(folder)"
+        case EMFILE, ENFILE: "too many open files: raise the limit (ulimit -n) or lower \(names[.maxInFlight])"
+        case ENAMETOOLONG: "the path is too long: use a shorter \(folder) path"
         case EIO: "the disk reported an I/O error: check the device"
         default: "check the container folder and try again"
         }

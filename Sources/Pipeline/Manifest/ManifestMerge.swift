@@ -35,15 +35,9 @@ extension Manifest {
     ) throws(ContainerError) -> Finalized {
         let set = try JournalSet(in: folder)
         if !partial, let message = set.incompleteMessage {
-            throw .mismatched(path: folder.path, reason: incompleteReason(message))
+            throw .incompleteShards(path: folder.path, missing: message)
         }
         return try JournalMerge(folder: folder, names: set.names, chunkRecords: chunkRecords).write(now: now)
-    }
-
-    /// Why `merge` refuses an incomplete set of shards: `message` (`JournalSet.incompleteMessage`)
-    /// and what to do.
-    package static func incompleteReason(_ message: String) -> String {
-        message + "; or merge with partial set, to write what is there"
     }
 
     /// `merge` as a command runs it: under the container's lock, so it is refused

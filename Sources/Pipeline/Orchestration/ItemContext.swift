@@ -158,7 +158,7 @@ final class ItemContext: Sendable {
             if error.isFatal { return .fatal(error) }
             ItemCause.current?.record(error)
             entry.status = .failed
-            entry.reason = "cannot write the attachment: \(error)"
+            entry.reason = "cannot write the attachment: \(error.description(naming: options.settingNames))"
             return .entry(entry)
         }
     }
@@ -339,8 +339,9 @@ final class ItemContext: Sendable {
         case .failure(let error):
             ItemCause.current?.record(error)
             if case .cancelled = error { return .failure(.abandoned) }
-            if case .tooLarge = error { return .failure(.failed(error.description, .invalidFileSize)) }
-            return .failure(.failed(error.description))
+            let reason = error.description(naming: options.settingNames)
+            if case .tooLarge = error { return .failure(.failed(reason, .invalidFileSize)) }
+            return .failure(.failed(reason))
         }
     }
 

@@ -70,6 +70,9 @@ package struct PrepareOptions: Sendable {
     /// The engine's limits: byte cap, long side, JPEG quality, `--thumbnail N` (`thumbnailSize`).
     /// `strict`, `acceptDamaged` and the rules are taken from these options (`policy`).
     package var limits = ProcessingLimits()
+    /// How reasons and errors spell the settings they name (`Setting`): the library's API names
+    /// unless the caller gives its own (the command line's flags), in the manifest as on screen.
+    package var settingNames = SettingNames.library
     /// Tests only: told, for each later item naming a URL already seen in this run (its line),
     /// how it gets the first item's outcome.
     var dedupeObserver: (@Sendable (_ line: Int, _ path: DedupePath) -> Void)?
@@ -79,7 +82,9 @@ package struct PrepareOptions: Sendable {
 
     /// The per-file policy `prepare` shares with `verify`.
     package var policy: CheckPolicy {
-        CheckPolicy(rules: rules, pixelBudget: limits.pixelBudget, strict: strict, acceptDamaged: acceptDamaged)
+        CheckPolicy(
+            rules: rules, pixelBudget: limits.pixelBudget, strict: strict, acceptDamaged: acceptDamaged,
+            settingNames: settingNames)
     }
 
     package init(container: URL, inputs: [String]) {

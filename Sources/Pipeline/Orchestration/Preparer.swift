@@ -366,12 +366,7 @@ extension Preparer {
                     "it holds the journals of a run in \(found) shards (manifest.*-of-\(found).jsonl), and this is shard \(shard): run the shards with the same count, or use another container"
             )
         }
-        throw .mismatched(path: container.url.path, reason: unshardedRunReason(shards: found))
-    }
-
-    /// Why an unsharded run is refused in a container that holds the journals of `shards` shards.
-    package static func unshardedRunReason(shards found: Int) -> String {
-        "it holds the journals of a run in \(found) shards (manifest.*-of-\(found).jsonl): continue it with the same shard option (PrepareOptions.shard), or use another container"
+        throw .shardedContainer(path: container.url.path, shards: found)
     }
 
     /// A shard that finished: marks its journal complete (`Shard.doneName`, written atomically

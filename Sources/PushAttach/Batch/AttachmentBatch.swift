@@ -161,7 +161,7 @@ public struct AttachmentBatch: Sendable {
                 }
             }
         } catch {
-            throw AttachmentError(error.error, url: nil)
+            throw AttachmentError(error.error, url: nil, names: configuration.settingNames)
         }
         return BatchSummary(summary)
     }

@@ -80,16 +80,21 @@ public struct AttachmentMerge: Sendable, Hashable {
 
     /// Merges `folder`'s journals into `folder/manifest.json`, under the folder's lock.
     ///
-    /// - Parameter partial: merge what the journals hold even when a shard has no journal or has
-    ///   not finished (its items are then missing from `manifest.json`).
+    /// - Parameters:
+    ///   - partial: merge what the journals hold even when a shard has no journal or has not
+    ///     finished (its items are then missing from `manifest.json`).
+    ///   - settingNames: how the error spells the setting it names (the command line gives its
+    ///     flags: "merge with --partial").
     /// - Throws: `AttachmentError` `.writeFailed` (its `underlying` the `ContainerError`) for
     ///   journals of two shard counts, a shard not finished (without `partial`), the folder in
     ///   use by a batch, or not writable.
     @discardableResult
-    public static func run(folder: URL, partial: Bool = false) throws(AttachmentError) -> AttachmentMerge {
+    public static func run(folder: URL, partial: Bool = false, settingNames: SettingNames = .library)
+        throws(AttachmentError) -> AttachmentMerge
+    {
         let merged: Manifest.Finalized
         do { merged = try Manifest.mergeContainer(dir: folder, partial: partial) } catch {
-            throw AttachmentError(error, url: nil)
+            throw AttachmentError(error, url: nil, names: settingNames)
         }
         return AttachmentMerge(
             manifest: folder.appendingPathComponent(Manifest.fileName), count: merged.count,

@@ -4,8 +4,8 @@ import MediaTypes
 import Pipeline
 
 extension AttachmentError {
-    /// The error for a failed download.
-    init(_ error: FetchError, url: URL) {
+    /// The error for a failed download, naming settings as `names` spells them.
+    init(_ error: FetchError, url: URL, names: SettingNames = .library) {
         let kind: Kind =
             switch error {
             case .invalidURL: .invalidURL
@@ -15,23 +15,25 @@ extension AttachmentError {
             default: .downloadFailed
             }
         let code: UNErrorCode? = if case .tooLarge = error { .invalidFileSize } else { nil }
-        self.init(kind: kind, url: url, errorCode: code, reason: error.description, underlying: .fetch(error))
+        self.init(kind: kind, url: url, errorCode: code, reason: error.description(naming: names),
+            underlying: .fetch(error))
     }
 
-    /// The error for a container that cannot be opened or written.
-    init(_ error: ContainerError, url: URL?) {
-        self.init(kind: .writeFailed, url: url, reason: error.description, underlying: .container(error))
+    /// The error for a container that cannot be opened or written, naming settings as `names`
+    /// spells them.
+    init(_ error: ContainerError, url: URL?, names: SettingNames = .library) {
+        self.init(kind: .writeFailed, url: url, reason: error.description(naming: names), underlying: .container(error))
     }
 
     /// The error for an entry that was not prepared: rejected by the per-file check, or failed.
-    init(entry: ManifestEntry, cause: ItemFailure?, url: URL) {
+    init(entry: ManifestEntry, cause: ItemFailure?, url: URL, names: SettingNames = .library) {
         switch cause {
         case .download(let error):
-            self.init(error, url: url)
+            self.init(error, url: url, names: names)
             warnings = entry.warnings
             return
         case .write(let error):
-            self.init(error, url: url)
+            self.init(error, url: url, names: names)
             reason = entry.reason ?? reason
             warnings = entry.warnings
             return

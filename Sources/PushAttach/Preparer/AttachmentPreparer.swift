@@ -108,7 +108,8 @@ public final class AttachmentPreparer: Sendable {
         let url = request.url
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             let scheme = url.scheme ?? ""
-            throw AttachmentError(.unsupportedScheme(url: url.absoluteString, scheme: scheme), url: url)
+            throw AttachmentError(
+                .unsupportedScheme(url: url.absoluteString, scheme: scheme), url: url, names: configuration.settingNames)
         }
         if let problem = configuration.fetch.headerProblem(adding: request.headers) {
             throw AttachmentError(kind: .invalidArgument, url: url, reason: problem)
@@ -124,7 +125,9 @@ public final class AttachmentPreparer: Sendable {
     {
         if Task.isCancelled { throw .cancelled(url) }
         let acquired: (runner: ItemRunner, container: Container, key: String)?
-        do { acquired = try runners.acquire(folder) } catch { throw AttachmentError(error, url: url) }
+        do { acquired = try runners.acquire(folder) } catch {
+            throw AttachmentError(error, url: url, names: configuration.settingNames)
+        }
         guard let held = acquired else {
             throw AttachmentError(
                 kind: .cancelled, url: url,
@@ -136,12 +139,12 @@ public final class AttachmentPreparer: Sendable {
         configuration.onEvent?(AttachmentEvent(outcome, url: url, requestID: item.id))
         switch outcome {
         case .cancelled: throw .cancelled(url)
-        case .fatal(let error): throw AttachmentError(error, url: url)
+        case .fatal(let error): throw AttachmentError(error, url: url, names: configuration.settingNames)
         case .finished(let entry, let cause):
             if let attachment = PreparedAttachment(entry: entry, folder: held.container.url, sourceURL: url) {
                 return attachment
             }
-            throw AttachmentError(entry: entry, cause: cause, url: url)
+            throw AttachmentError(entry: entry, cause: cause, url: url, names: configuration.settingNames)
         }
     }
 

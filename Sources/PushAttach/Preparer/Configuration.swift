@@ -69,6 +69,11 @@ extension AttachmentPreparer {
         ///         logger.info("\(event.outcome) \(event.url) \(event.reason ?? "")")
         ///     }
         public var onEvent: (@Sendable (AttachmentEvent) -> Void)?
+        /// How reasons and errors spell the settings they tell the reader to change (`Setting`):
+        /// the library's API names (`FetchPolicy.allowedHosts`) unless given others. A face over
+        /// the library gives its own (the command line its flags), and they are what
+        /// `AttachmentError.reason`, `BatchEntry.reason` and the manifest say.
+        public var settingNames = SettingNames.library
 
         /// The defaults (`Configuration.default`).
         public init() {}
@@ -89,6 +94,7 @@ extension AttachmentPreparer {
             options.maxInFlight = max(1, maxInFlight)
             options.perHost = max(1, perHost)
             options.cpuThreads = max(1, cpuThreads)
+            options.settingNames = settingNames
             return options
         }
     }

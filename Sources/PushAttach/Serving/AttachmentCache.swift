@@ -81,7 +81,7 @@ public final class AttachmentCache: Sendable {
         ///
         /// - Throws: `AttachmentError` of kind `.writeFailed` when the file cannot be read.
         public func body() throws(AttachmentError) -> Data {
-            do { return try open.body() } catch { throw AttachmentError(cacheFailure: error) }
+            do { return try open.body() } catch { throw AttachmentError(cacheFailure: error, names: SettingNames([.container: "cache folder"])) }
         }
 
         /// Hands over the open file: a descriptor the caller now owns (and closes), and the
@@ -106,20 +106,25 @@ public final class AttachmentCache: Sendable {
     /// The most bytes the entries may hold before the least recently used are removed.
     public var capacity: Int { store.capacity }
     private let store: CacheStore
+    private let names: SettingNames
 
     /// Opens the cache in `folder`, creating it when missing.
     ///
     /// - Parameters:
     ///   - capacity: bytes of entries kept; the least recently used go first. Default 1 GB.
     ///   - rejectionTTL: how long a refusal (422, 404) is answered from the cache. Default 60 s.
+    ///   - settingNames: how its errors spell the settings they name; the folder is
+    ///     `Setting.container` ("cache folder" unless given another name, as `serve`'s `--cache`).
     /// - Throws: `AttachmentError` of kind `.writeFailed` when the folder cannot be created or
     ///   opened.
-    public init(folder: URL, capacity: Int = 1_000_000_000, rejectionTTL: Duration = .seconds(60))
-        throws(AttachmentError)
-    {
+    public init(
+        folder: URL, capacity: Int = 1_000_000_000, rejectionTTL: Duration = .seconds(60),
+        settingNames: SettingNames = SettingNames([.container: "cache folder"])
+    ) throws(AttachmentError) {
+        names = settingNames
         do {
             store = try CacheStore(root: folder, capacity: capacity, rejectionTTL: rejectionTTL.seconds)
-        } catch { throw AttachmentError(cacheFailure: error) }
+        } catch { throw AttachmentError(cacheFailure: error, names: settingNames) }
         workFolder = folder.appendingPathComponent("work", isDirectory: true)
     }
 
@@ -141,7 +146,7 @@ public final class AttachmentCache: Sendable {
             status: 200, contentType: attachment.format.mimeType, typeHint: attachment.typeHint,
             sha256: attachment.sha256, length: attachment.byteCount)
         do { return Entry(try store.store(key.digest, record: record, copying: attachment.fileURL)) } catch {
-            throw AttachmentError(cacheFailure: error)
+            throw AttachmentError(cacheFailure: error, names: names)
         }
     }
 
@@ -159,7 +164,7 @@ public final class AttachmentCache: Sendable {
             status: 200, contentType: format.mimeType, typeHint: format.uti, sha256: SHA256.hexDigest(of: data),
             length: data.count)
         do { return Entry(try store.store(key.digest, record: record, body: data)) } catch {
-            throw AttachmentError(cacheFailure: error)
+            throw AttachmentError(cacheFailure: error, names: names)
         }
     }
 
@@ -170,7 +175,7 @@ public final class AttachmentCache: Sendable {
         let record = CacheStore.Record(
             status: problem.status, contentType: "application/json", errorCode: problem.errorCode, length: 0)
         do { try store.store(key.digest, record: record, body: problem.json) } catch {
-            throw AttachmentError(cacheFailure: error)
+            throw AttachmentError(cacheFailure: error, names: names)
         }
     }
 
@@ -185,8 +190,10 @@ public final class AttachmentCache: Sendable {
 
 extension AttachmentError {
     /// A cache file that could not be written or read.
-    init(cacheFailure error: ContainerError) {
-        self.init(kind: .writeFailed, reason: "the attachment cache: \(error)", underlying: .container(error))
+    init(cacheFailure error: ContainerError, names: SettingNames) {
+        self.init(
+            kind: .writeFailed, reason: "the attachment cache: \(error.description(naming: names))",
+            underlying: .container(error))
     }
 }
 

@@ -37,6 +37,18 @@ public typealias AppleRules = MediaTypes.AppleRules
 ///     DisplayText.escaped("cat\u{1B}[2J.jpg")   // #"cat\u{1B}[2J.jpg"#
 public typealias DisplayText = MediaTypes.DisplayText
 
+/// A setting a message tells its reader to change (the allowed hosts, private networks, the
+/// spool budget, resuming, the pixel budget, …): messages carry it, whoever shows them names it.
+///
+///     error.underlying   // .fetch(.hostNotAllowed(…)), whose `setting` is .allowedHosts
+public typealias Setting = MediaTypes.Setting
+
+/// How messages spell each `Setting`: the library's API names (`.library`) or a face's own
+/// (`Configuration.settingNames`, `AttachmentVerifier.settingNames`).
+///
+///     configuration.settingNames = SettingNames([.allowedHosts: "--allow-host"])
+public typealias SettingNames = MediaTypes.SettingNames
+
 /// How downloads are made: redirects, private networks (the address guard), allowed hosts,
 /// deadlines, retries, the spool threshold. `AttachmentPreparer.Configuration.fetch`.
 ///

@@ -22,6 +22,9 @@ public struct AttachmentVerifier: Sendable {
     public var decode: Bool
     /// The largest width × height decoded (checked on the header before any pixel is).
     public var pixelBudget: Int
+    /// How reasons spell the settings they name (`Setting`): the library's API names unless
+    /// given others (the command line gives its flags).
+    public var settingNames = SettingNames.library
 
     /// A verifier with iOS's rules, lenient, decoding every image.
     public init(
@@ -36,9 +39,10 @@ public struct AttachmentVerifier: Sendable {
     }
 
     private var verifier: Verifier {
-        Verifier(
-            options: VerifyOptions(
-                decode: decode, strict: strict, pixelBudget: pixelBudget, rules: rules, acceptDamaged: acceptDamaged))
+        var options = VerifyOptions(
+            decode: decode, strict: strict, pixelBudget: pixelBudget, rules: rules, acceptDamaged: acceptDamaged)
+        options.settingNames = settingNames
+        return Verifier(options: options)
     }
 
     /// The verdict on the file at `url`. A file far over every cap is judged from its first

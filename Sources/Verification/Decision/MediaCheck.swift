@@ -18,16 +18,21 @@ public struct CheckPolicy: Sendable, Hashable {
     /// Damaged image data (a scan cut short, corrupt entropy-coded data) is used for what
     /// decodes, with a warning, instead of being rejected as corrupt (105).
     public var acceptDamaged: Bool
+    /// How reasons spell the settings they name ("raise CheckPolicy.pixelBudget"; the command
+    /// line gives its flags).
+    public var settingNames: SettingNames
 
     /// The default policy is Apple's documented rules, a 50-megapixel budget, lenient claims
     /// and codecs, and damaged images rejected.
     public init(
-        rules: AppleRules = .standard, pixelBudget: Int = 50_000_000, strict: Bool = false, acceptDamaged: Bool = false
+        rules: AppleRules = .standard, pixelBudget: Int = 50_000_000, strict: Bool = false, acceptDamaged: Bool = false,
+        settingNames: SettingNames = .library
     ) {
         self.rules = rules
         self.pixelBudget = pixelBudget
         self.strict = strict
         self.acceptDamaged = acceptDamaged
+        self.settingNames = settingNames
     }
 
     /// The engine's limits with this policy's rules and damage policy applied to `base`.
@@ -258,9 +263,9 @@ public enum MediaCheck {
     {
         switch error {
         case .damaged:
-            return CheckRejection(code: .corrupt, reason: "\(error)", format: format)
+            return CheckRejection(code: .corrupt, reason: error.description(naming: policy.settingNames), format: format)
         case .codec(.pixelBudgetExceeded(let w, let h, _)):
-            return pixelBomb(w, h, format: format, budget: policy.pixelBudget)
+            return pixelBomb(w, h, format: format, budget: policy.pixelBudget, names: policy.settingNames)
         case .codec(.unsupported(let codec, let message)):
             return CheckRejection(
                 code: .unrecognizedType,
@@ -307,14 +312,14 @@ public enum MediaCheck {
     /// The code is 102 (invalid file size). iOS checks only the bytes when it attaches a file,
     /// so it would take a 1 MB JPEG of 20000x14000; but neither the extension nor we can decode
     /// it to show it (1.1 GB of pixels), and 102 is the code iOS has for a file too large.
-    static func pixelBomb(_ w: Int, _ h: Int, format: MediaFormat, budget: Int) -> CheckRejection {
+    static func pixelBomb(_ w: Int, _ h: Int, format: MediaFormat, budget: Int, names: SettingNames) -> CheckRejection {
         let budgetText = megapixels(Double(budget))
         var sizeText = megapixels(Double(w) * Double(h), decimals: 1)
         if sizeText == budgetText { sizeText = megapixels(Double(w) * Double(h)) }
         return CheckRejection(
             code: .invalidFileSize,
             reason:
-                "too large: \(w)x\(h) is \(sizeText) MP, over the pixel budget of \(budgetText) MP; refused from its header, before decoding (set CheckPolicy.pixelBudget higher if the file is trusted)",
+                "too large: \(w)x\(h) is \(sizeText) MP, over the pixel budget of \(budgetText) MP; refused from its header, before decoding (raise \(names[.pixelBudget]) if the file is trusted)",
             format: format)
     }
 

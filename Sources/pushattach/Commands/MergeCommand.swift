@@ -59,8 +59,10 @@ struct MergeCommand: Command {
 
     func run() async throws -> Int32 {
         let merged: AttachmentMerge
-        do { merged = try AttachmentMerge.run(folder: container, partial: partial) } catch {
-            Console.error("pushattach merge: \(FlagTerms.translated(error.description))")
+        do {
+            merged = try AttachmentMerge.run(folder: container, partial: partial, settingNames: FlagNames.commandLine)
+        } catch {
+            Console.error("pushattach merge: \(error.description)")
             return ExitStatus.fatal
         }
         for warning in merged.warnings { Console.error("warning: \(warning)") }

@@ -168,7 +168,12 @@ struct PrepareCommand: Command {
     }
 
     /// Downloads, limits, rules and budgets: the library's configuration, flag by flag.
-    var configuration = AttachmentPreparer.Configuration()
+    /// The library's configuration, its messages naming this command's flags.
+    var configuration: AttachmentPreparer.Configuration = {
+        var configuration = AttachmentPreparer.Configuration()
+        configuration.settingNames = FlagNames.commandLine
+        return configuration
+    }()
     /// Resume, shard and report.
     var batchOptions = AttachmentBatch.Options()
     /// DIR.
@@ -342,7 +347,7 @@ struct PrepareCommand: Command {
         let batch = batch
         let task = Task { () -> Result<BatchSummary, AttachmentError> in
             do throws(AttachmentError) {
-                return .success(try await batch.run(batchInputs) { reporter.handle(FlagTerms.translated($0)) })
+                return .success(try await batch.run(batchInputs) { reporter.handle($0) })
             } catch {
                 return .failure(error)
             }
@@ -359,7 +364,7 @@ struct PrepareCommand: Command {
         ticker?.cancel()
         switch result {
         case .success(let summary):
-            reporter.finish(FlagTerms.translated(summary))
+            reporter.finish(summary)
             if let written = summary.report { Console.error("report:    \(written.path)") }
             if let error = summary.reportError {
                 Console.error("pushattach prepare: cannot write the report: \(error)")
@@ -372,14 +377,14 @@ struct PrepareCommand: Command {
                     Console.error(
                         "rewritten: \(done.rewritten + done.withErrors) payload\(done.rewritten + done.withErrors == 1 ? "" : "s") (\(done.withErrors) with refused media removed, \(done.dropped) dropped) in \(output.path)")
                 } catch {
-                    Console.error("pushattach prepare: \(FlagTerms.translated(error.description))")
+                    Console.error("pushattach prepare: \(error.description)")
                     return ExitStatus.fatal
                 }
             }
             return summary.rejected == 0 && summary.failed == 0 ? ExitStatus.success : ExitStatus.someFailed
         case .failure(let error):
             reporter.finishFailed(folder: folder, journal: batch.journal)
-            Console.error("pushattach prepare: \(FlagTerms.translated(error.description))")
+            Console.error("pushattach prepare: \(error.description)")
             return ExitStatus.fatal
         }
     }

@@ -92,6 +92,8 @@ struct ServeCommand: Command {
             throw UsageError(command: command, message: "--cache DIR is required (where prepared attachments are kept)")
         }
         var configuration = AttachmentServer.Configuration(cacheFolder: URL(fileURLWithPath: cache))
+        configuration.preparer.settingNames = FlagNames.serve
+        configuration.cacheSettingNames = FlagNames.serve
         (configuration.host, configuration.port) = try Self.address(arguments.value(Options.listen) ?? "127.0.0.1:8080")
         configuration.allowUnsigned = arguments.flag(Options.allowUnsigned)
         configuration.signer = try Self.signer(keyFile: arguments.value(Options.keyFile), command: command)
@@ -151,10 +153,7 @@ struct ServeCommand: Command {
         let signals = ServeSignals()
         let server: AttachmentServer
         do { server = try AttachmentServer(configuration: configuration) } catch {
-            // The cache is a folder the library opens as a container: its advice names the setting,
-            // which serve spells --cache.
-            let text = error.description.replacingOccurrences(of: "the PrepareOptions.container path", with: "the --cache path")
-            Console.error("pushattach serve: \(FlagTerms.translated(text))")
+            Console.error("pushattach serve: \(error.description)")
             return ExitStatus.fatal
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

@@ -92,7 +92,11 @@ struct VerifyCommand: Command {
     var paths: [String]
     var json: Bool
     var quiet: Bool
-    var verifier = AttachmentVerifier()
+    var verifier: AttachmentVerifier = {
+        var verifier = AttachmentVerifier()
+        verifier.settingNames = FlagNames.commandLine
+        return verifier
+    }()
 
     static var spec: OptionSpec {
         var spec = OptionSpec(options: doc.options, positionals: doc.arguments.first?.name)
@@ -139,7 +143,7 @@ struct VerifyCommand: Command {
         for start in stride(from: 0, to: files.count, by: batchSize) {
             let batch = Array(files[start..<min(files.count, start + batchSize)])
             let reports = ParallelMap.map(batch) { file in
-                FlagTerms.translated(verifier.verifyBlocking(fileAt: URL(fileURLWithPath: file.path), displayPath: file.path))
+                verifier.verifyBlocking(fileAt: URL(fileURLWithPath: file.path), displayPath: file.path)
             }
             for (file, report) in zip(batch, reports) {
                 if file.inFolder, Self.isNotMedia(report) {

@@ -81,7 +81,7 @@ final class PrepareReporter: @unchecked Sendable {
 
     /// The end of a refusal of a private address: said on the first such line and in the
     /// summary, not on every line (a list of loopback URLs would repeat it on each).
-    static let privateNetworkHint = "; pass --allow-private-networks to permit them"
+    static let privateNetworkHint = "; permit them with \(FlagNames.flag(for: .allowPrivateNetworks))"
 
     /// `entry` as its console line shows it: the URL not repeated at the end of the reason, the
     /// private-network hint only the first time.

@@ -50,7 +50,7 @@ struct PrepareDamageTests {
     func rejectedWith105Everywhere(side: Int) async throws {
         for input in try Self.inputs() {
             let reason =
-                "the JPEG image data is damaged (\(input.damage)); send a complete file, or accept damaged images to use what decodes"
+                "the JPEG image data is damaged (\(input.damage)); send a complete file, or use what decodes with Configuration.acceptDamaged"
 
             // verify
             let report = Verifier().verify(data: input.bytes, path: input.name, fileExtension: "jpg")

@@ -1,0 +1,39 @@
+import PushAttach
+
+/// The flag that sets each `Setting`, so the library's messages ("allow the host with …",
+/// "re-run with …") name what a command-line user types. The library carries the setting, not
+/// its spelling; the commands hand these names to it (`Configuration.settingNames`,
+/// `AttachmentVerifier.settingNames`, `AttachmentMerge.run(settingNames:)`), so the console,
+/// `--json` and the manifest all say `--pixel-budget` where a library user reads
+/// `CheckPolicy.pixelBudget`.
+///
+///     FlagNames.flag(for: .allowedHosts)     // "--allow-host"
+///     FlagNames.serve[.container]            // "--cache"
+enum FlagNames {
+    /// The flag for `setting` (one switch over every setting: a new one does not compile until
+    /// it has a flag).
+    static func flag(for setting: Setting) -> String {
+        switch setting {
+        case .allowedHosts: "--allow-host"
+        case .allowPrivateNetworks: "--allow-private-networks"
+        case .spoolBudget: "--spool-budget"
+        case .maxInFlight: "--concurrency"
+        case .container: "--container"
+        case .resume: "--resume"
+        case .shard: "--shard K/N"
+        case .partialMerge: "--partial"
+        case .pixelBudget: "--pixel-budget"
+        case .acceptDamaged: "--accept-damaged"
+        }
+    }
+
+    /// `prepare`, `verify` and `merge`.
+    static let commandLine = SettingNames(
+        Dictionary(uniqueKeysWithValues: Setting.allCases.map { ($0, flag(for: $0)) }))
+
+    /// `serve`: its folder is the cache, its allowed hosts `--allow-source`; a setting it has no
+    /// flag for keeps the library's name.
+    static let serve = SettingNames([
+        .container: "--cache", .allowedHosts: "--allow-source", .allowPrivateNetworks: "--allow-private-networks",
+    ])
+}
