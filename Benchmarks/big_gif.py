@@ -1,8 +1,17 @@
-"""Writes the GIF over 10 MB that A1 measures (and the tests build in Swift: RawGIFWriter): 640x480
-x 30 frames of seeded noise, LZW with 9-bit codes and a clear code every 250 pixels, so 10.4 MB
-whatever the content. Deterministic; needs numpy only.
+"""Writes the GIFs over 10 MB that A1 and A2 measure.
+
+`noise` (the default; the tests build the same in Swift: RawGIFWriter): 640x480 x 30 frames of
+seeded noise, LZW with 9-bit codes and a clear code every 250 pixels, so 10.4 MB whatever the
+content. Needs numpy only.
+
+`pan` (A2): a photo at WIDTHxHEIGHT, dithered once to one full 256-colour palette, with a window
+in it showing the same photo panning frame by frame (FRACTION of the width): each frame after the
+first changes only that window, as a screen recording or a sprite animation does, and the GIF
+(LZW-compressed by Pillow, which writes each later frame as the rectangle that changed) is over
+10 MB at the sizes A2 uses. Needs Pillow and numpy.
 
     Benchmarks/.venv/bin/python Benchmarks/big_gif.py OUT.gif [--width 640 --height 480 --frames 30 --seed 7]
+    Benchmarks/.venv/bin/python Benchmarks/big_gif.py OUT.gif --kind pan --photo P.jpg --width 1200 --height 900 --frames 40
 """
 import argparse
 
@@ -44,14 +53,45 @@ def gif(width, height, frames, seed, delay_cs=10):
     return bytes(out)
 
 
+def pan_gif(out, photo, width, height, frames, fraction=0.45, delay_ms=80):
+    """The `pan` GIF: a dithered still with a panning window, one shared 256-colour palette."""
+    from PIL import Image
+    source = Image.open(photo).convert("RGB")
+    base = source.resize((width, height), Image.LANCZOS)
+    palette_image = base.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    still = np.asarray(base.quantize(palette=palette_image, dither=Image.Dither.FLOYDSTEINBERG)).copy()
+    window_w, window_h = int(width * fraction), int(height * 0.9)
+    x0, y0 = width // 20, height // 20
+    # The pan's source: the photo at twice the frame's size, so the window moves over new content.
+    wide = source.resize((width * 2, height * 2), Image.LANCZOS)
+    step = max(1, (wide.width - window_w) // max(1, frames))
+    images = []
+    for i in range(frames):
+        crop = wide.crop((i * step, i * step // 2, i * step + window_w, i * step // 2 + window_h))
+        window = np.asarray(crop.quantize(palette=palette_image, dither=Image.Dither.FLOYDSTEINBERG))
+        frame = still.copy()
+        frame[y0:y0 + window_h, x0:x0 + window_w] = window
+        image = Image.fromarray(frame, mode="P")
+        image.putpalette(palette_image.getpalette())
+        images.append(image)
+    images[0].save(out, save_all=True, append_images=images[1:], duration=delay_ms, loop=0, optimize=False)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
+    ap.add_argument("--kind", choices=["noise", "pan"], default="noise")
+    ap.add_argument("--photo", help="pan: the photo to pan over")
     ap.add_argument("--width", type=int, default=640)
     ap.add_argument("--height", type=int, default=480)
     ap.add_argument("--frames", type=int, default=30)
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
+    if args.kind == "pan":
+        pan_gif(args.out, args.photo, args.width, args.height, args.frames)
+        import os
+        print(f"{args.out}: {os.path.getsize(args.out)} bytes")
+        return
     data = gif(args.width, args.height, args.frames, args.seed)
     with open(args.out, "wb") as f:
         f.write(data)

@@ -12,11 +12,15 @@ import MediaTypes
 /// - **Plan** (`AnimationPlan`, shared with `MediaCheck`): a GIF within every limit passes
 ///   through (every frame still decoded once, to prove the data whole, as stills are); an
 ///   animation over the frame or duration cap keeps its first frame; the rest is encoded.
-/// - **Fit**: the first size is `TargetSize.main` of the canvas (long side, decoded budget). An
-///   encode that passes the byte cap stops there; the next size takes the area down by what the
-///   written frames foretell (cap × frames written / all frames), at least ×0.75 a step, and the
-///   palette drops to 128 then 64 colours from the third try. After `maxAttempts`, or below
-///   `ByteCapFitter.smallestSide`, the first frame is kept instead, with the reason.
+/// - **Fit**: the first size is `TargetSize.main` of the canvas (long side, decoded budget), made
+///   smaller up front for a GIF over the byte cap: its own bytes foretell ours (both are palette
+///   images, LZW-coded, with frame differencing), so the area is cut to bring them under the cap
+///   (`predictedArea`). An encode that passes the cap stops there, and the next size is taken from
+///   what the written frames foretell of the whole (`nextArea`). Each encode is a full decode,
+///   resize and libimagequant pass over every frame, so a good first guess is most of the speed:
+///   a 15 MB GIF fits in one encode instead of three. The palette drops to 128 then 64 colours
+///   from the fourth try. After `maxAttempts`, or below `ByteCapFitter.smallestSide`, the first
+///   frame is kept instead, with the reason.
 /// - **Timing, loop count and transparency** go to `GIFEncoder` as decoded: per-frame durations
 ///   in milliseconds (it rounds to centiseconds, carrying the error), the container's loop
 ///   count, and alpha (< 128 becomes the transparent index).
@@ -25,6 +29,31 @@ extension ImageProcessor {
     static let maxAnimationAttempts = 8
     /// The area factor of a smaller try is at most this (×0.75 of the area a step).
     static let animationShrinkStep = 0.75
+    /// How bytes follow area when a palette animation is scaled: bytes ∝ area^0.75. Measured on
+    /// the A2 GIFs (Benchmarks/big_gif.py): 0.61 of the area gave 0.79 of the bytes. Dither noise
+    /// is put back after the resize, so the bytes fall slower than the pixels.
+    static let bytesPerAreaExponent = 0.75
+    /// The share of the byte cap a size is chosen to fill: the guess is a guess, and a miss costs
+    /// a whole encode.
+    static let animationFill = 0.88
+
+    /// The area (a fraction of `size`'s) that brings `bytes` at `size` to `animationFill` of the cap.
+    static func areaFactor(bytes: Double, cap: Int) -> Double {
+        guard bytes > 0 else { return 1 }
+        return min(1, pow(animationFill * Double(cap) / bytes, 1 / bytesPerAreaExponent))
+    }
+
+    /// The first size for a GIF over the cap: `size` (the limits' size) cut so that the input's
+    /// bytes, scaled to it, come to `animationFill` of the cap. Nil for anything else (an
+    /// animated WebP's bytes say nothing of a GIF's).
+    static func predictedArea(_ data: Data, format: MediaFormat, canvas: Size, size: Size, cap: Int) -> Double? {
+        guard format == .gif, data.count > cap else { return nil }
+        // The input's bytes at the limits' size: bytes fall with area as they would for ours.
+        let area = Double(size.width * size.height) / Double(max(1, canvas.width * canvas.height))
+        let atSize = Double(data.count) * pow(area, bytesPerAreaExponent)
+        let factor = areaFactor(bytes: atSize, cap: cap)
+        return factor < 1 ? factor : nil
+    }
 
     /// `data` (a GIF, or an animated WebP) fitted to `limits`; see the extension's notes.
     func processAnimation(_ data: Data, format: MediaFormat, limits: ProcessingLimits)
@@ -72,12 +101,19 @@ extension ImageProcessor {
                 "sized \(facts.canvas.width)x\(facts.canvas.height) -> \(size.width)x\(size.height) for the long side and the decoded budget"
             )
         }
+        if let area = Self.predictedArea(data, format: format, canvas: facts.canvas, size: size, cap: limits.byteCap) {
+            let predicted = TargetSize.shrunk(size, by: area.squareRoot(), aspectOf: facts.canvas)
+            log.steps.append(
+                "sized \(size.width)x\(size.height) -> \(predicted.width)x\(predicted.height) to fit \(limits.byteCap) bytes, foretold by the input's \(data.count)"
+            )
+            size = predicted
+        }
         let palettes: [(GIFEncoder.Quality, String)] = [
             (.standard, "256 colours"), (.compact, "128 colours"), (.smallest, "64 colours"),
         ]
         var smallestTried = size
         for attempt in 0..<Self.maxAnimationAttempts {
-            let (quality, paletteName) = palettes[min(attempt / 2, palettes.count - 1)]
+            let (quality, paletteName) = palettes[min(attempt / 3, palettes.count - 1)]
             let outcome = try encodeAttempt(
                 data, format: format, facts: facts, size: size, quality: quality, thumbSize: thumbSize, limits)
             switch outcome {
@@ -98,14 +134,14 @@ extension ImageProcessor {
                 thumb, icc: nil, within: Size(width: output.width, height: output.height), limits: limits, log: &log)
                 }
                 return result(output, passthrough: false, thumbnail: thumbnail, facts: facts, log)
-            case .overCap(let written):
+            case .overCap(let written, let foretold, let early):
                 smallestTried = size
-                // The frames written foretell the whole: cap × (written + 1) / frames of area fit.
-                let foretold = Double(written + 1) / Double(max(facts.frames, 1)) * 0.9
-                let area = min(Self.animationShrinkStep, max(foretold, 0.1))
+                let area = min(Self.animationShrinkStep, max(Self.areaFactor(bytes: foretold, cap: limits.byteCap), 0.1))
                 let next = TargetSize.shrunk(size, by: area.squareRoot(), aspectOf: facts.canvas)
                 log.steps.append(
-                    "gif \(size.width)x\(size.height) (\(paletteName)) passed \(limits.byteCap) bytes after \(written) of \(facts.frames) frames"
+                    early
+                        ? "gif \(size.width)x\(size.height) (\(paletteName)) stopped after \(written) of \(facts.frames) frames: they foretell \(Int(foretold)) bytes, over \(limits.byteCap)"
+                        : "gif \(size.width)x\(size.height) (\(paletteName)) passed \(limits.byteCap) bytes after \(written) of \(facts.frames) frames"
                 )
                 guard max(next.width, next.height) >= ByteCapFitter.smallestSide, next != size else { break }
                 size = next
@@ -122,9 +158,23 @@ extension ImageProcessor {
     private enum Attempt {
         /// The GIF, its frame count, the thumbnail's pixels (from the first frame) and the codec's warnings.
         case done(Data, frames: Int, thumb: PixelBuffer?, warnings: [String])
-        /// The output passed the byte cap while frame `written` (0-based) was added.
-        case overCap(written: Int)
+        /// The output passed the byte cap while frame `written` (0-based) was added, or the frames
+        /// written foretold that it would; `foretold` is the whole animation's bytes at this size.
+        case overCap(written: Int, foretold: Double, early: Bool)
     }
+
+    /// The whole animation's bytes, foretold from the output so far: the first frame (the whole
+    /// canvas) as it is, each later one (what changed) as the average of those written.
+    static func foretoldBytes(first: Int, now: Int, written: Int, frames: Int) -> Double {
+        guard written > 1 else { return Double(now) * Double(frames) / Double(max(written, 1)) }
+        return Double(first) + Double(now - first) * Double(frames - 1) / Double(written - 1)
+    }
+
+    /// Frames written before the output so far is taken to foretell the whole.
+    static let framesBeforeForetelling = 4
+    /// An encode stops early when its frames foretell more than this share of the cap: any
+    /// overshoot, since finishing an encode that will not fit costs the most frames.
+    static let foretoldMargin = 1.0
 
     /// Decodes every frame, resizes it to `size` and adds it to a `GIFEncoder` capped at the
     /// byte cap: one canvas (the codec's), one resized frame and the encoder's bytes at a time.
@@ -142,18 +192,35 @@ extension ImageProcessor {
                 throw .codec(error)
             }
             var written = 0
+            var firstBytes = 0
             var thumb: PixelBuffer? = nil
+            let frames = max(facts.frames, 1)
+            func foretold(_ now: Int, _ flushed: Int) -> Double {
+                Self.foretoldBytes(first: firstBytes, now: now, written: flushed, frames: frames)
+            }
             while let frame = try source.next() {
                 if written == 0, let thumbSize { thumb = resizer.resize(frame.canvas, to: thumbSize) }
                 let pixels = resizer.resize(frame.canvas, to: size)
                 do throws(CodecError) {
                     try encoder.add(pixels, durationMilliseconds: frame.durationMilliseconds)
                 } catch .byteLimitExceeded {
-                    return .overCap(written: written)
+                    // Past the cap inside frame `written`: the frames before it foretell the whole.
+                    let simple = Double(limits.byteCap) * Double(frames) / Double(written + 1)
+                    let whole = written > 1 ? max(foretold(limits.byteCap, written), simple) : simple
+                    return .overCap(written: written, foretold: whole, early: false)
                 } catch {
                     throw .codec(error)
                 }
                 written += 1
+                // The encoder holds one frame back: `written - 1` are in its output.
+                let flushed = written - 1
+                if flushed == 1 { firstBytes = encoder.bytesWritten }
+                if flushed >= Self.framesBeforeForetelling, written < frames {
+                    let whole = foretold(encoder.bytesWritten, flushed)
+                    if whole > Double(limits.byteCap) * Self.foretoldMargin {
+                        return .overCap(written: written, foretold: whole, early: true)
+                    }
+                }
             }
             guard written > 0 else {
                 throw .codec(.corrupt(codec: format.displayName, message: "the animation has no frame that decodes"))
@@ -162,7 +229,7 @@ extension ImageProcessor {
             do throws(CodecError) {
                 gif = try encoder.finish()
             } catch .byteLimitExceeded {
-                return .overCap(written: written - 1)
+                return .overCap(written: written - 1, foretold: Double(limits.byteCap) * 1.05, early: false)
             } catch {
                 throw .codec(error)
             }

@@ -136,6 +136,25 @@ struct AnimationProcessingTests {
         #expect(output.verdict == "accepted", "\(output.reason ?? "")")
     }
 
+    /// The first size of a GIF over the cap comes from its own bytes (bytes ∝ area^0.75): a 15 MB
+    /// 1600x1200 GIF starts at about half the area instead of at full size; a GIF under the cap,
+    /// and an animated WebP (whose bytes say nothing of a GIF's), start at the limits' size.
+    @Test func aGIFOverTheCapStartsAtTheSizeItsBytesForetell() throws {
+        let canvas = Size(width: 1600, height: 1200)
+        let gif = Data(count: 15_000_000)
+        let area = try #require(
+            ImageProcessor.predictedArea(gif, format: .gif, canvas: canvas, size: canvas, cap: 10_000_000))
+        // (0.88 x 10 / 15)^(1/0.75) = 0.491: the bytes at that area are 0.88 of the cap.
+        #expect(abs(area - 0.491) < 0.005, "\(area)")
+        #expect(abs(15_000_000 * pow(area, 0.75) - 8_800_000) < 50_000)
+        // Already smaller for the long side: the input's bytes are taken down to that size first.
+        let small = Size(width: 800, height: 600)
+        let fromSmaller = ImageProcessor.predictedArea(gif, format: .gif, canvas: canvas, size: small, cap: 10_000_000)
+        #expect(fromSmaller == nil, "a quarter of the area already brings 15 MB to 5.3 MB")
+        #expect(ImageProcessor.predictedArea(Data(count: 9_000_000), format: .gif, canvas: canvas, size: canvas, cap: 10_000_000) == nil)
+        #expect(ImageProcessor.predictedArea(gif, format: .webp, canvas: canvas, size: canvas, cap: 10_000_000) == nil)
+    }
+
     /// 301 frames is over the 300-frame cap: the first frame as a JPEG, and the warning names the cap.
     @Test func anAnimationOverTheFrameCapKeepsItsFirstFrame() throws {
         let gif = RawGIFWriter.flat(width: 32, height: 24, frames: 301)
