@@ -15,11 +15,12 @@ import MediaTypes
 /// - **Fit**: the first size is `TargetSize.main` of the canvas (long side, decoded budget), made
 ///   smaller up front for a GIF over the byte cap: its own bytes foretell ours (both are palette
 ///   images, LZW-coded, with frame differencing), so the area is cut to bring them under the cap
-///   (`predictedArea`). An encode that passes the cap stops there, and the next size is taken from
-///   what the written frames foretell of the whole (`nextArea`). Each encode is a full decode,
+///   (`predictedArea`). An encode stops as soon as the frames written foretell the whole over the
+///   cap (`foretoldBytes`), or when it passes the cap, and the next size is cut by what they
+///   foretold (`areaFactor`, at least ×0.75 of the area a step). Each encode is a full decode,
 ///   resize and libimagequant pass over every frame, so a good first guess is most of the speed:
-///   a 15 MB GIF fits in one encode instead of three. The palette drops to 128 then 64 colours
-///   from the fourth try. After `maxAttempts`, or below `ByteCapFitter.smallestSide`, the first
+///   a 15 MB GIF fits in one encode instead of three. The palette drops to 128 colours from the
+///   fourth try and 64 from the seventh. After `maxAttempts`, or below `ByteCapFitter.smallestSide`, the first
 ///   frame is kept instead, with the reason.
 /// - **Timing, loop count and transparency** go to `GIFEncoder` as decoded: per-frame durations
 ///   in milliseconds (it rounds to centiseconds, carrying the error), the container's loop
@@ -41,6 +42,22 @@ extension ImageProcessor {
     static func areaFactor(bytes: Double, cap: Int) -> Double {
         guard bytes > 0 else { return 1 }
         return min(1, pow(animationFill * Double(cap) / bytes, 1 / bytesPerAreaExponent))
+    }
+
+    /// `size`, or smaller when the input's bytes foretell that it would not fit (`predictedArea`);
+    /// never under `ByteCapFitter.smallestSide`, where the search would give up at once.
+    static func firstSize(
+        _ size: Size, _ data: Data, format: MediaFormat, facts: AnimationFacts, cap: Int, _ log: inout ProcessingLog
+    ) -> Size {
+        guard let area = predictedArea(data, format: format, canvas: facts.canvas, size: size, cap: cap) else {
+            return size
+        }
+        let predicted = TargetSize.shrunk(size, by: area.squareRoot(), aspectOf: facts.canvas)
+        guard max(predicted.width, predicted.height) >= ByteCapFitter.smallestSide else { return size }
+        log.steps.append(
+            "sized \(size.width)x\(size.height) -> \(predicted.width)x\(predicted.height) to fit \(cap) bytes, foretold by the input's \(data.count)"
+        )
+        return predicted
     }
 
     /// The first size for a GIF over the cap: `size` (the limits' size) cut so that the input's
@@ -101,13 +118,7 @@ extension ImageProcessor {
                 "sized \(facts.canvas.width)x\(facts.canvas.height) -> \(size.width)x\(size.height) for the long side and the decoded budget"
             )
         }
-        if let area = Self.predictedArea(data, format: format, canvas: facts.canvas, size: size, cap: limits.byteCap) {
-            let predicted = TargetSize.shrunk(size, by: area.squareRoot(), aspectOf: facts.canvas)
-            log.steps.append(
-                "sized \(size.width)x\(size.height) -> \(predicted.width)x\(predicted.height) to fit \(limits.byteCap) bytes, foretold by the input's \(data.count)"
-            )
-            size = predicted
-        }
+        size = Self.firstSize(size, data, format: format, facts: facts, cap: limits.byteCap, &log)
         let palettes: [(GIFEncoder.Quality, String)] = [
             (.standard, "256 colours"), (.compact, "128 colours"), (.smallest, "64 colours"),
         ]

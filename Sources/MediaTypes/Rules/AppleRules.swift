@@ -141,7 +141,7 @@ public struct AppleRules: Sendable, Hashable {
     static func notAcceptedReason(_ sniffed: SniffedType) -> String {
         let format = sniffed.format
         let refused = "is not accepted by iOS as a notification attachment, and it cannot be converted here"
-        guard format == .mov, !sniffed.tracks.isEmpty else {
+        guard format == .mov, sniffed.tracks.contains(where: { $0.kind != .other }) else {
             return "\(format.displayName) \(refused); convert it to \(suggestion(for: format)) before sending"
         }
         // A QuickTime movie: whether its tracks can move into MP4 as they are decides the advice.

@@ -8,8 +8,6 @@
 /// given. A movie written for streaming has it before `mdat`; one that has it at the end, past
 /// the bytes given, yields no tracks, and so no verdict on its codecs.
 public enum MovieTracks {
-    /// Boxes deeper than this are not looked into (the path to `stsd` is 6 deep).
-    static let maxDepth = 8
     /// At most this many tracks are read.
     static let maxTracks = 64
 

@@ -38,7 +38,7 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
         case .resume: "AttachmentBatch.Options.resume"
         case .shard: "AttachmentBatch.Options.shard"
         case .partialMerge: "partial: true"
-        case .pixelBudget: "CheckPolicy.pixelBudget"
+        case .pixelBudget: "ProcessingLimits.pixelBudget"
         case .acceptDamaged: "Configuration.acceptDamaged"
         }
     }

@@ -210,7 +210,14 @@ package final class InputReader: Sequence, IteratorProtocol {
         if text.isEmpty || text.hasPrefix("#") { return }
         if text.hasPrefix("{") { return parseJSONLine(text, source: source, line: line) }
 
-        if let local = localFile(text, source: source) { return pending.append(.item(local)) }
+        switch localFile(text, source: source) {
+        case .media(let local): return pending.append(.item(local))
+        case .notMedia:
+            return problem(
+                source, line,
+                "\(text) is a local file, but its first bytes are no image, audio or video format; only media files are read from standard input")
+        case nil: break
+        }
         let fields = Self.strippingComment(text).split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count <= 2 else {
             return problem(source, line, "expected 'URL [media_type]', found \(fields.count) fields")
@@ -285,16 +292,24 @@ package final class InputReader: Sequence, IteratorProtocol {
         return Sniffer.identify(prefix: Array(head)) != .unknown
     }
 
-    /// A line of standard input that names a local file (`find … | pushattach prepare -`): its
-    /// `file://` item; nil for anything else. The file is judged as a download would be, so one
-    /// that is not media is rejected with what it holds, not called a bad URL. Only standard
-    /// input is read so (the user's own pipeline): a list file from elsewhere cannot make a run
-    /// read local files.
-    private func localFile(_ field: String, source: String) -> InputItem? {
+    /// What a line of standard input that names a regular file is.
+    private enum LocalFile {
+        /// A media file: its `file://` item.
+        case media(InputItem)
+        /// A file whose first bytes are no media format: said as such, never read further (a
+        /// `find` over a home folder must not put a `.netrc` into a manifest).
+        case notMedia
+    }
+
+    /// A line of standard input that names a local file (`find … | pushattach prepare -`); nil
+    /// for anything else. Only standard input is read so (the user's own pipeline): a list file
+    /// from elsewhere cannot make a run read local files.
+    private func localFile(_ field: String, source: String) -> LocalFile? {
         guard source == "-", !field.contains("://"), (try? SystemCall.status(atPath: field))?.kind == .regular
         else { return nil }
+        guard Self.isMediaFile(field) else { return .notMedia }
         let url = URL(fileURLWithPath: field).standardizedFileURL
-        return InputItem(url: url.absoluteString, source: source, line: lineNumber, convention: "file")
+        return .media(InputItem(url: url.absoluteString, source: source, line: lineNumber, convention: "file"))
     }
 
     private func emit(url: String, mediaType: String?, id: String?, source: String, line: Int, convention: String?) {

@@ -386,7 +386,7 @@ extension ManifestEntry {
             category = format.category?.rawValue
         }
         if let data = outcome.data { bytes = data.count }
-        firstBytes = outcome.firstBytes.map { $0.hexString }
+        firstBytes = input.hasPrefix("file://") ? nil : outcome.firstBytes.map { $0.hexString }
         width = outcome.width
         height = outcome.height
         frames = outcome.frames

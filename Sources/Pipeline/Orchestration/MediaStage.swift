@@ -94,10 +94,13 @@ final class MediaStage {
     }
 
     /// `streamedDigest`: the SHA-256 of `data` already computed (as it was spooled), if any. A
-    /// refusal keeps the input's first bytes, so the report can show what arrived.
+    /// refusal keeps the input's first bytes, so the report can show what arrived (the caller
+    /// drops them for a local file: they are the user's, not what a server sent).
     func prepare(_ data: Data, claims: MediaClaims, streamedDigest: String? = nil) -> MediaOutcome {
         var outcome = judge(data, claims: claims, streamedDigest: streamedDigest)
-        if outcome.status != .prepared { outcome.firstBytes = Data(data.prefix(ManifestEntry.firstBytesCount)) }
+        if outcome.status != .prepared, !data.isEmpty {
+            outcome.firstBytes = Data(data.prefix(ManifestEntry.firstBytesCount))
+        }
         return outcome
     }
 

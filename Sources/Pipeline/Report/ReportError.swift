@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 
 /// Why `BatchReport.write(container:)` wrote no report. Each case names the file at fault.
 ///
@@ -14,7 +15,10 @@ package enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Reading the manifest or writing `report.html` failed at the file-system edge.
     case container(ContainerError)
 
-    package var description: String {
+    package var description: String { description(naming: .library) }
+
+    /// The description, with the setting a file-system failure names spelled by `names`.
+    package func description(naming names: SettingNames) -> String {
         switch self {
         case let .noManifest(path, journal):
             let folder = (path as NSString).deletingLastPathComponent
@@ -25,7 +29,7 @@ package enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .unreadableManifest(path, offset, reason):
             return "\(path) is not a manifest pushattach can read (at byte \(offset)): \(reason)"
         case let .container(error):
-            return error.description
+            return error.description(naming: names)
         }
     }
 }

@@ -376,7 +376,7 @@ enum ReportPage {
                 field.select();
                 var ok = false;
                 try { ok = document.execCommand("copy"); } catch (e) { }
-                if (ok) field.remove();
+                field.remove();
                 done(ok);
               }
               if (navigator.clipboard && window.isSecureContext) {
@@ -425,6 +425,44 @@ enum ReportPage {
             return { frame: frame, picture: src };
           }
 
+          // The card's facts: sizes, type hint, code, id, what arrived, the input (whole on hover,
+          // with a copy button) and the other items folded into it.
+          function facts(it, duplicates, arrived) {
+            var list = el("dl", "facts");
+            function fact(term, value, className) {
+              if (!value) return null;
+              list.appendChild(el("dt", null, term));
+              var dd = el("dd", className || null, value);
+              list.appendChild(dd);
+              return dd;
+            }
+            var download = it.status !== "prepared" && it.bytes !== null ? size(it.bytes) + " downloaded" : null;
+            fact("source", joined([pixels(it.source_width, it.source_height), download]));
+            if (it.status === "prepared") {
+              fact("output", joined([pixels(it.width, it.height), it.bytes !== null ? size(it.bytes) : null,
+                it.frames > 1 ? it.frames + " frames" : null]));
+            }
+            fact("type hint", it.uti, "uti");
+            if (it.error_code !== null) fact("UNError", String(it.error_code));
+            if (it.id !== null) fact("id", it.id);
+            if (arrived) fact("arrived", it.format || "no media type recognised", "sniffed");
+            list.appendChild(el("dt", null, "input"));
+            var input = el("dd", "input");
+            var url = el("span", "url", it.input + (it.line > 0 ? " (line " + it.line + ")" : ""));
+            url.title = shown(it.input);
+            url.tabIndex = 0;
+            input.appendChild(url);
+            input.appendChild(copyButton(it.input));
+            list.appendChild(input);
+            if (duplicates.length) {
+              fact("also", duplicates.map(function (d) {
+                var other = items[d];
+                return "#" + other.index + (other.line > 0 ? " line " + other.line : "") + (other.id !== null ? " id " + other.id : "");
+              }).join(", "), "also");
+            }
+            return list;
+          }
+
           function card(it, duplicates) {
             var node = el("article", "card " + it.status);
             node.setAttribute("data-index", it.index);
@@ -448,40 +486,8 @@ enum ReportPage {
             name.title = shown(it.input);
             text.appendChild(name);
 
-            var facts = el("dl", "facts");
-            function fact(term, value, className) {
-              if (!value) return null;
-              facts.appendChild(el("dt", null, term));
-              var dd = el("dd", className || null, value);
-              facts.appendChild(dd);
-              return dd;
-            }
-            var download = it.status !== "prepared" && it.bytes !== null ? size(it.bytes) + " downloaded" : null;
-            fact("source", joined([pixels(it.source_width, it.source_height), download]));
-            if (it.status === "prepared") {
-              fact("output", joined([pixels(it.width, it.height), it.bytes !== null ? size(it.bytes) : null,
-                it.frames > 1 ? it.frames + " frames" : null]));
-            }
-            fact("type hint", it.uti, "uti");
-            if (it.error_code !== null) fact("UNError", String(it.error_code));
-            if (it.id !== null) fact("id", it.id);
             var arrived = it.status !== "prepared" ? firstBytes(it.first_bytes) : null;
-            if (arrived) fact("arrived", it.format || "no media type recognised", "sniffed");
-            facts.appendChild(el("dt", null, "input"));
-            var input = el("dd", "input");
-            var url = el("span", "url", it.input + (it.line > 0 ? " (line " + it.line + ")" : ""));
-            url.title = shown(it.input);
-            url.tabIndex = 0;
-            input.appendChild(url);
-            input.appendChild(copyButton(it.input));
-            facts.appendChild(input);
-            if (duplicates.length) {
-              fact("also", duplicates.map(function (d) {
-                var other = items[d];
-                return "#" + other.index + (other.line > 0 ? " line " + other.line : "") + (other.id !== null ? " id " + other.id : "");
-              }).join(", "), "also");
-            }
-            text.appendChild(facts);
+            text.appendChild(facts(it, duplicates, arrived));
 
             if (arrived) {
               var bytes = el("pre", "bytes");

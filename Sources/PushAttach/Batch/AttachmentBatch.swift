@@ -163,7 +163,7 @@ public struct AttachmentBatch: Sendable {
         } catch {
             throw AttachmentError(error.error, url: nil, names: configuration.settingNames)
         }
-        return BatchSummary(summary)
+        return BatchSummary(summary, names: configuration.settingNames)
     }
 
     /// The entries of a batch as they finish (in the order they finish, each once); the stream
@@ -236,7 +236,7 @@ public struct AttachmentBatch: Sendable {
 
 extension BatchSummary {
     /// The batch runner's summary in the library's types.
-    init(_ summary: PrepareSummary) {
+    init(_ summary: PrepareSummary, names: SettingNames) {
         self.init(folder: summary.container)
         prepared = summary.prepared
         rejected = summary.rejected
@@ -250,7 +250,7 @@ extension BatchSummary {
         reasons = summary.reasons
         switch summary.report {
         case .success(let written)?: report = written.url
-        case .failure(let error)?: reportError = error.description
+        case .failure(let error)?: reportError = error.description(naming: names)
         case nil: break
         }
     }

@@ -97,22 +97,28 @@ public struct BatchEntry: Sendable, Hashable {
 
     /// `hex` (two lowercase or uppercase digits per byte) as bytes; nil when it is not hex.
     static func bytes(hex: String) -> [UInt8]? {
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case 0x30...0x39: digit - 0x30
+            case 0x41...0x46: digit - 0x41 + 10
+            case 0x61...0x66: digit - 0x61 + 10
+            default: nil
+            }
+        }
         let digits = Array(hex.utf8)
         guard digits.count.isMultiple(of: 2) else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digits.count / 2)
         for pair in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[pair...pair + 1], as: UTF8.self), radix: 16) else {
-                return nil
-            }
-            bytes.append(byte)
+            guard let high = value(digits[pair]), let low = value(digits[pair + 1]) else { return nil }
+            bytes.append(high << 4 | low)
         }
         return bytes
     }
 
     /// The entry as one line of `manifest.jsonl`: every key, in the manifest's order
     /// (`docs/MANIFEST.md`), without the newline. `reason` and `warnings` are this value's, so a
-    /// caller that rewrote them (the command line names its flags there) prints its own words.
+    /// caller that changed them (the console shortens a repeated hint) prints its own words.
     ///
     ///     FileHandle.standardOutput.write(entry.jsonLine() + Data("\n".utf8))
     public func jsonLine() -> Data {

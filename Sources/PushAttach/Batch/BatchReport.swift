@@ -30,16 +30,20 @@ public struct BatchReport: Sendable, Hashable {
     /// Reads `folder/manifest.json` and writes `folder/report.html` over any earlier one,
     /// atomically. Memory stays flat however many entries there are.
     ///
+    /// - Parameter settingNames: how an error spells the setting it names (the command line
+    ///   gives its flags: "re-run with --resume").
     /// - Throws: `AttachmentError` `.invalidArgument` when the folder has no `manifest.json` (no
     ///   batch finished there; the reason says whether one is running or was interrupted) or one
     ///   that is not a manifest; `.writeFailed` when the folder cannot be read or written.
     @discardableResult
-    public static func write(folder: URL) throws(AttachmentError) -> BatchReport {
+    public static func write(folder: URL, settingNames: SettingNames = .library) throws(AttachmentError)
+        -> BatchReport
+    {
         do {
             return BatchReport(try Pipeline.BatchReport.write(container: folder))
         } catch {
             switch error {
-            case .container(let error): throw AttachmentError(error, url: nil)
+            case .container(let error): throw AttachmentError(error, url: nil, names: settingNames)
             case .noManifest, .unreadableManifest:
                 throw AttachmentError(kind: .invalidArgument, reason: error.description)
             }

@@ -45,7 +45,7 @@ public struct AttachmentEvent: Sendable, Hashable {
     /// Writing the attachment and its thumbnail.
     public var write: Duration
 
-    init(_ outcome: ItemOutcome, url: URL, requestID: String?) {
+    init(_ outcome: ItemOutcome, url: URL, requestID: String?, names: SettingNames = .library) {
         self.url = url
         self.requestID = requestID
         (download, process, write) = (.zero, .zero, .zero)
@@ -53,7 +53,7 @@ public struct AttachmentEvent: Sendable, Hashable {
         case .cancelled: self.outcome = .cancelled
         case .fatal(let error):
             self.outcome = .failed
-            reason = error.description
+            reason = error.description(naming: names)
         case .finished(let entry, _):
             self.outcome =
                 switch entry.status {

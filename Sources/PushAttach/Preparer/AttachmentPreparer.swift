@@ -136,7 +136,7 @@ public final class AttachmentPreparer: Sendable {
         defer { runners.release(held.key) }
 
         let outcome = await held.runner.prepare(item)
-        configuration.onEvent?(AttachmentEvent(outcome, url: url, requestID: item.id))
+        configuration.onEvent?(AttachmentEvent(outcome, url: url, requestID: item.id, names: configuration.settingNames))
         switch outcome {
         case .cancelled: throw .cancelled(url)
         case .fatal(let error): throw AttachmentError(error, url: url, names: configuration.settingNames)

@@ -67,8 +67,10 @@ public final class AttachmentCache: Sendable {
         /// Seconds since it was stored.
         public let age: Double
         private let open: CacheStore.OpenEntry
+        private let names: SettingNames
 
-        init(_ open: CacheStore.OpenEntry) {
+        init(_ open: CacheStore.OpenEntry, names: SettingNames) {
+            self.names = names
             self.open = open
             age = open.age
             let record = open.record
@@ -81,7 +83,7 @@ public final class AttachmentCache: Sendable {
         ///
         /// - Throws: `AttachmentError` of kind `.writeFailed` when the file cannot be read.
         public func body() throws(AttachmentError) -> Data {
-            do { return try open.body() } catch { throw AttachmentError(cacheFailure: error, names: SettingNames([.container: "cache folder"])) }
+            do { return try open.body() } catch { throw AttachmentError(cacheFailure: error, names: names) }
         }
 
         /// Hands over the open file: a descriptor the caller now owns (and closes), and the
@@ -129,7 +131,7 @@ public final class AttachmentCache: Sendable {
     }
 
     /// The entry of `key`, or nil: none, unreadable, or a refusal past its TTL.
-    public func entry(for key: Key) -> Entry? { store.open(key.digest).map(Entry.init) }
+    public func entry(for key: Key) -> Entry? { store.open(key.digest).map { Entry($0, names: names) } }
 
     /// Stores `attachment`'s file as the entry of `key` and removes it (and its thumbnail) from
     /// `workFolder`. Returns the entry, open: it can be sent even if an eviction (this one's, or
@@ -145,7 +147,9 @@ public final class AttachmentCache: Sendable {
         let record = CacheStore.Record(
             status: 200, contentType: attachment.format.mimeType, typeHint: attachment.typeHint,
             sha256: attachment.sha256, length: attachment.byteCount)
-        do { return Entry(try store.store(key.digest, record: record, copying: attachment.fileURL)) } catch {
+        do {
+            return Entry(try store.store(key.digest, record: record, copying: attachment.fileURL), names: names)
+        } catch {
             throw AttachmentError(cacheFailure: error, names: names)
         }
     }
@@ -163,7 +167,9 @@ public final class AttachmentCache: Sendable {
         let record = CacheStore.Record(
             status: 200, contentType: format.mimeType, typeHint: format.uti, sha256: SHA256.hexDigest(of: data),
             length: data.count)
-        do { return Entry(try store.store(key.digest, record: record, body: data)) } catch {
+        do {
+            return Entry(try store.store(key.digest, record: record, body: data), names: names)
+        } catch {
             throw AttachmentError(cacheFailure: error, names: names)
         }
     }

@@ -18,7 +18,7 @@ public struct CheckPolicy: Sendable, Hashable {
     /// Damaged image data (a scan cut short, corrupt entropy-coded data) is used for what
     /// decodes, with a warning, instead of being rejected as corrupt (105).
     public var acceptDamaged: Bool
-    /// How reasons spell the settings they name ("raise CheckPolicy.pixelBudget"; the command
+    /// How reasons spell the settings they name ("raise ProcessingLimits.pixelBudget"; the command
     /// line gives its flags).
     public var settingNames: SettingNames
 
@@ -50,7 +50,7 @@ public struct CheckPolicy: Sendable, Hashable {
 
 /// Why a file is refused: the UNErrorCode iOS would give (nil for refusals of our own, such as
 /// an image no size fits in the byte cap) and a reason that says what is wrong and what to do.
-/// A reason names a setting as the library spells it (`CheckPolicy.pixelBudget`); the command
+/// A reason names a setting as the library spells it (`ProcessingLimits.pixelBudget`); the command
 /// line shows the flag that sets it instead.
 public struct CheckRejection: Error, Sendable, Hashable, CustomStringConvertible {
     /// The code iOS would refuse the file with; `nil` for refusals of this library's own (no

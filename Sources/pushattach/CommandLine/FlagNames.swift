@@ -5,7 +5,7 @@ import PushAttach
 /// its spelling; the commands hand these names to it (`Configuration.settingNames`,
 /// `AttachmentVerifier.settingNames`, `AttachmentMerge.run(settingNames:)`), so the console,
 /// `--json` and the manifest all say `--pixel-budget` where a library user reads
-/// `CheckPolicy.pixelBudget`.
+/// `ProcessingLimits.pixelBudget`.
 ///
 ///     FlagNames.flag(for: .allowedHosts)     // "--allow-host"
 ///     FlagNames.serve[.container]            // "--cache"

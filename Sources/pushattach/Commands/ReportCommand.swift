@@ -69,7 +69,7 @@ struct ReportCommand: Command {
     /// --report` has the run write it, into the container the run opened.)
     static func write(_ container: URL, command: String) -> BatchReport? {
         do {
-            return try BatchReport.write(folder: container)
+            return try BatchReport.write(folder: container, settingNames: FlagNames.commandLine)
         } catch {
             Console.error("\(command): cannot write the report: \(error)")
             return nil
