@@ -354,6 +354,31 @@ def frame_ssim(src_path, gif_data):
     return statistics.mean(scores) if scores else 0.0
 
 
+def bench_animation(bench, tmp, path, rounds, label):
+    """pushattach-bench's `a1` workload on the one animation at `path` (copied into a folder of its
+    own under `tmp`: the bench skips symlinks): (the line of a one-round run, for its peak RSS; the
+    line of a `rounds`-round run, for its time; the GIF it wrote)."""
+    name = os.path.basename(path)
+    folder = os.path.join(tmp, name + ".d")
+    os.mkdir(folder)
+    shutil.copyfile(path, os.path.join(folder, name))
+    out = os.path.join(tmp, name + ".out")
+    os.mkdir(out)
+
+    def run(n):
+        doc = json.loads(subprocess.run(
+            [bench, "--json", "--workload", "a1", "--threads", "1", "--rounds", str(n), "--folder", folder,
+             "--output", out], stdout=subprocess.PIPE, check=True).stdout)
+        line = next((r for r in doc["results"] if r.get("images")), None) or {"failures": ["no result"]}
+        if line.get("failures"):
+            sys.exit(f"compare: {label}: pushattach-bench refused {name}: {line['failures'][0]}")
+        return line
+
+    mem = run(1)  # peak RSS from a one-round run of its own
+    timed = run(rounds)
+    return mem, timed, open(os.path.join(out, name + ".a1.gif"), "rb").read()
+
+
 def a1(bench, rounds):
     """A1 figures: {file: {tool: {ms, peak_rss_mb, bytes, frames, output, ssim}}}."""
     root = os.path.join(HERE, "..")
@@ -366,24 +391,7 @@ def a1(bench, rounds):
             if not os.path.exists(path):
                 continue
             name = os.path.basename(path)
-            folder = os.path.join(tmp, name + ".d")
-            os.mkdir(folder)
-            shutil.copyfile(path, os.path.join(folder, name))  # a copy: the bench skips symlinks
-            out = os.path.join(tmp, name + ".out")
-            os.mkdir(out)
-
-            def ours_run(n):
-                doc = json.loads(subprocess.run(
-                    [bench, "--json", "--workload", "a1", "--threads", "1", "--rounds", str(n), "--folder", folder,
-                     "--output", out], stdout=subprocess.PIPE, check=True).stdout)
-                line = doc["results"][0] if doc["results"] else {"failures": ["no result"]}
-                if line.get("failures"):
-                    sys.exit(f"compare: A1: pushattach-bench refused {name}: {line['failures'][0]}")
-                return line
-
-            mem = ours_run(1)  # peak RSS from a one-round run of its own
-            timed = ours_run(rounds)
-            ours_data = open(os.path.join(out, name + ".a1.gif"), "rb").read()
+            mem, timed, ours_data = bench_animation(bench, tmp, path, rounds, "A1")
             vips_path = os.path.join(tmp, name + ".vips.gif")
             vips = peak_line(subprocess.run([sys.executable, "-c", VIPS_A1, path, str(rounds), vips_path],
                                             stdout=subprocess.PIPE, text=True, check=True).stdout)
@@ -474,24 +482,7 @@ def a2(bench, rounds):
     with tempfile.TemporaryDirectory() as tmp:
         for path in a2_files():
             name = os.path.basename(path)
-            folder = os.path.join(tmp, name + ".d")
-            os.mkdir(folder)
-            shutil.copyfile(path, os.path.join(folder, name))
-            out = os.path.join(tmp, name + ".out")
-            os.mkdir(out)
-
-            def ours_run(n):
-                doc = json.loads(subprocess.run(
-                    [bench, "--json", "--workload", "a1", "--threads", "1", "--rounds", str(n), "--folder", folder,
-                     "--output", out], stdout=subprocess.PIPE, check=True).stdout)
-                line = next((r for r in doc["results"] if r.get("images")), None) or {"failures": ["no result"]}
-                if line.get("failures"):
-                    sys.exit(f"compare: A2: pushattach-bench refused {name}: {line['failures'][0]}")
-                return line
-
-            mem = ours_run(1)
-            timed = ours_run(rounds)
-            ours_data = open(os.path.join(out, name + ".a1.gif"), "rb").read()
+            mem, timed, ours_data = bench_animation(bench, tmp, path, rounds, "A2")
             frames, w, h = gif_facts(ours_data)
             magick_path = os.path.join(tmp, name + ".magick.gif")
             magick_ms, magick_rss = time_magick_a2(path, rounds, (w, h), magick_path)
