@@ -49,10 +49,15 @@ let package = Package(
         .target(name: "ImageEngine", dependencies: ["MediaTypes", "ImageCodecs"]),
         .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"]),
         .target(name: "Fetch", dependencies: ["MediaTypes", "CCurlShim"]),
-        .target(name: "Pipeline", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch"]),
+        // System calls on the container (one wrapper), atomic writes, hashing, the memory budget
+        // and the worker threads: what the per-item path and the batch runner both stand on.
+        .target(name: "SystemSupport", dependencies: ["MediaTypes"]),
+        .target(
+            name: "Pipeline",
+            dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "SystemSupport"]),
         // The library a server calls: one module, one call per job, one error type.
         .target(
-            name: "PushAttach", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "Pipeline"]),
+            name: "PushAttach", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "SystemSupport", "Pipeline"]),
         // `pushattach serve`'s server: the second face over the library, on libmicrohttpd.
         .target(name: "AttachmentServer", dependencies: ["PushAttach", "CMicroHTTPD", "CMicroHTTPDShim"]),
         // The command line: a face over the library (`PushAttach`, `AttachmentServer`), plus the
@@ -67,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "PushAttachFuzz",
             dependencies: [
-                "MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "Pipeline", "EngineFuzzKit",
+                "MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "SystemSupport", "Pipeline", "EngineFuzzKit",
             ],
             path: "Fuzz", exclude: ["seeds"]),
         // Generative whole-engine fuzzing (docs/ROBUSTNESS.md): images generated from a seed, written by
@@ -89,8 +94,8 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "Fetch", "ImageCodecs", "ImageEngine", "MediaTypes", "Verification", "TestSupport",
-                "EngineFuzzKit",
+                "Pipeline", "Fetch", "ImageCodecs", "ImageEngine", "MediaTypes", "Verification", "SystemSupport",
+                "TestSupport", "EngineFuzzKit",
             ]),
         .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "TestSupport"]),
         .testTarget(name: "AttachmentServerTests", dependencies: ["AttachmentServer", "PushAttach", "TestSupport"]),

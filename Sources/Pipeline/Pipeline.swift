@@ -3,4 +3,3 @@
 //     Inputs/     INPUT arguments → InputEvent (items with their file:line, or problems)
 //     Container/  the output folder: names, atomic writes, the lock
 //     Manifest/   manifest.jsonl as items finish, manifest.json at the end, --resume
-//     Hashing/    SHA-1 (for UUID v5 names) and SHA-256 (for the manifest)

@@ -3,6 +3,7 @@ import Foundation
 import ImageEngine
 import MediaTypes
 import Pipeline
+import SystemSupport
 import PushAttach
 import TestSupport
 import Testing

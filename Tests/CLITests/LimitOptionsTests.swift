@@ -1,6 +1,7 @@
 import Foundation
 import PushAttach
 import Pipeline
+import SystemSupport
 import Testing
 import Verification
 

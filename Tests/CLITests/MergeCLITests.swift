@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import SystemSupport
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import Pipeline
+import SystemSupport
 import TestSupport
 import Testing
 

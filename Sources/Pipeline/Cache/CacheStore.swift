@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// The files of an on-disk answer cache, shared by any number of processes: one file per key,
 /// a short text head (status, content type, type hint, hash, length) then the body, written

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// The file name of a prepared attachment: `<UUID>-<name>.<ext>`.
 ///
@@ -13,7 +14,7 @@ import Foundation
 /// name is capped to NAME_MAX (255) bytes of UTF-8, cutting `<name>` on a character boundary.
 package struct AttachmentName: Sendable, Hashable, CustomStringConvertible {
     /// Linux and macOS limit one path component to 255 bytes.
-    package static let nameMax = 255
+    package static let nameMax = AtomicWriter.nameMax
 
     /// How the UUID part is chosen.
     package enum Naming: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// The output folder of `pushattach prepare`: one sub-folder per category, locked for the

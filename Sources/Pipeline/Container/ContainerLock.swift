@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// An exclusive, non-blocking `flock` on `DIR/.pushattach.lock`, so two runs never write into
 /// the same container. The holder's PID is written into the file for the refusal message.

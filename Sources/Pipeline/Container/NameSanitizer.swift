@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// Turns an untrusted suggested filename into a safe `<name>` part of an attachment file name.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// One media URL to prepare, with where it came from.
 ///

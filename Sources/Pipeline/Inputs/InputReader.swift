@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// Reads the INPUT arguments of `pushattach prepare` in order and yields one event per item or

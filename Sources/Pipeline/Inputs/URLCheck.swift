@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// Checks that a string from an input is a URL we are willing to fetch.

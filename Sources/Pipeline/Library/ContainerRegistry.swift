@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// The containers open in this process, one per folder (keyed by its resolved path), shared by
 /// every caller that writes into it: the container lock is per folder **per process**.

@@ -1,5 +1,6 @@
 import Fetch
 import Foundation
+import SystemSupport
 
 /// One item at a time through the per-item pipeline of `Preparer` (`ItemContext`: download
 /// with every cap and the address guard, claims, `MediaCheck`, engine, passthrough, hash, final

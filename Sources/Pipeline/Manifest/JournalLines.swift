@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// A manifest journal read line by line, each line decoded as `Entry` with where it stands in

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// The journals a container holds: an unsharded run's `manifest.jsonl` and the shards'
 /// `manifest.K-of-N.jsonl`, with each shard's completion marker (`manifest.K-of-N.done`).

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// Reading the journal back: the final `manifest.json`, and what `--resume` may skip.

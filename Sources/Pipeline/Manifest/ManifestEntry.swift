@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// One entry of the manifest: what happened to one input item.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// JSON text whose object keys come out in the order they are listed: the manifest's fixed key

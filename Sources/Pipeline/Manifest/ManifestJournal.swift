@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// `DIR/manifest.jsonl`: one JSON line appended per finished item, as it finishes, so a crash

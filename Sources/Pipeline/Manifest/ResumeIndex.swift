@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// What a `--resume` run may skip, kept compact: fixed bytes per prepared entry, never the

@@ -1,5 +1,6 @@
 import Fetch
 import Foundation
+import SystemSupport
 import ImageCodecs
 import ImageEngine
 import MediaTypes

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// What a run reports as it goes, for progress lines and `--json`.
 package enum PrepareEvent: Sendable {

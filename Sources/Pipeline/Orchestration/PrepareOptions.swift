@@ -1,5 +1,6 @@
 import Fetch
 import Foundation
+import SystemSupport
 import ImageEngine
 import MediaTypes
 import Verification

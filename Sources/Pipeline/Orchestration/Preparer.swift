@@ -1,5 +1,6 @@
 import Fetch
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// Runs `pushattach prepare`: inputs → download → sniff, reconcile, assess → engine → hash →

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// The outcome of the first item naming a URL, awaited by later items naming the same URL, so
 /// identical URLs are downloaded once and every entry points to the same file.

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// `DIR/report.html`: one self-contained page showing every item of a container's manifest, for

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// Reads `manifest.json` one entry at a time: the report's memory does not grow with the run.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// Why `BatchReport.write(container:)` wrote no report. Each case names the file at fault.

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// Text from outside (URLs, names, reasons, warnings: the network chose them) made safe for the

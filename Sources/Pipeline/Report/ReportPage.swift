@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// The fixed parts of `report.html`: its style sheet and its script, inline (the page opens
 /// from disk and loads nothing from anywhere), and the Content-Security-Policy that allows

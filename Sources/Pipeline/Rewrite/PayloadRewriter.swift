@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// Rewrites push payloads to point at the files a batch prepared: each media URL becomes
 /// `baseURL` + the file's path in the folder, and the type hint is set in the convention's own

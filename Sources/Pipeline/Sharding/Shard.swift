@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// One of `count` deterministic slices of an input list: `prepare --shard K/N` takes the items
 /// whose key hashes to `index`.

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// One item of a batch: a URL with the sender's type hint and an id of the caller's own.

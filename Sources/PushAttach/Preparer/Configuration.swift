@@ -1,5 +1,6 @@
 import Fetch
 import Foundation
+import SystemSupport
 import MediaTypes
 import ImageEngine
 import Pipeline

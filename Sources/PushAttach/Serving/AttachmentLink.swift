@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// The URL scheme of `pushattach serve`: one source URL with the sender's type hint and a
 /// thumbnail size, as the path `/a/<signature>/<base64url(source)>?type=…&thumb=…`.

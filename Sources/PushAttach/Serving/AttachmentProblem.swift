@@ -1,5 +1,6 @@
 import Fetch
 import Foundation
+import SystemSupport
 import MediaTypes
 
 /// The one JSON body every error answer of `pushattach serve` carries, and the HTTP status that

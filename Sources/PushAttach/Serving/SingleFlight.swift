@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// One piece of work per key at a time, whatever the number of callers: the first caller of a
 /// key starts it, later callers wait for the same result (each with its own deadline), and the

@@ -10,6 +10,7 @@ import ImageEngine
 // declaration (`Scripts/public-api-check` type-checks it outside the package to prove it).
 import MediaTypes
 import Pipeline
+import SystemSupport
 
 /// A media format, from the bytes: JPEG, PNG, GIF, WebP, HEIC, AVIF, MP3, MP4, … (`.unknown`).
 ///
@@ -77,7 +78,7 @@ public typealias FetchError = Fetch.FetchError
 /// Why the folder could not be opened or written (`AttachmentError.Underlying.container`).
 ///
 ///     if case .container(let cause) = error.underlying { print(cause.isFatal) }
-public typealias ContainerError = Pipeline.ContainerError
+public typealias ContainerError = SystemSupport.ContainerError
 
 /// Why the image engine failed (`AttachmentError.Underlying.processing`).
 ///

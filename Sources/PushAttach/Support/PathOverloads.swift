@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import MediaTypes
 
 // The same calls with a file-system path where the main form takes a `URL`, and bytes as

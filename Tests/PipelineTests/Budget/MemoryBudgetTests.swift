@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// A `MemoryBudget` whose line the test can watch: `queued` yields the number of waiters each
 /// time one joins.

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// The one check of a path read from a journal or a manifest (`ContainerPath`), the system-call
 /// wrapper's refusal of a NUL byte, and each reader that applies the check: the merge that

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// Issue 20, finding 3, "a container swapped mid-run": while a run goes on, the container is
 /// renamed and a symbolic link to another folder put in its place. The run opened the container

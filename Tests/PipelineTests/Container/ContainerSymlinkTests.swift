@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// Issue 10, "no way in through the container": whoever can write into the container folder
 /// plants a symbolic link (or a hard link, or a pipe) where PushAttach keeps a file or a folder.

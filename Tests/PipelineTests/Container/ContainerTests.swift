@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 @Suite("Container: atomic writes, lock, folders")
 struct ContainerTests {

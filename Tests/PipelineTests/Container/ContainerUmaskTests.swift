@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// Issue 10: attachments and `manifest.json` were forced to mode 0644 whatever the umask. They
 /// are now created 0666 and the umask narrows them, as for any file a tool writes.

@@ -2,6 +2,7 @@ import Fetch
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// The parser itself is Fetch's (`Tests/FetchTests/ContentDispositionTests.swift`); here, that
 /// its raw, untrusted result goes through the container's sanitiser.

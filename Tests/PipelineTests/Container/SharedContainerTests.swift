@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// A container shared by the library preparers of several processes (`Access.sharedByProcesses`).
 /// `flock` locks belong to open file descriptions, so two opens in this process hold the

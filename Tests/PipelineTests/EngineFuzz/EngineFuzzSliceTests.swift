@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// A fixed slice of the generative engine fuzzer (`make fuzz` target `engine`, docs/ROBUSTNESS.md):
 /// seeded cases, sides at most `maxSide`, through `MediaStage.prepare`, every check of the

@@ -4,6 +4,7 @@ import ImageEngine
 import MediaTypes
 
 @testable import Pipeline
+@testable import SystemSupport
 
 extension MediaStage {
     /// `prepare`'s per-item call for one generated body, under a run's rules and engine limits,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// Vectors from FIPS 180-2 appendices A/B ("abc", the 448-bit message, a million "a") plus
 /// block-boundary lengths checked against Python's hashlib.

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 
 @testable import Pipeline
+@testable import SystemSupport
 
 #if canImport(Glibc)
     import Glibc

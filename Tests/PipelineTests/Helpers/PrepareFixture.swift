@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// A loopback server with image routes, a temporary container, and a way to run the real
 /// `Preparer` over a list of URLs.

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// Reads every event of `inputs`.
 func events(_ inputs: [String], stdin: FileHandle = .nullDevice) -> [InputEvent] {

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// The conventions table (`PayloadConventions.all`), which `prepare --help` shows: each example
 /// finds what it says; one push gives one item per distinct URL; every problem with a JSON file

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 @Suite("Inputs: push payloads and local media")
 struct PayloadInputTests {

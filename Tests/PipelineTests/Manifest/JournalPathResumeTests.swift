@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// Issue 20, finding 4, "a NUL byte in a journal path": a journal line is text anyone who can
 /// write into the container can edit. `"..\u{0}"` is not `..` to Swift but is `..` to C, so

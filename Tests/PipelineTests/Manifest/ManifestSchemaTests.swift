@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// `docs/manifest.schema.json` against what a real run writes, checked by hand (`SchemaCheck`).
 @Suite("Manifest: the documented schema", .ownThread)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 @Suite("Manifest: entries, journal, finalize, resume")
 struct ManifestTests {

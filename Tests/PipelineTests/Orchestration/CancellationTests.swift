@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// Cancellation holds at every stage of an item: a cancelled call reports `.cancelled` and
 /// leaves the folder as it was (no attachment, no thumbnail, no spool body), and a cancelled

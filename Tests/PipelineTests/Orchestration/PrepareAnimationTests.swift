@@ -5,6 +5,7 @@ import Testing
 import Verification
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// `prepare` end to end over the loopback server: an animated WebP comes out an animated GIF
 /// (frames, size, thumbnail of its first frame) that `verify` accepts, and its manifest entry

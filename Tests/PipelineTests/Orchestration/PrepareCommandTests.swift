@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -6,6 +6,7 @@ import Testing
 import Verification
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// One decision per file: damaged image data gets the same verdict from `verify`, `prepare` and
 /// the library, whatever the output size (and whatever the input's: damage is found before the

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// Identical URLs are downloaded once, whether the first item is still in flight (the later
 /// ones wait on it) or already in the journal (the later ones read its line back).

@@ -5,6 +5,7 @@ import Testing
 import Verification
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// `prepare` end to end on HEIC and AVIF served by the loopback server (with the Content-Types
 /// CDNs send): each is transcoded upright to JPEG, or PNG with alpha, fitted to the limits, with

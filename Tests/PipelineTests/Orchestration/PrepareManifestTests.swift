@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// What a real run writes into the manifest: input order whatever the completion order, the
 /// error code, the source's size, each warning once, and one line per item across `--resume`.

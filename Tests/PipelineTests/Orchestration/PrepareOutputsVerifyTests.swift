@@ -5,6 +5,7 @@ import Testing
 import Verification
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// What `prepare` writes, `verify` accepts: every image of the conformance set's photo,
 /// orientation, PNG and WebP folders is served, prepared with thumbnails by the streaming

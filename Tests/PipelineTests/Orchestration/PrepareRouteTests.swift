@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// The real `Preparer` against the loopback server: each route gets the expected manifest entry.
 @Suite("prepare: one manifest entry per server behaviour", .ownThread)

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// With private networks refused, every non-public address form is a `failed` entry naming
 /// the address and the rule, directly and through a redirect from an allowed first hop.

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// Spooled downloads through the real `Preparer`: passthrough by rename, images from the spool,
 /// no spool file left behind, and the process memory budget.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// "top reasons" groups: what went wrong, without what varies per item.
 @Suite struct ReasonKeyTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// The worker pool's life cycle: its threads may start after the pool is gone.
 @Suite("WorkerPool")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// The rewriter on single payloads (the CLI tests run it end to end per convention).
 @Suite struct PayloadRewriterTests {

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// `Manifest.merge`: journals of a sharded run, merged in input order through sorted runs on
 /// disk; refusals; and the resume index's fixed size per entry.

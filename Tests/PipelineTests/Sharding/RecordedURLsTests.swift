@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// `RecordedURLs`, the run's per-URL state once an item is in the journal: every URL found again
 /// with its span, line and input after many growths, in fixed bytes whatever the URL's length.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Pipeline
+@testable import SystemSupport
 
 /// The shard function and `--shard` parsing.
 @Suite("shards: a fixed hash of the URL, and K/N or the array job's environment")

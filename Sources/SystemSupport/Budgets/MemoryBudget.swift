@@ -25,9 +25,9 @@ import Foundation
 ///   released, never lost.
 /// - An item may hold its download lease while it waits for its processing lease (that is the
 ///   point); no other lease may be waited for while holding one.
-final class MemoryBudget: @unchecked Sendable {
+package final class MemoryBudget: @unchecked Sendable {
     /// The most bytes held at once (at least 1).
-    let capacity: Int
+    package let capacity: Int
     private let lock = NSLock()
     private var held = 0
     /// The part of `held` granted to processing requests.
@@ -36,7 +36,7 @@ final class MemoryBudget: @unchecked Sendable {
     private var nextID: UInt64 = 0
 
     /// What a request is for.
-    enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// A body's in-memory part, while it downloads and waits for the engine.
         case download
         /// What the engine needs for the item (`ImageProcessor.workingMemory`), beyond its body.
@@ -44,32 +44,32 @@ final class MemoryBudget: @unchecked Sendable {
     }
 
     private struct Waiter {
-        let id: UInt64
-        let weight: Int
-        let kind: Kind
-        let continuation: CheckedContinuation<Void, any Error>
+        package let id: UInt64
+        package let weight: Int
+        package let kind: Kind
+        package let continuation: CheckedContinuation<Void, any Error>
     }
 
     /// Tests only: told the number of waiters each time one joins the line.
     private let onQueued: (@Sendable (Int) -> Void)?
 
-    init(capacity: Int, onQueued: (@Sendable (Int) -> Void)? = nil) {
+    package init(capacity: Int, onQueued: (@Sendable (Int) -> Void)? = nil) {
         self.capacity = max(1, capacity)
         self.onQueued = onQueued
     }
 
     /// Bytes held by leases now.
-    var heldBytes: Int { lock.withLock { held } }
+    package var heldBytes: Int { lock.withLock { held } }
     /// Tasks waiting now.
-    var waitingCount: Int { lock.withLock { waiters.count } }
+    package var waitingCount: Int { lock.withLock { waiters.count } }
 
     /// The weight `bytes` counts for: at least 0, at most `capacity`.
-    func weight(of bytes: Int) -> Int { min(max(0, bytes), capacity) }
+    package func weight(of bytes: Int) -> Int { min(max(0, bytes), capacity) }
 
     /// Waits until `bytes` (cut to the capacity) fit, in line, and holds them.
     ///
     /// - Throws: `CancellationError` when the task is cancelled while waiting (or before).
-    func acquire(_ bytes: Int, for kind: Kind = .processing) async throws -> MemoryLease {
+    package func acquire(_ bytes: Int, for kind: Kind = .processing) async throws -> MemoryLease {
         let weight = weight(of: bytes)
         let id: UInt64 = lock.withLock {
             nextID += 1
@@ -116,7 +116,7 @@ final class MemoryBudget: @unchecked Sendable {
     }
 
     /// The lease if `bytes` fit now with nobody waiting, else nil.
-    func tryAcquire(_ bytes: Int) -> MemoryLease? {
+    package func tryAcquire(_ bytes: Int) -> MemoryLease? {
         let weight = weight(of: bytes)
         let granted: Bool = lock.withLock {
             guard waiters.isEmpty, held + weight <= capacity else { return false }
@@ -171,7 +171,7 @@ final class MemoryBudget: @unchecked Sendable {
 
 /// Bytes of a `MemoryBudget` held by one item; given back once, by `release()` or when the
 /// lease goes.
-final class MemoryLease: @unchecked Sendable {
+package final class MemoryLease: @unchecked Sendable {
     private let budget: MemoryBudget
     private let kind: MemoryBudget.Kind
     private let lock = NSLock()
@@ -186,10 +186,10 @@ final class MemoryLease: @unchecked Sendable {
     deinit { release() }
 
     /// The bytes still held.
-    var heldBytes: Int { lock.withLock { weight } }
+    package var heldBytes: Int { lock.withLock { weight } }
 
     /// Gives the bytes back. Safe to call more than once, from any thread.
-    func release() {
+    package func release() {
         let freed: Int = lock.withLock {
             defer { weight = 0 }
             return weight
@@ -199,7 +199,7 @@ final class MemoryLease: @unchecked Sendable {
 
     /// Gives back all but `bytes` (a download's lease, once the body is in: its size).
     /// Never grows the lease.
-    func shrink(to bytes: Int) {
+    package func shrink(to bytes: Int) {
         let freed: Int = lock.withLock {
             let keep = min(weight, max(0, bytes))
             defer { weight = keep }

@@ -4,14 +4,14 @@ import Foundation
 ///
 ///     var buffer = MessageBlockBuffer()
 ///     bytes.withUnsafeBytes { buffer.feed($0) { block in compress(block) } }
-struct MessageBlockBuffer: Sendable {
+package struct MessageBlockBuffer: Sendable {
     private var pending: [UInt8] = []
     private(set) var totalBytes: UInt64 = 0
 
-    init() {}
+    package init() {}
 
     /// Hands every complete 64-byte block to `compress`, keeping the remainder.
-    mutating func feed(_ bytes: UnsafeRawBufferPointer, _ compress: (UnsafeRawBufferPointer) -> Void) {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer, _ compress: (UnsafeRawBufferPointer) -> Void) {
         totalBytes &+= UInt64(bytes.count)
         var offset = 0
         if !pending.isEmpty {
@@ -31,7 +31,7 @@ struct MessageBlockBuffer: Sendable {
 
     /// 0x80, zeros, then the message length in bits as a big-endian UInt64 (FIPS 180-4 §5.1.1).
     /// Feeding it must not count towards the length, so callers feed it once, at the end.
-    mutating func padding() -> [UInt8] {
+    package mutating func padding() -> [UInt8] {
         let bitLength = totalBytes &* 8
         let used = Int(totalBytes % 64)
         let zeros = used < 56 ? 55 - used : 119 - used
@@ -43,9 +43,9 @@ struct MessageBlockBuffer: Sendable {
 }
 
 extension UInt32 {
-    @inline(__always) func rotatedLeft(_ n: UInt32) -> UInt32 { (self << n) | (self >> (32 - n)) }
-    @inline(__always) func rotatedRight(_ n: UInt32) -> UInt32 { (self >> n) | (self << (32 - n)) }
-    var bigEndianBytes: [UInt8] {
+    @inline(__always) package func rotatedLeft(_ n: UInt32) -> UInt32 { (self << n) | (self >> (32 - n)) }
+    @inline(__always) package func rotatedRight(_ n: UInt32) -> UInt32 { (self >> n) | (self << (32 - n)) }
+    package var bigEndianBytes: [UInt8] {
         [
             UInt8(truncatingIfNeeded: self >> 24), UInt8(truncatingIfNeeded: self >> 16),
             UInt8(truncatingIfNeeded: self >> 8), UInt8(truncatingIfNeeded: self),
@@ -54,7 +54,7 @@ extension UInt32 {
 }
 
 extension UnsafeRawBufferPointer {
-    @inline(__always) func loadBigEndianUInt32(at offset: Int) -> UInt32 {
+    @inline(__always) package func loadBigEndianUInt32(at offset: Int) -> UInt32 {
         UInt32(self[offset]) << 24 | UInt32(self[offset + 1]) << 16
             | UInt32(self[offset + 2]) << 8 | UInt32(self[offset + 3])
     }

@@ -22,10 +22,10 @@
 /// Inside the container nothing is reached by path: `DirectoryHandle` opens the container once
 /// and then goes through the `…at` calls here, relative to its descriptor, never following a
 /// link.
-enum SystemCall {
+package enum SystemCall {
     /// Runs `body` until it does not fail with EINTR; `-1` becomes `.system(call:path:errno:)`.
     @discardableResult
-    static func run<T: FixedWidthInteger & SignedInteger>(
+    package static func run<T: FixedWidthInteger & SignedInteger>(
         _ call: String, path: String, _ body: () -> T
     ) throws(ContainerError) -> T {
         while true {
@@ -38,15 +38,15 @@ enum SystemCall {
     }
 
     /// The C library's text for `code` ("No such file or directory").
-    static func message(for code: Int32) -> String { String(cString: strerror(code)) }
+    package static func message(for code: Int32) -> String { String(cString: strerror(code)) }
 
-    static var processID: Int32 { getpid() }
+    package static var processID: Int32 { getpid() }
 
     /// Refuses a name holding a NUL byte before it reaches a C call, which would read only the
     /// part before the NUL and act on another file than the one named (`"..\u{0}/x.jpg"` would
     /// be `".."`, the folder above). A path read from outside (a journal line) may hold one; no
     /// name PushAttach makes does.
-    static func refuseNUL(_ names: String..., call: String, path: String) throws(ContainerError) {
+    package static func refuseNUL(_ names: String..., call: String, path: String) throws(ContainerError) {
         for name in names where name.utf8.contains(0) {
             throw .refusedPath(call: call, path: path, reason: "it holds a NUL byte")
         }
@@ -54,10 +54,10 @@ enum SystemCall {
 
     // MARK: - Opening and closing
 
-    enum Access: Sendable {
+    package enum Access: Sendable {
         case readOnly, writeOnly, readWrite
 
-        var flags: Int32 {
+        package var flags: Int32 {
             switch self {
             case .readOnly: O_RDONLY
             case .writeOnly: O_WRONLY
@@ -67,20 +67,21 @@ enum SystemCall {
     }
 
     /// `open(2)` flags besides the access mode. `O_CLOEXEC` is always added.
-    struct OpenOptions: OptionSet, Sendable {
-        let rawValue: Int32
-        static let create = OpenOptions(rawValue: O_CREAT)
-        static let exclusive = OpenOptions(rawValue: O_EXCL)
-        static let append = OpenOptions(rawValue: O_APPEND)
-        static let directory = OpenOptions(rawValue: O_DIRECTORY)
+    package struct OpenOptions: OptionSet, Sendable {
+        package let rawValue: Int32
+        package init(rawValue: Int32) { self.rawValue = rawValue }
+        package static let create = OpenOptions(rawValue: O_CREAT)
+        package static let exclusive = OpenOptions(rawValue: O_EXCL)
+        package static let append = OpenOptions(rawValue: O_APPEND)
+        package static let directory = OpenOptions(rawValue: O_DIRECTORY)
         /// Fails (ELOOP; ENOTDIR with `.directory`) when the last component is a symbolic link.
-        static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+        package static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
         /// So a FIFO planted where a file is expected cannot block the open.
-        static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+        package static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
     }
 
     /// `open(2)` by path, following links on the way: for paths the user gave.
-    static func open(_ path: String, _ access: Access, _ options: OpenOptions = []) throws(ContainerError) -> Int32 {
+    package static func open(_ path: String, _ access: Access, _ options: OpenOptions = []) throws(ContainerError) -> Int32 {
         try refuseNUL(path, call: "open", path: path)
         let flags = access.flags | options.rawValue | O_CLOEXEC
         return try run("open", path: path) { cOpen(path, flags) }
@@ -88,7 +89,7 @@ enum SystemCall {
 
     /// `openat(2)`: `name` inside the folder open as `directory`. `permissions` is narrowed by
     /// the umask, as for any new file.
-    static func open(
+    package static func open(
         in directory: Int32, _ name: String, _ access: Access, _ options: OpenOptions = [], permissions: Int = 0,
         path: String
     ) throws(ContainerError) -> Int32 {
@@ -99,7 +100,7 @@ enum SystemCall {
     }
 
     /// Closes `fd`. EINTR is not retried: on Linux the descriptor is already released.
-    static func close(_ fd: Int32, path: String) throws(ContainerError) {
+    package static func close(_ fd: Int32, path: String) throws(ContainerError) {
         let result = cClose(fd)
         if result == -1, errno != EINTR { throw .system(call: "close", path: path, errno: errno) }
     }
@@ -107,14 +108,14 @@ enum SystemCall {
     // MARK: - Reading and writing
 
     /// One `read(2)` into `buffer`; 0 at the end.
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(ContainerError)
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(ContainerError)
         -> Int
     {
         try run("read", path: path) { cRead(fd, buffer.baseAddress, buffer.count) }
     }
 
     /// One `pread(2)` into `buffer` from `offset`; 0 at the end.
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String)
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String)
         throws(ContainerError) -> Int
     {
         try run("pread", path: path) { pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
@@ -122,7 +123,7 @@ enum SystemCall {
 
     /// Writes all of `bytes`, looping over partial writes: at the file offset (or the end, for
     /// `O_APPEND`), or from `offset` with `pwrite(2)`.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int? = nil, path: String)
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int? = nil, path: String)
         throws(ContainerError)
     {
         var done = 0
@@ -142,7 +143,7 @@ enum SystemCall {
 
     /// `read(_:into:path:)` (or, with `offset`, `pread`) into `buffer[range]` (default: all of
     /// it). The standard library's `withUnsafe…Bytes` rethrow `any Error`; these keep the type.
-    static func read(
+    package static func read(
         _ fd: Int32, into buffer: inout [UInt8], range: Range<Int>? = nil, at offset: Int? = nil, path: String
     ) throws(ContainerError) -> Int {
         let range = range ?? 0..<buffer.count
@@ -160,7 +161,7 @@ enum SystemCall {
     }
 
     /// `writeAll` of `bytes`.
-    static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>, at offset: Int? = nil, path: String)
+    package static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>, at offset: Int? = nil, path: String)
         throws(ContainerError)
     {
         let result: Result<Void, ContainerError> = bytes.withUnsafeBytes { raw in
@@ -170,50 +171,50 @@ enum SystemCall {
     }
 
     /// The file's size, leaving the offset at its end (`lseek(2)` to `SEEK_END`).
-    static func seekToEnd(_ fd: Int32, path: String) throws(ContainerError) -> Int {
+    package static func seekToEnd(_ fd: Int32, path: String) throws(ContainerError) -> Int {
         Int(try run("lseek", path: path) { lseek(fd, 0, SEEK_END) })
     }
 
-    static func truncate(_ fd: Int32, to size: Int, path: String) throws(ContainerError) {
+    package static func truncate(_ fd: Int32, to size: Int, path: String) throws(ContainerError) {
         try run("ftruncate", path: path) { ftruncate(fd, off_t(size)) }
     }
 
     /// `fsync(2)`: of a file, or of a folder so a create, rename or unlink inside it is durable.
-    static func sync(_ fd: Int32, path: String) throws(ContainerError) {
+    package static func sync(_ fd: Int32, path: String) throws(ContainerError) {
         try run("fsync", path: path) { fsync(fd) }
     }
 
     /// A non-blocking exclusive `flock(2)`; fails with EWOULDBLOCK when another holds it.
-    static func lockExclusive(_ fd: Int32, path: String) throws(ContainerError) {
+    package static func lockExclusive(_ fd: Int32, path: String) throws(ContainerError) {
         try run("flock", path: path) { flock(fd, LOCK_EX | LOCK_NB) }
     }
 
     /// A blocking exclusive `flock(2)`: waits while another holds it (held by others for an
     /// instant only, where used: a private spool folder's owner file).
-    static func lockExclusiveWaiting(_ fd: Int32, path: String) throws(ContainerError) {
+    package static func lockExclusiveWaiting(_ fd: Int32, path: String) throws(ContainerError) {
         try run("flock", path: path) { flock(fd, LOCK_EX) }
     }
 
     /// A non-blocking shared `flock(2)`: any number of holders, but none while another holds it
     /// exclusively (EWOULDBLOCK).
-    static func lockShared(_ fd: Int32, path: String) throws(ContainerError) {
+    package static func lockShared(_ fd: Int32, path: String) throws(ContainerError) {
         try run("flock", path: path) { flock(fd, LOCK_SH | LOCK_NB) }
     }
 
     // MARK: - Status
 
     /// What `stat(2)` says, in the terms the callers need.
-    struct FileStatus: Sendable, Hashable {
-        enum Kind: Sendable, Hashable { case regular, directory, symbolicLink, other }
-        var kind: Kind
-        var size: Int
-        var links: Int
+    package struct FileStatus: Sendable, Hashable {
+        package enum Kind: Sendable, Hashable { case regular, directory, symbolicLink, other }
+        package var kind: Kind
+        package var size: Int
+        package var links: Int
         /// The device and inode: equal for two names (or descriptors) of one file.
-        var identity: FileIdentity
+        package var identity: FileIdentity
         /// When the data was last changed (or the time set by `touch`), in seconds since 1970.
-        var modified: Double
+        package var modified: Double
 
-        init(_ info: stat) {
+        package init(_ info: stat) {
             kind =
                 switch info.st_mode & S_IFMT {
                 case S_IFREG: .regular
@@ -229,30 +230,30 @@ enum SystemCall {
     }
 
     /// Which file a status is of, whatever name or descriptor reached it.
-    struct FileIdentity: Sendable, Hashable {
-        var device: UInt64
-        var inode: UInt64
+    package struct FileIdentity: Sendable, Hashable {
+        package var device: UInt64
+        package var inode: UInt64
     }
 
     /// `fcntl(F_DUPFD_CLOEXEC)`: another descriptor of the same open file (its own to close).
-    static func duplicate(_ fd: Int32, path: String) throws(ContainerError) -> Int32 {
+    package static func duplicate(_ fd: Int32, path: String) throws(ContainerError) -> Int32 {
         try run("dup", path: path) { fcntl(fd, F_DUPFD_CLOEXEC, 0) }
     }
 
     /// `futimens(2)` with the current time: marks a file as used now (the cache's LRU order).
-    static func touch(_ fd: Int32, path: String) throws(ContainerError) {
+    package static func touch(_ fd: Int32, path: String) throws(ContainerError) {
         try run("futimens", path: path) { futimens(fd, nil) }
     }
 
     /// `fstat(2)`.
-    static func status(_ fd: Int32, path: String) throws(ContainerError) -> FileStatus {
+    package static func status(_ fd: Int32, path: String) throws(ContainerError) -> FileStatus {
         var info = stat()
         try run("fstat", path: path) { fstat(fd, &info) }
         return FileStatus(info)
     }
 
     /// `stat(2)` by path, following links: for paths the user gave.
-    static func status(atPath path: String) throws(ContainerError) -> FileStatus {
+    package static func status(atPath path: String) throws(ContainerError) -> FileStatus {
         try refuseNUL(path, call: "stat", path: path)
         var info = stat()
         try run("stat", path: path) { stat(path, &info) }
@@ -260,7 +261,7 @@ enum SystemCall {
     }
 
     /// `fstatat(2)` with `AT_SYMLINK_NOFOLLOW`: a link is reported as one, never followed.
-    static func status(in directory: Int32, _ name: String, path: String) throws(ContainerError) -> FileStatus {
+    package static func status(in directory: Int32, _ name: String, path: String) throws(ContainerError) -> FileStatus {
         try refuseNUL(name, call: "stat", path: path)
         var info = stat()
         try run("stat", path: path) { fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) }
@@ -269,7 +270,7 @@ enum SystemCall {
 
     /// `faccessat(2)` of `name` in `directory` (`"."` for the folder itself): may this process
     /// create and remove names there?
-    static func checkWritable(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
+    package static func checkWritable(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
         try refuseNUL(name, call: "access", path: path)
         try run("access", path: path) { faccessat(directory, name, W_OK | X_OK, 0) }
     }
@@ -277,13 +278,13 @@ enum SystemCall {
     // MARK: - Names
 
     /// `mkdir(2)` by path: for the container the user named.
-    static func makeDirectory(_ path: String, permissions: Int) throws(ContainerError) {
+    package static func makeDirectory(_ path: String, permissions: Int) throws(ContainerError) {
         try refuseNUL(path, call: "mkdir", path: path)
         try run("mkdir", path: path) { mkdir(path, mode_t(permissions)) }
     }
 
     /// `mkdirat(2)`.
-    static func makeDirectory(in directory: Int32, _ name: String, permissions: Int, path: String)
+    package static func makeDirectory(in directory: Int32, _ name: String, permissions: Int, path: String)
         throws(ContainerError)
     {
         try refuseNUL(name, call: "mkdir", path: path)
@@ -292,14 +293,14 @@ enum SystemCall {
 
     /// `renameat(2)` within one folder: replaces `to` atomically; a link at `to` is replaced,
     /// not followed.
-    static func rename(in directory: Int32, _ from: String, to: String, path: String) throws(ContainerError) {
+    package static func rename(in directory: Int32, _ from: String, to: String, path: String) throws(ContainerError) {
         try refuseNUL(from, to, call: "rename", path: path)
         try run("rename", path: path) { renameat(directory, from, directory, to) }
     }
 
     /// `renameat(2)` from one folder into another (same file system): replaces `to` atomically;
     /// a link at `to` is replaced, not followed.
-    static func rename(in directory: Int32, _ from: String, into target: Int32, _ to: String, path: String)
+    package static func rename(in directory: Int32, _ from: String, into target: Int32, _ to: String, path: String)
         throws(ContainerError)
     {
         try refuseNUL(from, to, call: "rename", path: path)
@@ -307,20 +308,20 @@ enum SystemCall {
     }
 
     /// `unlinkat(2)` with `AT_REMOVEDIR`: removes an empty folder itself.
-    static func removeDirectory(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
+    package static func removeDirectory(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
         try refuseNUL(name, call: "rmdir", path: path)
         try run("rmdir", path: path) { unlinkat(directory, name, AT_REMOVEDIR) }
     }
 
     /// `unlinkat(2)` without `AT_REMOVEDIR`: removes a file or a link itself, never a folder
     /// (EISDIR) and never what a link points to.
-    static func unlink(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
+    package static func unlink(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
         try refuseNUL(name, call: "unlink", path: path)
         try run("unlink", path: path) { unlinkat(directory, name, 0) }
     }
 
     /// `realpath(3)`: the absolute path with every link and `.`/`..` resolved.
-    static func resolvedPath(_ path: String) throws(ContainerError) -> String {
+    package static func resolvedPath(_ path: String) throws(ContainerError) -> String {
         try refuseNUL(path, call: "realpath", path: path)
         guard let resolved = realpath(path, nil) else { throw .system(call: "realpath", path: path, errno: errno) }
         defer { free(resolved) }
@@ -329,7 +330,7 @@ enum SystemCall {
 
     /// The names in the folder open as `directory`, without `.` and `..` (`fdopendir(3)` on a
     /// duplicate, so `directory` stays open and unmoved).
-    static func names(in directory: Int32, path: String) throws(ContainerError) -> [String] {
+    package static func names(in directory: Int32, path: String) throws(ContainerError) -> [String] {
         var names: [String] = []
         try forEachName(in: directory, path: path) { names.append($0) }
         return names
@@ -337,7 +338,7 @@ enum SystemCall {
 
     /// Calls `body` with each name in the folder (not `.` or `..`), one at a time: a folder of a
     /// million files is never held as a list.
-    static func forEachName(in directory: Int32, path: String, _ body: (String) -> Void) throws(ContainerError) {
+    package static func forEachName(in directory: Int32, path: String, _ body: (String) -> Void) throws(ContainerError) {
         let copy = try run("dup", path: path) { dup(directory) }
         guard let stream = fdopendir(copy) else {
             let code = errno

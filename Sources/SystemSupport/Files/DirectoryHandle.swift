@@ -12,10 +12,10 @@ import Foundation
 /// The folder the user names is theirs to point anywhere: `init(resolving:)` resolves it once,
 /// and from then on the descriptor is the container, whatever happens to the path. The handle
 /// owns its descriptor and closes it when it goes.
-final class DirectoryHandle: Sendable {
+package final class DirectoryHandle: Sendable {
     /// The folder's path, for messages only: nothing is reached through it.
-    let path: String
-    let descriptor: Int32
+    package let path: String
+    package let descriptor: Int32
 
     private init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
@@ -24,14 +24,14 @@ final class DirectoryHandle: Sendable {
 
     /// Opens the folder at `path`, following links on the way and at the end (the path is the
     /// caller's choice).
-    convenience init(opening path: String) throws(ContainerError) {
+    package convenience init(opening path: String) throws(ContainerError) {
         let fd = try SystemCall.open(path, .readOnly, .directory)
         self.init(descriptor: fd, path: path)
     }
 
     /// Resolves `path` once (`realpath`) and opens the result, which must then still be a folder
     /// and not a link. `path` is the resolved one.
-    convenience init(resolving path: String) throws(ContainerError) {
+    package convenience init(resolving path: String) throws(ContainerError) {
         let resolved = try SystemCall.resolvedPath(path)
         let fd: Int32
         do { fd = try SystemCall.open(resolved, .readOnly, [.directory, .noFollow]) } catch {
@@ -49,11 +49,11 @@ final class DirectoryHandle: Sendable {
     deinit { try? SystemCall.close(descriptor, path: path) }
 
     /// `path/name`, for messages.
-    func path(of name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
+    package func path(of name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
 
     /// The sub-folder `name`, created first (mode 0755, narrowed by the umask) when `create` is
     /// set and it is missing. A link there is refused; a file there is ENOTDIR.
-    func folder(_ name: String, create: Bool) throws(ContainerError) -> DirectoryHandle {
+    package func folder(_ name: String, create: Bool) throws(ContainerError) -> DirectoryHandle {
         let full = path(of: name)
         if create {
             do { try SystemCall.makeDirectory(in: descriptor, name, permissions: 0o755, path: full) } catch {
@@ -75,7 +75,7 @@ final class DirectoryHandle: Sendable {
     /// must be a regular file, and one written in place (write access without `.exclusive`) must
     /// have no other hard links: a pipe, a device or another name for some file elsewhere is
     /// refused with `unsafeEntry`. `reportingPath` names the file in errors (default: `path/name`).
-    func openFile(
+    package func openFile(
         _ name: String, _ access: SystemCall.Access, _ options: SystemCall.OpenOptions = [], permissions: Int = 0,
         reportingPath: String? = nil
     ) throws(ContainerError) -> Int32 {
@@ -83,7 +83,7 @@ final class DirectoryHandle: Sendable {
     }
 
     /// `openFile`, with the `fstat` it made (nil for a new file, `.exclusive`).
-    func openFileWithStatus(
+    package func openFileWithStatus(
         _ name: String, _ access: SystemCall.Access, _ options: SystemCall.OpenOptions = [], permissions: Int = 0,
         reportingPath: String? = nil
     ) throws(ContainerError) -> (fd: Int32, status: SystemCall.FileStatus?) {
@@ -112,7 +112,7 @@ final class DirectoryHandle: Sendable {
     }
 
     /// `openFile(name, .readOnly)`, or nil when there is no such name.
-    func openFileIfPresent(_ name: String) throws(ContainerError) -> Int32? {
+    package func openFileIfPresent(_ name: String) throws(ContainerError) -> Int32? {
         do { return try openFile(name, .readOnly) } catch {
             if case .system(_, _, ENOENT) = error { return nil }
             throw error
@@ -120,7 +120,7 @@ final class DirectoryHandle: Sendable {
     }
 
     /// What is at `name` (a link is reported as a link), or nil when nothing is.
-    func status(_ name: String) throws(ContainerError) -> SystemCall.FileStatus? {
+    package func status(_ name: String) throws(ContainerError) -> SystemCall.FileStatus? {
         do { return try SystemCall.status(in: descriptor, name, path: path(of: name)) } catch {
             if case .system(_, _, ENOENT) = error { return nil }
             throw error
@@ -128,32 +128,32 @@ final class DirectoryHandle: Sendable {
     }
 
     /// Renames `from` over `to`, both in this folder. `reportingPath` names the file in errors.
-    func rename(_ from: String, to: String, reportingPath: String? = nil) throws(ContainerError) {
+    package func rename(_ from: String, to: String, reportingPath: String? = nil) throws(ContainerError) {
         try SystemCall.rename(in: descriptor, from, to: to, path: reportingPath ?? path(of: to))
     }
 
     /// Removes the file or link `name` (never a folder, never a link's target).
-    func remove(_ name: String) throws(ContainerError) {
+    package func remove(_ name: String) throws(ContainerError) {
         try SystemCall.unlink(in: descriptor, name, path: path(of: name))
     }
 
     /// The names in this folder, without `.` and `..`.
-    func names() throws(ContainerError) -> [String] { try SystemCall.names(in: descriptor, path: path) }
+    package func names() throws(ContainerError) -> [String] { try SystemCall.names(in: descriptor, path: path) }
 
     /// Each name in this folder, one at a time (see `SystemCall.forEachName`).
-    func forEachName(_ body: (String) -> Void) throws(ContainerError) {
+    package func forEachName(_ body: (String) -> Void) throws(ContainerError) {
         try SystemCall.forEachName(in: descriptor, path: path, body)
     }
 
     /// Makes creates, renames and removals in this folder durable.
-    func sync() throws(ContainerError) { try SystemCall.sync(descriptor, path: path) }
+    package func sync() throws(ContainerError) { try SystemCall.sync(descriptor, path: path) }
 
     /// Throws EACCES / EROFS (as `access`) when this process cannot create names here.
-    func checkWritable() throws(ContainerError) { try SystemCall.checkWritable(in: descriptor, ".", path: path) }
+    package func checkWritable() throws(ContainerError) { try SystemCall.checkWritable(in: descriptor, ".", path: path) }
 
     /// The folder holding the last component of `relative` ("Images/x.jpg", or "x.jpg"), reached
     /// one component at a time without following links, and that last component.
-    func walk(to relative: String) throws(ContainerError) -> (folder: DirectoryHandle, name: String) {
+    package func walk(to relative: String) throws(ContainerError) -> (folder: DirectoryHandle, name: String) {
         var components = relative.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let name = components.popLast() else { throw .system(call: "open", path: path, errno: EISDIR) }
         var folder = self

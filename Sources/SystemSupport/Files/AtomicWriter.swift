@@ -14,7 +14,7 @@ import Foundation
 /// at the final name is replaced, never written through.
 package enum AtomicWriter {
     /// The marker inside every temporary name; `isTemporaryName` recognises it.
-    static let temporaryMarker = ".tmp-"
+    package static let temporaryMarker = ".tmp-"
 
     package static func write(_ data: Data, to finalURL: URL) throws(ContainerError) {
         let file = try AtomicFile(finalURL)
@@ -23,24 +23,27 @@ package enum AtomicWriter {
     }
 
     /// Writes `data` as `name` in the open `folder`; errors name `folder.path(of: name)`.
-    static func write(_ data: Data, in folder: DirectoryHandle, name: String) throws(ContainerError) {
+    package static func write(_ data: Data, in folder: DirectoryHandle, name: String) throws(ContainerError) {
         let file = try AtomicFile(in: folder, name: name)
         try file.append(data)
         try file.commit()
     }
 
+    /// NAME_MAX on Linux: the longest name of one entry, in bytes.
+    package static let nameMax = 255
+
     /// `.<name>.tmp-<8 hex>`, with `<name>` cut so the whole stays within NAME_MAX bytes.
-    static func temporaryName(for finalName: String) -> String {
+    package static func temporaryName(for finalName: String) -> String {
         let suffix =
             temporaryMarker
             + String(UInt32.random(in: .min ... .max), radix: 16)
             .leftPadded(to: 8)
-        let budget = AttachmentName.nameMax - 1 - suffix.utf8.count
+        let budget = nameMax - 1 - suffix.utf8.count
         return "." + finalName.prefix(utf8Bytes: budget) + suffix
     }
 
     /// True for names `temporaryName(for:)` makes.
-    static func isTemporaryName(_ name: String) -> Bool {
+    package static func isTemporaryName(_ name: String) -> Bool {
         guard name.hasPrefix("."), let range = name.range(of: temporaryMarker, options: .backwards) else {
             return false
         }
@@ -81,7 +84,7 @@ package final class AtomicFile {
     }
 
     /// The file `name` in `folder`; `finalPath` names it in errors.
-    init(in folder: DirectoryHandle, name: String, finalPath: String? = nil) throws(ContainerError) {
+    package init(in folder: DirectoryHandle, name: String, finalPath: String? = nil) throws(ContainerError) {
         self.finalPath = finalPath ?? folder.path(of: name)
         self.folder = folder
         finalName = name
@@ -137,12 +140,12 @@ package final class AtomicFile {
 }
 
 extension String {
-    func leftPadded(to width: Int) -> String {
+    package func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 
     /// The longest prefix whose UTF-8 form fits `bytes`, cut on a Character boundary.
-    func prefix(utf8Bytes bytes: Int) -> String {
+    package func prefix(utf8Bytes bytes: Int) -> String {
         guard utf8.count > bytes else { return self }
         var used = 0
         var out = ""
