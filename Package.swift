@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "pushattach", targets: ["pushattach"]),
         .executable(name: "pushattach-bench", targets: ["PushAttachBench"]),
         .library(name: "PushAttach", targets: ["PushAttach"]),
+        .library(name: "PushAttachBatch", targets: ["PushAttachBatch"]),
         .library(name: "AttachmentServer", targets: ["AttachmentServer"]),
     ],
     targets: [
@@ -52,17 +53,20 @@ let package = Package(
         // System calls on the container (one wrapper), atomic writes, hashing, the memory budget
         // and the worker threads: what the per-item path and the batch runner both stand on.
         .target(name: "SystemSupport", dependencies: ["MediaTypes"]),
+        // The library a server calls: the per-item path every caller takes (download, plan,
+        // engine, check, atomic write into the container), one call per job, one error type.
         .target(
-            name: "Pipeline",
+            name: "PushAttach",
             dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "SystemSupport"]),
-        // The library a server calls: one module, one call per job, one error type.
-        .target(
-            name: "PushAttach", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "SystemSupport", "Pipeline"]),
+        // The batch runner, a client of the library: inputs (URL lists, JSON lines, payloads),
+        // the manifest and its journal, resume, shards, merge, the HTML report, payload rewriting.
+        .target(name: "PushAttachBatch", dependencies: ["PushAttach", "MediaTypes", "Fetch", "SystemSupport"]),
         // `pushattach serve`'s server: the second face over the library, on libmicrohttpd.
         .target(name: "AttachmentServer", dependencies: ["PushAttach", "CMicroHTTPD", "CMicroHTTPDShim"]),
         // The command line: a face over the library (`PushAttach`, `AttachmentServer`), plus the
         // benchmark kit for `bench`.
-        .executableTarget(name: "pushattach", dependencies: ["PushAttach", "AttachmentServer", "BenchmarkKit"]),
+        .executableTarget(
+            name: "pushattach", dependencies: ["PushAttach", "PushAttachBatch", "AttachmentServer", "BenchmarkKit"]),
         .executableTarget(
             name: "PushAttachBench", dependencies: ["BenchmarkKit"], path: "Benchmarks/pushattach-bench"),
         .target(
@@ -72,7 +76,8 @@ let package = Package(
         .executableTarget(
             name: "PushAttachFuzz",
             dependencies: [
-                "MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "SystemSupport", "Pipeline", "EngineFuzzKit",
+                "MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "SystemSupport", "PushAttach", "PushAttachBatch",
+                "EngineFuzzKit",
             ],
             path: "Fuzz", exclude: ["seeds"]),
         // Generative whole-engine fuzzing (docs/ROBUSTNESS.md): images generated from a seed, written by
@@ -94,12 +99,12 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "Pipeline", "Fetch", "ImageCodecs", "ImageEngine", "MediaTypes", "Verification", "SystemSupport",
+                "PushAttach", "PushAttachBatch", "Fetch", "ImageCodecs", "ImageEngine", "MediaTypes", "Verification", "SystemSupport",
                 "TestSupport", "EngineFuzzKit",
             ]),
-        .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "TestSupport"]),
+        .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "PushAttachBatch", "TestSupport"]),
         .testTarget(name: "AttachmentServerTests", dependencies: ["AttachmentServer", "PushAttach", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["pushattach", "PushAttach", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["pushattach", "PushAttach", "PushAttachBatch", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,7 +19,10 @@ let package = Package(
             dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
         .executableTarget(
             name: "batch-manifest",
-            dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
+            dependencies: [
+                .product(name: "PushAttach", package: "PushAttach"),
+                .product(name: "PushAttachBatch", package: "PushAttach"), "ExampleSupport",
+            ]),
         .executableTarget(
             name: "verify-folder",
             dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
@@ -32,7 +35,12 @@ let package = Package(
             name: "http-endpoint",
             dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
         // The samples of README.md and the DocC article, compiled (never run) to prove they build.
-        .target(name: "DocSnippets", dependencies: [.product(name: "PushAttach", package: "PushAttach")]),
+        .target(
+            name: "DocSnippets",
+            dependencies: [
+                .product(name: "PushAttach", package: "PushAttach"),
+                .product(name: "PushAttachBatch", package: "PushAttach"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

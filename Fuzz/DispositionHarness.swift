@@ -1,7 +1,8 @@
 #if FUZZING
     import Fetch
     import Foundation
-    import Pipeline
+    import PushAttach
+    import PushAttachBatch
 
     /// Content-Disposition (Fetch's parser) and what the container does with its filename.
     let dispositionHarness = Harness(name: "disposition") { bytes in

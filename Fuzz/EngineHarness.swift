@@ -4,7 +4,9 @@
     import ImageEngine
     import MediaTypes
 
-    @testable import Pipeline  // MediaStage is internal; fuzz builds are debug builds (-enable-testing)
+    @testable import PushAttach  // MediaStage is internal; fuzz builds are debug builds (-enable-testing)
+
+    @testable import PushAttachBatch
 
     /// Generative whole-engine fuzzing (docs/ROBUSTNESS.md, "Generative engine fuzzing"): not
     /// libFuzzer-driven. Generated images, one per seed, through `prepare`'s per-item call

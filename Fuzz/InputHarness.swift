@@ -1,6 +1,7 @@
 #if FUZZING
     import Foundation
-    import Pipeline
+    import PushAttach
+    import PushAttachBatch
 
     /// The URL-list, JSON-lines and payload parsers, through `InputReader` on standard input (`-`)
     /// backed by a scratch file, exactly as `prepare` reads a pipe.

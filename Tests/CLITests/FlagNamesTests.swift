@@ -2,7 +2,8 @@ import Fetch
 import Foundation
 import ImageEngine
 import MediaTypes
-import Pipeline
+import PushAttach
+import PushAttachBatch
 import SystemSupport
 import PushAttach
 import TestSupport

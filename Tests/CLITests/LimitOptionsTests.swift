@@ -1,6 +1,7 @@
 import Foundation
 import PushAttach
-import Pipeline
+import PushAttach
+import PushAttachBatch
 import SystemSupport
 import Testing
 import Verification

@@ -1,5 +1,6 @@
 import Foundation
-import Pipeline
+import PushAttach
+import PushAttachBatch
 import SystemSupport
 import TestSupport
 import Testing

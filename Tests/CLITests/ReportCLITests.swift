@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
-import Pipeline
+import PushAttach
+import PushAttachBatch
 import SystemSupport
 import TestSupport
 import Testing

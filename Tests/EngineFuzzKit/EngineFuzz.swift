@@ -6,7 +6,7 @@ import Verification
 
 /// What `prepare`'s per-item call (`MediaStage.prepare`, internal to Pipeline) made of one body,
 /// copied field by field by the caller's adapter: the fuzz target and PipelineTests reach the
-/// stage with `@testable import Pipeline`; this kit cannot, so it takes the call as a closure.
+/// stage with `@testable import PushAttachBatch`; this kit cannot, so it takes the call as a closure.
 public struct StageOutcome: Sendable {
     public var prepared: Bool
     public var reason: String?

@@ -3,6 +3,7 @@
 // (URL is Foundation's: `import PushAttach` alone does not make it visible).
 import Foundation
 import PushAttach
+import PushAttachBatch
 
 func readme() async throws {
     let url = URL(string: "https://cdn.example.com/cat.webp")!

@@ -8,6 +8,7 @@
 import ExampleSupport
 import Foundation
 import PushAttach
+import PushAttachBatch
 
 let usage = "batch-manifest [--allow-private-networks] FOLDER URL..."
 let arguments = Arguments(usage: usage, flags: ["--allow-private-networks"])

@@ -2,11 +2,10 @@ import Fetch
 import Foundation
 import SystemSupport
 import MediaTypes
-import Pipeline
 
 extension AttachmentError {
     /// The error for a failed download, naming settings as `names` spells them.
-    init(_ error: FetchError, url: URL, names: SettingNames = .library) {
+    package init(_ error: FetchError, url: URL, names: SettingNames = .library) {
         let kind: Kind =
             switch error {
             case .invalidURL: .invalidURL
@@ -22,12 +21,12 @@ extension AttachmentError {
 
     /// The error for a container that cannot be opened or written, naming settings as `names`
     /// spells them.
-    init(_ error: ContainerError, url: URL?, names: SettingNames = .library) {
+    package init(_ error: ContainerError, url: URL?, names: SettingNames = .library) {
         self.init(kind: .writeFailed, url: url, reason: error.description(naming: names), underlying: .container(error))
     }
 
     /// The error for an entry that was not prepared: rejected by the per-file check, or failed.
-    init(entry: ManifestEntry, cause: ItemFailure?, url: URL, names: SettingNames = .library) {
+    package init(entry: ManifestEntry, cause: ItemFailure?, url: URL, names: SettingNames = .library) {
         switch cause {
         case .download(let error):
             self.init(error, url: url, names: names)
@@ -52,7 +51,7 @@ extension AttachmentError {
     }
 
     /// The calling task was cancelled.
-    static func cancelled(_ url: URL?) -> AttachmentError {
+    package static func cancelled(_ url: URL?) -> AttachmentError {
         AttachmentError(kind: .cancelled, url: url, reason: "cancelled before the item finished; nothing was written")
     }
 }

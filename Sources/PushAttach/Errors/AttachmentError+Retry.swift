@@ -2,7 +2,6 @@ import Fetch
 import Foundation
 import SystemSupport
 import MediaTypes
-import Pipeline
 
 extension AttachmentError {
     /// Whether the same call may succeed if made again later, unchanged: the origin or the

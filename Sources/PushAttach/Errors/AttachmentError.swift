@@ -3,7 +3,6 @@ import Foundation
 import SystemSupport
 import MediaTypes
 import ImageEngine
-import Pipeline
 
 /// Why an attachment could not be prepared, or a thumbnail made: the one error type of
 /// `PushAttach`.

@@ -1,7 +1,6 @@
 import Foundation
 import SystemSupport
 import MediaTypes
-import Pipeline
 
 extension AttachmentPreparer {
     /// Prepares a file on this machine into `folder`, as a downloaded one would be: its type

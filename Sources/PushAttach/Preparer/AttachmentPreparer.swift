@@ -2,7 +2,6 @@ import Fetch
 import Foundation
 import SystemSupport
 import MediaTypes
-import Pipeline
 
 /// Downloads media URLs and turns them into files iOS accepts as notification attachments.
 ///
@@ -43,9 +42,9 @@ public final class AttachmentPreparer: Sendable {
     /// A preparer deciding by `configuration`.
     public init(configuration: Configuration = .default) {
         self.configuration = configuration
-        let memory = SharedMemoryBudget(capacity: configuration.admissionBudget)
+        let memory = MemoryBudget(capacity: configuration.admissionBudget)
         runners = FolderRunners { container in
-            ItemRunner(options: configuration.options(container: container.url), container: container, memory: memory)
+            ItemContext(options: configuration.options(container: container.url), container: container, memory: memory)
         }
     }
 
@@ -125,7 +124,7 @@ public final class AttachmentPreparer: Sendable {
         -> PreparedAttachment
     {
         if Task.isCancelled { throw .cancelled(url) }
-        let acquired: (runner: ItemRunner, container: Container, key: String)?
+        let acquired: (runner: ItemContext, container: Container, key: String)?
         do { acquired = try runners.acquire(folder) } catch {
             throw AttachmentError(error, url: url, names: configuration.settingNames)
         }
@@ -136,7 +135,7 @@ public final class AttachmentPreparer: Sendable {
         }
         defer { runners.release(held.key) }
 
-        let outcome = await held.runner.prepare(item)
+        let outcome = await held.runner.prepareOne(item)
         configuration.onEvent?(AttachmentEvent(outcome, url: url, requestID: item.id, names: configuration.settingNames))
         switch outcome {
         case .cancelled: throw .cancelled(url)

@@ -3,7 +3,6 @@ import Foundation
 import SystemSupport
 import MediaTypes
 import ImageEngine
-import Pipeline
 
 extension AttachmentPreparer {
     /// Everything an `AttachmentPreparer` decides by: downloads, the engine's limits, Apple's
@@ -79,9 +78,9 @@ extension AttachmentPreparer {
         /// The defaults (`Configuration.default`).
         public init() {}
 
-        /// The pipeline's options for one folder.
-        func options(container: URL) -> PrepareOptions {
-            var options = PrepareOptions(container: container, inputs: [])
+        /// The per-item path's options for one folder.
+        package func options(container: URL) -> ItemOptions {
+            var options = ItemOptions(container: container)
             options.fetch = fetch
             options.limits = limits
             options.limits.thumbnailSize = thumbnailSize

@@ -1,7 +1,6 @@
 import Foundation
 import SystemSupport
 import MediaTypes
-import Pipeline
 
 /// One preparer's pipelines, one per folder in use: a folder's runner (download client, CPU and
 /// I/O threads) is made by the first call into it and shut down when the last call leaves.
@@ -9,7 +8,7 @@ import Pipeline
 /// folder's lock is taken once per process, whatever the number of calls or preparers.
 final class FolderRunners: @unchecked Sendable {
     private struct Entry {
-        var runner: ItemRunner
+        var context: ItemContext
         var use: ContainerUse
         var users: Int
     }
@@ -24,13 +23,13 @@ final class FolderRunners: @unchecked Sendable {
     /// Calls between their check of `isShutDown` and their entry (opening the folder): not
     /// idle while any is.
     private var opening = 0
-    private let makeRunner: @Sendable (Container) -> ItemRunner
+    private let makeRunner: @Sendable (Container) -> ItemContext
 
-    init(makeRunner: @escaping @Sendable (Container) -> ItemRunner) { self.makeRunner = makeRunner }
+    init(makeRunner: @escaping @Sendable (Container) -> ItemContext) { self.makeRunner = makeRunner }
 
     /// The folder's runner and container, held until `release(key)`.
     /// Nil after `shutDown()`: the caller refuses the call.
-    func acquire(_ folder: URL) throws(ContainerError) -> (runner: ItemRunner, container: Container, key: String)? {
+    func acquire(_ folder: URL) throws(ContainerError) -> (runner: ItemContext, container: Container, key: String)? {
         let admitted: Bool = lock.withLock {
             guard !isShutDown else { return false }
             opening += 1
@@ -43,15 +42,15 @@ final class FolderRunners: @unchecked Sendable {
             throw error
         }
         let key = use.container.url.path
-        let (runner, surplus): (ItemRunner, ContainerUse?) = lock.withLock {
+        let (runner, surplus): (ItemContext, ContainerUse?) = lock.withLock {
             opening -= 1
             if var entry = entries[key] {
                 entry.users += 1
                 entries[key] = entry
-                return (entry.runner, use)
+                return (entry.context, use)
             }
             let runner = makeRunner(use.container)
-            entries[key] = Entry(runner: runner, use: use, users: 1)
+            entries[key] = Entry(context: runner, use: use, users: 1)
             return (runner, nil)
         }
         surplus?.release()
@@ -73,7 +72,7 @@ final class FolderRunners: @unchecked Sendable {
             closing = entry
         }
         guard let closing else { return }
-        closing.runner.shutdown()
+        closing.context.shutdown()
         closing.use.release()
         let waiters = lock.withLock {
             self.closing -= 1

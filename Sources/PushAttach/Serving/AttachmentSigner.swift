@@ -1,6 +1,5 @@
 import Foundation
 import SystemSupport
-import Pipeline
 
 /// Signs and checks `AttachmentLink`s: HMAC-SHA256 under a secret key, base64url without padding.
 ///

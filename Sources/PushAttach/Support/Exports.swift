@@ -9,7 +9,6 @@ import ImageEngine
 // shadow the report's), and the command line is such a user: it reaches no `package`
 // declaration (`Scripts/public-api-check` type-checks it outside the package to prove it).
 import MediaTypes
-import Pipeline
 import SystemSupport
 
 /// A media format, from the bytes: JPEG, PNG, GIF, WebP, HEIC, AVIF, MP3, MP4, … (`.unknown`).

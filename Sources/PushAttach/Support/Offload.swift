@@ -2,7 +2,6 @@ import Foundation
 import SystemSupport
 import MediaTypes
 import ImageEngine
-import Pipeline
 
 /// Threads for the CPU work of calls that have no preparer of their own (`AttachmentVerifier`,
 /// `Thumbnail`), so decodes never block Swift's cooperative pool. Started on first use, one

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A weighted async semaphore over bytes: the process-wide memory budget items are admitted
-/// by (`PrepareOptions.admissionBudget`).
+/// by (`ItemOptions.admissionBudget`).
 ///
 ///     let budget = MemoryBudget(capacity: 256_000_000)
 ///     let lease = try await budget.acquire(40_000_000)   // waits while others hold too much

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An open folder: the only way the Pipeline reaches what is inside the container. Every name is
+/// An open folder: the only way PushAttach and the batch runner reach what is inside the container. Every name is
 /// opened, created, renamed and removed relative to this descriptor (`openat`, `mkdirat`,
 /// `renameat`, `unlinkat`) with `O_NOFOLLOW`, so a symbolic link planted inside the container
 /// is refused with `ContainerError.unsafeEntry`, never followed.

@@ -6,7 +6,7 @@
     import Darwin
 #endif
 
-/// The one wrapper every system call of the Pipeline module goes through, and the only file of
+/// The one wrapper every file system call of the container goes through, and the only file of
 /// the module that imports the C library (after swift-nio's `System.swift`): each function
 /// retries EINTR and turns `-1` + errno into a `ContainerError` naming the call and the path.
 ///

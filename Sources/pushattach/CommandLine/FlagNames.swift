@@ -1,4 +1,5 @@
 import PushAttach
+import PushAttachBatch
 
 /// The flag that sets each `Setting`, so the library's messages ("allow the host with …",
 /// "re-run with …") name what a command-line user types. The library carries the setting, not

@@ -1,5 +1,6 @@
 import Foundation
 import PushAttach
+import PushAttachBatch
 
 /// `pushattach merge DIR`: write DIR/manifest.json from the journals of a container, sharded or
 /// not (`Manifest.mergeContainer`).

@@ -1,5 +1,6 @@
 import Foundation
 import PushAttach
+import PushAttachBatch
 
 /// `pushattach prepare INPUT... --container DIR`: download, check, fit and write attachments.
 struct PrepareCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import PushAttach
+import PushAttachBatch
 
 /// `pushattach report DIR`: write DIR/report.html from DIR/manifest.json (`BatchReport`).
 struct ReportCommand: Command {

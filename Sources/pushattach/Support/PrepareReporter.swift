@@ -1,5 +1,6 @@
 import Foundation
 import PushAttach
+import PushAttachBatch
 
 /// What `prepare` shows while it runs. Normally: on a terminal, one status line on stderr
 /// redrawn in place and a line per item that was not prepared or has warnings; otherwise one

@@ -1,5 +1,6 @@
 import Foundation
 import PushAttach
+import PushAttachBatch
 
 /// Counts finished items and renders a one-line progress report: done/total (when known), rate,
 /// failures and ETA. Thread-safe.

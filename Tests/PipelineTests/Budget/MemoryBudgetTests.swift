@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// A `MemoryBudget` whose line the test can watch: `queued` yields the number of waiters each

@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// The one check of a path read from a journal or a manifest (`ContainerPath`), the system-call
@@ -125,9 +127,9 @@ struct ContainerPathTests {
         let entry = ManifestEntry(
             input: "https://x.test/a.jpg", line: 1, status: .prepared, file: "..\u{0}/x",
             thumbnail: "Thumbnails/T-a.jpg")
-        let shown = BatchReport.trusted(entry)
+        let shown = ReportWriter.trusted(entry)
         #expect(shown.file == nil && shown.thumbnail == "Thumbnails/T-a.jpg")
         #expect(shown.warnings.count == 1 && shown.warnings[0].contains("not trusted (it holds a NUL byte)"))
-        #expect(BatchReport.trusted(shown) == shown)
+        #expect(ReportWriter.trusted(shown) == shown)
     }
 }

@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// Issue 10, "no way in through the container": whoever can write into the container folder

@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// Issue 10: attachments and `manifest.json` were forced to mode 0644 whatever the umask. They

@@ -1,7 +1,9 @@
 import Fetch
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// The parser itself is Fetch's (`Tests/FetchTests/ContentDispositionTests.swift`); here, that

@@ -6,7 +6,9 @@ import MediaTypes
 import TestSupport
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// A fixed slice of the generative engine fuzzer (`make fuzz` target `engine`, docs/ROBUSTNESS.md):

@@ -3,7 +3,9 @@ import Foundation
 import ImageEngine
 import MediaTypes
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 extension MediaStage {
@@ -14,7 +16,7 @@ extension MediaStage {
         options.cpuThreads = 1
         options.rules = rules
         options.limits = limits
-        let outcome = MediaStage(options: options).prepare(data, claims: MediaClaims())
+        let outcome = MediaStage(options: options.item).prepare(data, claims: MediaClaims())
         return StageOutcome(
             prepared: outcome.status == .prepared, reason: outcome.reason, data: outcome.data, format: outcome.format,
             width: outcome.width, height: outcome.height, frames: outcome.frames, steps: outcome.steps,

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// Vectors from FIPS 180-2 appendices A/B ("abc", the 448-bit message, a million "a") plus

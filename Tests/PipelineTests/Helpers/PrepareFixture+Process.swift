@@ -1,7 +1,9 @@
 import Foundation
 import TestSupport
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 #if canImport(Glibc)

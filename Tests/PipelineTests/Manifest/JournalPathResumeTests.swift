@@ -3,7 +3,9 @@ import MediaTypes
 import TestSupport
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// Issue 20, finding 4, "a NUL byte in a journal path": a journal line is text anyone who can

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 @Suite("Manifest: entries, journal, finalize, resume")

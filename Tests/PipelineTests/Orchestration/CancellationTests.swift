@@ -4,7 +4,9 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// Cancellation holds at every stage of an item: a cancelled call reports `.cancelled` and
@@ -28,9 +30,9 @@ struct CancellationTests {
         let box = TaskBox()
         options.stageObserver = { _, reached in if reached == stage { box.cancel() } }
         let container = try Container.open(at: f.container, access: .sharedByProcesses)
-        let runner = ItemRunner(options: options, container: container, memory: SharedMemoryBudget(capacity: 256_000_000))
+        let runner = ItemContext(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
         let item = InputItem(url: f.server.url("/a.jpg"), source: "test", line: 0)
-        let task = Task { await runner.prepare(item) }
+        let task = Task { await runner.prepareOne(item) }
         box.task.withLock { $0 = task }
         let outcome = await task.value
         runner.shutdown()
@@ -72,8 +74,8 @@ struct CancellationTests {
         var options = try f.options([])
         options.limits.thumbnailSize = 64
         let container = try Container.open(at: f.container, access: .sharedByProcesses)
-        let runner = ItemRunner(options: options, container: container, memory: SharedMemoryBudget(capacity: 256_000_000))
-        let done = await runner.prepare(InputItem(url: f.server.url("/a.jpg"), source: "test", line: 0))
+        let runner = ItemContext(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
+        let done = await runner.prepareOne(InputItem(url: f.server.url("/a.jpg"), source: "test", line: 0))
         runner.shutdown()
         guard case .finished(let entry, _) = done else {
             Issue.record("expected an entry, got \(done)")
@@ -95,9 +97,9 @@ struct CancellationTests {
         }
         let options = try f.options([])
         let container = try Container.open(at: f.container, access: .sharedByProcesses)
-        let runner = ItemRunner(options: options, container: container, memory: SharedMemoryBudget(capacity: 256_000_000))
+        let runner = ItemContext(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
         let item = InputItem(url: f.server.url("/big.jpg"), source: "test", line: 0)
-        let task = Task { await runner.prepare(item) }
+        let task = Task { await runner.prepareOne(item) }
         // Wait until the spool holds the streamed part, then cancel.
         let spool = f.container.appendingPathComponent(container.spoolFolderName)
         for _ in 0..<600 {

@@ -4,7 +4,9 @@ import TestSupport
 import Testing
 import Verification
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// `prepare` end to end over the loopback server: an animated WebP comes out an animated GIF

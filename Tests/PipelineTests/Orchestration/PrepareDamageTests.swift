@@ -5,7 +5,9 @@ import TestSupport
 import Testing
 import Verification
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// One decision per file: damaged image data gets the same verdict from `verify`, `prepare` and

@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// Identical URLs are downloaded once, whether the first item is still in flight (the later
@@ -54,7 +56,8 @@ struct PrepareDedupeTests {
         var options = try f.options([slow, slow, slow])
         let paths = Watched([Int: DedupePath]())
         options.dedupeObserver = { line, path in paths.update { $0[line] = path } }
-        async let run = Preparer(options: options).run()
+        let preparer = Preparer(options: options)
+        async let run = preparer.run()
 
         let waiting = await paths.wait { $0.count >= 2 }
         let held = await gate.wait { $0.waiting == 1 }

@@ -4,7 +4,9 @@ import TestSupport
 import Testing
 import Verification
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// `prepare` end to end on HEIC and AVIF served by the loopback server (with the Content-Types

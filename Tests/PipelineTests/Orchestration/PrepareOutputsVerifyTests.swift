@@ -4,7 +4,9 @@ import TestSupport
 import Testing
 import Verification
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// What `prepare` writes, `verify` accepts: every image of the conformance set's photo,

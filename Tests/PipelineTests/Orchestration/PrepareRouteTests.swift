@@ -3,7 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// The real `Preparer` against the loopback server: each route gets the expected manifest entry.

@@ -3,7 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// Spooled downloads through the real `Preparer`: passthrough by rename, images from the spool,
@@ -46,7 +48,7 @@ struct PrepareSpoolTests {
         // The stage says so: the outcome of a passed-through body is the input itself.
         var options = PrepareOptions(container: URL(fileURLWithPath: "/nonexistent"), inputs: [])
         options.cpuThreads = 1
-        let stage = MediaStage(options: options)
+        let stage = MediaStage(options: options.item)
         let movie = Self.mp4(size: 4096)
         let outcome = stage.prepare(.memory(movie), claims: MediaClaims())
         #expect(outcome.status == .prepared)

@@ -1,6 +1,8 @@
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// "top reasons" groups: what went wrong, without what varies per item.

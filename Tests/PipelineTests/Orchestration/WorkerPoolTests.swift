@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// The worker pool's life cycle: its threads may start after the pool is gone.

@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// `Manifest.merge`: journals of a sharded run, merged in input order through sorted runs on

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Pipeline
+@testable import PushAttach
+
+@testable import PushAttachBatch
 @testable import SystemSupport
 
 /// `RecordedURLs`, the run's per-URL state once an item is in the journal: every URL found again

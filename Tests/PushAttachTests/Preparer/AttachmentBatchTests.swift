@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 import PushAttach
+import PushAttachBatch
 
 /// `AttachmentBatch`: what `pushattach prepare` does, through the public API alone (no
 /// `@testable`): a manifest, resume without downloading again, entries as they finish.

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 import PushAttach
+import PushAttachBatch
 
 /// What a service needs per request: headers for a private origin (from the configuration or
 /// the request), never sent to another origin, refused when they could inject a line; and

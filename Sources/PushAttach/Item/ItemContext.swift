@@ -1,0 +1,417 @@
+import Fetch
+import Foundation
+import SystemSupport
+import ImageCodecs
+import ImageEngine
+import MediaTypes
+
+/// The shared machinery of a run, and the path of one item through it.
+package final class ItemContext: Sendable {
+    package let options: ItemOptions
+    package let container: Container
+    package let client: HTTPClient
+    package let hosts: HostGate
+    /// Sniffing, the engine and hashing: one `MediaStage` (one engine) per thread.
+    package let cpu: WorkerPool<MediaStage>
+    /// Local reads, atomic writes and the journal's fsyncs.
+    package let io: WorkerPool<Void>
+    /// The process-wide memory budget items are admitted by (`ItemOptions.admissionBudget`).
+    package let memory: MemoryBudget
+    /// Large downloads, on disk in the container's `.spool/` (`ItemOptions.spoolBudget`).
+    package let spool: Spool?
+    /// What is wrong with the run's own request headers, checked once (an item with headers of
+    /// its own is checked with them).
+    package let headerProblem: String?
+
+    /// `memory`: a budget shared with other contexts (the library's preparer shares one across
+    /// every folder it writes into); a budget of its own, of `options.admissionBudget`, when nil.
+    package init(options: ItemOptions, container: Container, memory: MemoryBudget? = nil) {
+        self.options = options
+        self.container = container
+        self.memory = memory ?? MemoryBudget(capacity: options.admissionBudget)
+        // dup(2) of an open folder fails only when the process is out of descriptors; then
+        // every body stays in memory (up to its cap) and the memory budget still bounds them.
+        spool = try? Spool(
+            descriptor: container.spool.descriptor, path: container.spool.path, budget: options.spoolBudget,
+            makeDigest: Self.streamedDigest)
+        var policy = Self.policy(options)
+        policy.spool = spool
+        client = HTTPClient(policy: policy, maxConcurrent: options.maxInFlight)
+        headerProblem = options.fetch.headerProblem()
+        hosts = HostGate(perHost: options.perHost)
+        cpu = WorkerPool(name: "cpu", threads: options.cpuThreads) { MediaStage(options: options) }
+        io = WorkerPool(name: "io", threads: 2) { () }
+    }
+
+    package func shutdown() {
+        cpu.shutdown()
+        io.shutdown()
+        client.shutdown()
+    }
+
+    /// The fetch policy with the byte caps: the largest a download may be before its type is
+    /// known, then, from the first bytes, the category's cap. Images may be larger than iOS's
+    /// 10 MB (the engine shrinks them); audio and movies must already fit; bytes no format
+    /// claims are held to the image cap (they will be rejected anyway).
+    package static func policy(_ options: ItemOptions) -> FetchPolicy {
+        var policy = options.fetch
+        let rules = options.rules
+        let imageCap = max(1, options.imageDownloadCap)
+        policy.byteCap = max(imageCap, rules.audioByteCap, rules.movieByteCap)
+        policy.tightenCap = { prefix in
+            switch Sniffer.identify(prefix: prefix).category {
+            case .image: imageCap
+            case .audio: rules.audioByteCap
+            case .movie: rules.movieByteCap
+            case nil: rules.imageByteCap
+            }
+        }
+        return policy
+    }
+
+    /// Downloads (or reads), processes and writes one item, the `index`th of the input. Never
+    /// throws: problems are entries.
+    package func prepare(_ item: InputItem, index: Int) async -> ItemResult {
+        var entry = ManifestEntry(index: index, input: item.url, line: item.line, id: item.id, status: .failed)
+        let clock = ContinuousClock()
+
+        // 1. Download, holding the part of the body kept in memory (past the spool threshold
+        //    the rest goes to disk, and the hold is given back as it does).
+        let start = clock.now
+        let download: Download
+        let abandoned = ItemResult.abandoned(item, index: index)
+        guard let downloadLease = try? await memory.acquire(options.fetch.spoolThreshold, for: .download) else {
+            return abandoned
+        }
+        // Released on every way out; until then it holds the body in memory (nothing for a
+        // spooled one, released as it began to spool).
+        defer { downloadLease.release() }
+        let fetched = await fetch(item, lease: downloadLease)
+        switch fetched {
+        case .success(let body): download = body
+        case .failure(.abandoned): return abandoned
+        case .failure(.failed(let reason, let code)):
+            entry.reason = reason
+            entry.errorCode = code?.rawValue
+            entry.timings.downloadMs = (clock.now - start).milliseconds
+            return .entry(entry)
+        }
+        entry.timings.downloadMs = (clock.now - start).milliseconds
+        entry.bytes = download.body.count
+        downloadLease.shrink(to: download.body.inMemoryCount)
+        options.stageObserver?(index, .downloaded)
+
+        // 2. Admission and 3. processing. Cancelled before, or while the engine ran: nothing is
+        //    written (the spooled body, if any, goes with `download`).
+        guard !Task.isCancelled,
+            let outcome = await process(
+                download, holding: downloadLease, item: item, index: index, timings: &entry.timings)
+        else { return abandoned }
+        options.stageObserver?(index, .processed)
+        guard !Task.isCancelled else { return abandoned }
+        entry.apply(outcome, extraWarnings: download.warnings)
+        guard outcome.status == .prepared, let output = outcome.data, let format = outcome.format,
+            let category = format.category
+        else { return .entry(entry) }
+
+        // 4. Atomic writes: the attachment (a spooled body passed through is renamed into place),
+        //    then its thumbnail.
+        return await store(
+            output, format: format, category: category, of: outcome, download: download, item: item, index: index,
+            entry: entry)
+    }
+
+    /// Writes the item's attachment and thumbnail and completes its entry; removes them again
+    /// when the task was cancelled meanwhile (the caller then reports a cancellation, and the
+    /// folder must be as it was).
+    private func store(
+        _ output: Data, format: MediaFormat, category: MediaCategory, of outcome: MediaOutcome, download: Download,
+        item: InputItem, index: Int, entry: ManifestEntry
+    ) async -> ItemResult {
+        var entry = entry
+        let clock = ContinuousClock()
+        let writeStart = clock.now
+        // Stable names come from the URL; bytes given in a call have none of their own (every
+        // upload named `image.jpg` would share one), so they are named at random.
+        let stable = options.stableNames && item.body == nil
+        let name = AttachmentName(
+            url: item.url, suggestedFilename: download.suggestedFilename, fileExtension: format.fileExtension,
+            naming: stable ? .stable : .random)
+        let spooled: SpooledFile? =
+            if outcome.outputIsInput, case .file(let file) = download.body { file } else { nil }
+        let written = await write(
+            output, spooled: spooled, thumbnail: outcome.thumbnail, named: name, in: Container.Folder(category),
+            index: index)
+        entry.timings.writeMs = (clock.now - writeStart).milliseconds
+        switch written {
+        // A stable name may be another call's file for the same URL, written (or returned) at
+        // the same time: it is never removed, and the item is reported as it finished.
+        case .success(let (file, thumbFile)) where Task.isCancelled && !stable:
+            let container = container
+            await io.run { _ in for name in [file, thumbFile].compactMap({ $0 }) { container.removeFile(name) } }
+            return .abandoned(item, index: index)
+        case .success(let (file, thumbFile)):
+            entry.file = file
+            entry.thumbnail = thumbFile
+            entry.identifier = name.identifier
+            return .entry(entry)
+        case .failure(let error):
+            if error.isFatal { return .fatal(error) }
+            ItemCause.current?.record(error)
+            entry.status = .failed
+            entry.reason = "cannot write the attachment: \(error.description(naming: options.settingNames))"
+            return .entry(entry)
+        }
+    }
+
+    /// Admission, then the media stage: waits in line for what processing will hold in memory
+    /// (from the header), then sniffs, reconciles, plans, runs the engine and hashes on the CPU
+    /// threads. Nil when the run was abandoned while it waited.
+    private func process(
+        _ download: Download, holding bodyLease: MemoryLease, item: InputItem, index: Int,
+        timings: inout ManifestEntry.Timings
+    ) async -> MediaOutcome? {
+        let body = download.body
+        let options = options
+        let weight = await io.run { _ in Self.workingMemory(of: body, options: options) }
+        // What the download lease holds of the body is counted already (at most the spool
+        // threshold: a larger body in memory, given as bytes or read from a file, is not).
+        guard let lease = try? await memory.acquire(max(0, weight - bodyLease.heldBytes), for: .processing) else {
+            return nil
+        }
+        defer { lease.release() }
+        let clock = ContinuousClock()
+        let processStart = clock.now
+        let claims = MediaClaims(
+            mediaType: item.mediaType, contentType: download.contentType,
+            urlExtension: Self.pathExtension(of: item.url))
+        let observer = options.stageObserver
+        let outcome = await cpu.run { stage in
+            observer?(index, .processing)
+            return stage.prepare(body, claims: claims)
+        }
+        timings.processMs = (clock.now - processStart).milliseconds
+        return outcome
+    }
+
+    /// Writes the attachment atomically (a spooled body passed through is renamed into place
+    /// instead), then its thumbnail under the same UUID, on the I/O threads: the two paths
+    /// inside the container.
+    private func write(
+        _ output: Data, spooled: SpooledFile?, thumbnail: (data: Data, format: MediaFormat)?, named name: AttachmentName,
+        in folder: Container.Folder, index: Int
+    ) async -> Result<(String, String?), ContainerError> {
+        let container = container
+        let observer = options.stageObserver
+        return await io.run { _ in
+            defer { observer?(index, .written) }
+            do throws(ContainerError) {
+                let file: String
+                if let spooled {
+                    file = try container.moveSpooled(spooled.name, descriptor: spooled.descriptor, named: name, in: folder)
+                    spooled.didMove()
+                } else {
+                    file = try container.write(output, named: name, in: folder)
+                }
+                var thumbFile: String?
+                if let thumbnail, let uuid = UUID(uuidString: name.identifier) {
+                    let thumbName = AttachmentName(
+                        uuid: uuid, suggestedFilename: name.baseName, fileExtension: thumbnail.format.fileExtension)
+                    do throws(ContainerError) {
+                        thumbFile = try container.write(thumbnail.data, named: thumbName, in: .thumbnails)
+                    } catch {
+                        // The item fails: its attachment must not stay behind, named by nothing.
+                        container.removeFile(file)
+                        throw error
+                    }
+                }
+                return .success((file, thumbFile))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    package struct Download: Sendable {
+        package var body: FetchBody
+        package var contentType: String?
+        package var suggestedFilename: String?
+        package var warnings: [String] = []
+    }
+
+    package enum DownloadFailure: Error {
+        /// Why, and the UNErrorCode iOS would give when one applies: a body over the category's
+        /// cap is over iOS's (102).
+        case failed(String, UNErrorCode? = nil)
+        case abandoned
+    }
+
+    /// The SHA-256 a spooled body is hashed with as it streams, when its hash will be needed:
+    /// audio, video and images the engine does not decode are passed through, and their
+    /// manifest `sha256` is this one (the file is never read back). An image the engine decodes
+    /// is not hashed here: most are re-encoded, and the output is hashed instead; a passthrough
+    /// one is hashed from its mapped bytes (hashing every photo as it streamed took a tenth of
+    /// the CPU of a 500-photo run).
+    @Sendable package static func streamedDigest(firstBytes: UnsafeRawBufferPointer) -> (any BodyDigest)? {
+        let head = [UInt8](firstBytes.prefix(Sniffer.identifyPrefixLength))
+        return ImageCodecs.decodableFormats.contains(Sniffer.identify(prefix: head)) ? nil : SpoolSHA256()
+    }
+
+    /// The bytes an item holds from the memory budget while it is processed: the engine's
+    /// working memory for the size its header gives (`ImageProcessor.workingMemory`) plus the
+    /// body, which the decoder reads whole (mapped, when spooled, its pages count once
+    /// touched); for media the engine does not decode, twice the body (the per-file check
+    /// reads a copy). A header that gives no size counts as the largest the pixel budget lets
+    /// through. Never throws: an unreadable body costs its size (processing will fail it).
+    package static func workingMemory(of body: FetchBody, options: ItemOptions) -> Int {
+        guard let head = try? body.prefix(headerPrefix) else { return body.count }
+        let format = Sniffer.identify(prefix: Array(head.prefix(Sniffer.identifyPrefixLength)))
+        guard ImageProcessor.processedFormats.contains(format) else {
+            let (twice, overflow) = body.count.multipliedReportingOverflow(by: 2)
+            return overflow ? Int.max : twice
+        }
+        let limits = options.policy.limits(options.limits)
+        var width = 0
+        var height = 0
+        // Whether the decoder keeps a whole frame of its own: a progressive JPEG (its
+        // coefficients), an interlaced PNG (IHDR byte 28). Unknown counts as yes.
+        var holdsFrame: Bool? = nil
+        var animated: Bool? = nil
+        if let sniffed = try? Sniffer.sniff([UInt8](head)), let w = sniffed.width, let h = sniffed.height {
+            (width, height) = (w, h)
+            switch format {
+            case .jpeg: holdsFrame = sniffed.detail?.contains("progressive") ?? false
+            case .png: holdsFrame = head.count > 28 ? head[head.startIndex + 28] == 1 : nil
+            case .webp: animated = sniffed.isAnimated
+            default: break
+            }
+        } else if format == .gif, head.count >= 10 {
+            // A GIF longer than the prefix does not sniff whole (the sniffer walks every block);
+            // its logical screen size is at bytes 6...9, little-endian.
+            let b = head.startIndex
+            width = Int(head[b + 6]) | Int(head[b + 7]) << 8
+            height = Int(head[b + 8]) | Int(head[b + 9]) << 8
+        } else {
+            let side = Int(Double(limits.pixelBudget).squareRoot().rounded(.up))
+            (width, height) = (side, side)
+        }
+        let engine = ImageProcessor.workingMemory(
+            width: width, height: height, format: format, limits: limits, holdsFrame: holdsFrame, animated: animated)
+        let (total, overflow) = engine.addingReportingOverflow(body.count)
+        return overflow ? Int.max : total
+    }
+
+    /// How much of a body is read to find its pixel size before admission: enough for a JPEG
+    /// whose Exif and ICC blocks come before its frame header.
+    package static let headerPrefix = 256 * 1024
+
+    private func fetch(_ item: InputItem, lease: MemoryLease) async -> Result<Download, DownloadFailure> {
+        if let body = item.body {
+            let cap = Self.policy(options).byteCap
+            guard body.count <= cap else {
+                return .failure(.failed("the bytes given are \(body.count) bytes, over the \(cap)-byte cap", .invalidFileSize))
+            }
+            return .success(Download(body: .memory(body), suggestedFilename: item.filename))
+        }
+        if item.url.hasPrefix("file://") { return await readLocal(item.url) }
+        if Task.isCancelled { return .failure(.abandoned) }
+        let problem = item.headers.isEmpty ? headerProblem : options.fetch.headerProblem(adding: item.headers)
+        if let problem { return .failure(.failed(problem)) }
+        let host = URLComponents(string: item.url)?.host?.lowercased() ?? ""
+        await hosts.acquire(host)
+        let result: Result<FetchResponse, FetchError>
+        do {
+            result = .success(try await client.fetch(item.url, headers: item.headers, whenSpooling: { lease.release() }))
+        } catch {
+            result = .failure(error)
+        }
+        await hosts.release(host)
+        switch result {
+        case .success(let response):
+            var warnings: [String] = []
+            if response.attempts > 1 { warnings.append("downloaded after \(response.attempts) attempts") }
+            if !response.redirects.isEmpty {
+                warnings.append("followed \(response.redirects.count) redirect(s) to \(response.finalURL)")
+            }
+            return .success(
+                Download(
+                    body: response.content, contentType: response.contentType,
+                    suggestedFilename: response.suggestedFilename, warnings: warnings))
+        case .failure(let error):
+            ItemCause.current?.record(error)
+            if case .cancelled = error { return .failure(.abandoned) }
+            let reason = error.description(naming: options.settingNames)
+            if case .tooLarge = error { return .failure(.failed(reason, .invalidFileSize)) }
+            return .failure(.failed(reason))
+        }
+    }
+
+    /// A local media file given as INPUT, mapped (not read into the heap) if under the largest cap.
+    private func readLocal(_ url: String) async -> Result<Download, DownloadFailure> {
+        let path = URL(string: url)?.path ?? String(url.dropFirst("file://".count))
+        let cap = Self.policy(options).byteCap
+        return await io.run { _ in
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            guard let size else { return .failure(.failed("cannot read \(path): no such file or not readable")) }
+            if size > cap {
+                return .failure(.failed("\(path) has \(size) bytes, over the \(cap)-byte cap", .invalidFileSize))
+            }
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+                return .success(Download(body: .memory(data)))
+            } catch {
+                return .failure(.failed("cannot read \(path): \(error.localizedDescription)"))
+            }
+        }
+    }
+
+    /// The URL path's extension, when its last component has one.
+    package static func pathExtension(of url: String) -> String? {
+        guard let path = URLComponents(string: url)?.path, let last = path.split(separator: "/").last,
+            let dot = last.lastIndex(of: "."), dot != last.startIndex
+        else { return nil }
+        let ext = last[last.index(after: dot)...]
+        return ext.isEmpty ? nil : String(ext)
+    }
+}
+
+extension ManifestEntry {
+    package mutating func apply(_ outcome: MediaOutcome, extraWarnings: [String]) {
+        status = outcome.status
+        action = outcome.status == .failed ? nil : outcome.action.rawValue
+        errorCode = outcome.errorCode?.rawValue
+        reason = outcome.reason
+        if let format = outcome.format, format != .unknown {
+            self.format = format.rawValue
+            uti = format.uti
+            category = format.category?.rawValue
+        }
+        if let data = outcome.data { bytes = data.count }
+        firstBytes = input.hasPrefix("file://") ? nil : outcome.firstBytes.map { $0.hexString }
+        width = outcome.width
+        height = outcome.height
+        frames = outcome.frames
+        sourceWidth = outcome.sourceWidth
+        sourceHeight = outcome.sourceHeight
+        sha256 = outcome.sha256
+        transform = outcome.steps.isEmpty ? nil : outcome.steps
+        warnings = extraWarnings + outcome.warnings
+    }
+}
+
+extension Duration {
+    package var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}
+
+/// What `ItemContext.prepare` made of one item: its entry, or why there is none.
+package enum ItemResult: Sendable {
+    case entry(ManifestEntry)
+    /// A later item naming a URL already prepared in this run: it shares the first one's files.
+    case reused(ManifestEntry)
+    /// Interrupted before it finished: no entry, `--resume` redoes it.
+    case abandoned(InputItem, index: Int)
+    case fatal(ContainerError)
+}
