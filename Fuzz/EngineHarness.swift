@@ -233,7 +233,7 @@
     extension MediaStage {
         /// `prepare`'s per-item call for one generated body, under a run's rules and engine limits.
         static func engineFuzzOutcome(_ data: Data, rules: AppleRules, limits: ProcessingLimits) -> StageOutcome {
-            var options = PrepareOptions(container: URL(fileURLWithPath: "/nonexistent"), inputs: [])
+            var options = ItemOptions(container: URL(fileURLWithPath: "/nonexistent"))
             options.cpuThreads = 1
             options.rules = rules
             options.limits = limits

@@ -12,11 +12,11 @@ extension MediaStage {
     /// `prepare`'s per-item call for one generated body, under a run's rules and engine limits,
     /// as `EngineFuzz` takes it.
     static func engineFuzzOutcome(_ data: Data, rules: AppleRules, limits: ProcessingLimits) -> StageOutcome {
-        var options = PrepareOptions(container: URL(fileURLWithPath: "/nonexistent"), inputs: [])
+        var options = ItemOptions(container: URL(fileURLWithPath: "/nonexistent"))
         options.cpuThreads = 1
         options.rules = rules
         options.limits = limits
-        let outcome = MediaStage(options: options.item).prepare(data, claims: MediaClaims())
+        let outcome = MediaStage(options: options).prepare(data, claims: MediaClaims())
         return StageOutcome(
             prepared: outcome.status == .prepared, reason: outcome.reason, data: outcome.data, format: outcome.format,
             width: outcome.width, height: outcome.height, frames: outcome.frames, steps: outcome.steps,
