@@ -149,7 +149,7 @@ test-asan: deps
 	$(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build/asan --disable-xctest --skip FetchTests
 	$(ASAN_ENV) $(SWIFT) test --skip-build --scratch-path .build/asan --disable-xctest --filter FetchTests
 
-# Fetch and Pipeline tests under ThreadSanitizer, in two passes for the same reason as above.
+# Fetch and PipelineTests (the per-item path and the batch runner) under ThreadSanitizer, in two passes for the same reason as above.
 test-tsan: deps
 	$(SWIFT) build --build-tests --scratch-path .build/tsan -Xswiftc -sanitize=thread
 	$(SWIFT) test --skip-build --scratch-path .build/tsan --disable-xctest --filter PipelineTests

@@ -4,9 +4,10 @@ import ImageEngine
 import MediaTypes
 import Verification
 
-/// What `prepare`'s per-item call (`MediaStage.prepare`, internal to Pipeline) made of one body,
-/// copied field by field by the caller's adapter: the fuzz target and PipelineTests reach the
-/// stage with `@testable import PushAttachBatch`; this kit cannot, so it takes the call as a closure.
+/// What `prepare`'s per-item call (`MediaStage.prepare`, a package declaration of PushAttach)
+/// made of one body, copied field by field by the caller's adapter: the fuzz target and
+/// PipelineTests reach the stage through `PushAttach`; this kit cannot (it is below it), so it
+/// takes the call as a closure.
 public struct StageOutcome: Sendable {
     public var prepared: Bool
     public var reason: String?

@@ -27,7 +27,7 @@ public struct SpoolFailure: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// The system calls of the spool, the only ones in the Fetch module: each retries EINTR and
 /// turns `-1` + errno into a `SpoolFailure` naming the call and the path (the shape of
-/// Pipeline's `SystemCall`).
+/// SystemSupport's `SystemCall`).
 enum SpoolCall {
     @discardableResult
     static func run<T: FixedWidthInteger & SignedInteger>(_ call: String, path: String, _ body: () -> T)
