@@ -158,14 +158,17 @@ test-tsan: deps
 # The library's documentation (DocC catalog Sources/PushAttach/PushAttach.docc) as a static site in
 # .build/docs/PushAttach.doccarchive, with the toolchain's own docc (no plugin: no package dependencies).
 docs: deps
-	$(SWIFT) build --target PushAttach --scratch-path .build/docs \
+	$(SWIFT) build --target PushAttachBatch --scratch-path .build/docs \
 	    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/docs/symbol-graphs
-	rm -rf .build/docs/graphs && mkdir -p .build/docs/graphs
-	cp .build/docs/symbol-graphs/PushAttach*.symbols.json .build/docs/graphs/
-	docc convert Sources/PushAttach/PushAttach.docc --additional-symbol-graph-dir .build/docs/graphs \
-	    --fallback-display-name PushAttach --fallback-bundle-identifier com.pushattach.PushAttach \
-	    --output-dir .build/docs/PushAttach.doccarchive
-	@echo "make docs: open .build/docs/PushAttach.doccarchive/index.html"
+	set -e; for module in PushAttach PushAttachBatch; do \
+	    rm -rf .build/docs/graphs-$$module && mkdir -p .build/docs/graphs-$$module; \
+	    cp .build/docs/symbol-graphs/$$module.symbols.json .build/docs/graphs-$$module/; \
+	    cp .build/docs/symbol-graphs/$$module@*.symbols.json .build/docs/graphs-$$module/ 2>/dev/null || true; \
+	    docc convert Sources/$$module/$$module.docc --additional-symbol-graph-dir .build/docs/graphs-$$module \
+	        --fallback-display-name $$module --fallback-bundle-identifier com.pushattach.$$module \
+	        --output-dir .build/docs/$$module.doccarchive; \
+	done
+	@echo "make docs: open .build/docs/PushAttach.doccarchive/index.html and .build/docs/PushAttachBatch.doccarchive/index.html"
 
 format:
 	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Benchmarks

@@ -5,7 +5,6 @@ import MediaTypes
 import PushAttach
 import PushAttachBatch
 import SystemSupport
-import PushAttach
 import TestSupport
 import Testing
 

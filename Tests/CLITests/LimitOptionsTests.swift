@@ -1,6 +1,5 @@
 import Foundation
 import PushAttach
-import PushAttach
 import PushAttachBatch
 import SystemSupport
 import Testing

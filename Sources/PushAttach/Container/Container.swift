@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 /// The output folder of `pushattach prepare`: one sub-folder per category, locked for the
 /// length of the run.

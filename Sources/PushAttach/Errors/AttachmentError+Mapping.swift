@@ -1,7 +1,7 @@
 import Fetch
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 extension AttachmentError {
     /// The error for a failed download, naming settings as `names` spells them.

@@ -1,7 +1,7 @@
 import Fetch
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 extension AttachmentError {
     /// Whether the same call may succeed if made again later, unchanged: the origin or the

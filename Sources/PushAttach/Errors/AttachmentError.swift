@@ -1,8 +1,8 @@
 import Fetch
 import Foundation
-import SystemSupport
-import MediaTypes
 import ImageEngine
+import MediaTypes
+import SystemSupport
 
 /// Why an attachment could not be prepared, or a thumbnail made: the one error type of
 /// `PushAttach`.

@@ -1,9 +1,9 @@
 import Fetch
 import Foundation
-import SystemSupport
 import ImageCodecs
 import ImageEngine
 import MediaTypes
+import SystemSupport
 
 /// The shared machinery of a run, and the path of one item through it.
 package final class ItemContext: Sendable {

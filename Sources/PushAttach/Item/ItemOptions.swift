@@ -1,8 +1,8 @@
 import Fetch
 import Foundation
-import SystemSupport
 import ImageEngine
 import MediaTypes
+import SystemSupport
 import Verification
 
 /// How the per-item path prepares each item into one container: the download, the engine, the

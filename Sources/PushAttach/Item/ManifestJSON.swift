@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 /// JSON text whose object keys come out in the order they are listed: the manifest's fixed key
 /// order. (`JSONEncoder` on Linux writes an object's keys in hash order, which changes from one

@@ -1,9 +1,9 @@
 import Fetch
 import Foundation
-import SystemSupport
 import ImageCodecs
 import ImageEngine
 import MediaTypes
+import SystemSupport
 import Verification
 
 /// What the sniff → reconcile → assess → engine stage made of one body.

@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 /// How one call of an `AttachmentPreparer` ended, and where its time went: what
 /// `Configuration.onEvent` is told, for a service's logs and metrics.

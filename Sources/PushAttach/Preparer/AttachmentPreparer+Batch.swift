@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 extension AttachmentPreparer {
     /// One result of a batch: the URL, and its attachment or why there is none.

@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 extension AttachmentPreparer {
     /// Prepares a file on this machine into `folder`, as a downloaded one would be: its type

@@ -1,7 +1,7 @@
 import Fetch
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 /// Downloads media URLs and turns them into files iOS accepts as notification attachments.
 ///

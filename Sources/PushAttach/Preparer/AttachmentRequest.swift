@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 /// One item of a batch: a URL with the sender's type hint and an id of the caller's own.
 ///

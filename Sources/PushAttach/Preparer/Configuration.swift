@@ -1,8 +1,8 @@
 import Fetch
 import Foundation
-import SystemSupport
-import MediaTypes
 import ImageEngine
+import MediaTypes
+import SystemSupport
 
 extension AttachmentPreparer {
     /// Everything an `AttachmentPreparer` decides by: downloads, the engine's limits, Apple's

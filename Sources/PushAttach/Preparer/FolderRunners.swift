@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 /// One preparer's pipelines, one per folder in use: a folder's runner (download client, CPU and
 /// I/O threads) is made by the first call into it and shut down when the last call leaves.

@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 /// A file ready to hand to `UNNotificationAttachment`: where it is, its identifier and type
 /// hint, what it is and how it was made.

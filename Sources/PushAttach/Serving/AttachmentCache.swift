@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 /// A disk cache of prepared attachments (and of refusals, for a short time), keyed by link: what
 /// `pushattach serve` answers from, usable by any Swift service. Any number of processes may

@@ -1,7 +1,7 @@
 import Fetch
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 /// The one JSON body every error answer of `pushattach serve` carries, and the HTTP status that
 /// goes with an `AttachmentError`:

@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 /// A manifest entry's recorded strings in the library's types, for every result built from
 /// one (`BatchEntry`, `PreparedAttachment`, `AttachmentEvent`, `AttachmentError`).

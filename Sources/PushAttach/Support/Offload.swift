@@ -1,7 +1,7 @@
 import Foundation
-import SystemSupport
-import MediaTypes
 import ImageEngine
+import MediaTypes
+import SystemSupport
 
 /// Threads for the CPU work of calls that have no preparer of their own (`AttachmentVerifier`,
 /// `Thumbnail`), so decodes never block Swift's cooperative pool. Started on first use, one

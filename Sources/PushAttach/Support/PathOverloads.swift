@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 
 // The same calls with a file-system path where the main form takes a `URL`, and bytes as
 // `[UInt8]` where it takes `Data`: servers hold both, and the five-line example reads the same

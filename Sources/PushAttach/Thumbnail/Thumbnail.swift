@@ -1,7 +1,7 @@
 import Foundation
-import SystemSupport
-import MediaTypes
 import ImageEngine
+import MediaTypes
+import SystemSupport
 
 /// A small image made from image bytes, for a preview: decoded straight at the smallest codec
 /// scale that covers it (a JPEG's DCT scaling: 1/2, 1/4, 1/8), never at full size first, and

@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 import Verification
 
 /// What `AttachmentPreparer` will do with a file, and what iOS would do with it as it is: one

@@ -1,6 +1,6 @@
 import Foundation
-import SystemSupport
 import MediaTypes
+import SystemSupport
 import Verification
 
 /// Says whether iOS would accept a file as a notification attachment: the bytes decide the

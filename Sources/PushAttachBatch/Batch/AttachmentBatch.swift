@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 /// What `pushattach prepare` does, as a library call: many items into one folder, with a
 /// journal (`manifest.jsonl`) written as they finish, `manifest.json` at the end, resume after

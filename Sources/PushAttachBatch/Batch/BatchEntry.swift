@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 /// One finished item, as `manifest.json` records it (`docs/MANIFEST.md` says what each field means).
 public struct BatchEntry: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 /// What a batch reads: URLs given in code, a file of them (a URL list, JSON lines, a push
 /// payload in the common conventions), or standard input, as `pushattach prepare INPUT` reads it.

@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 /// A batch folder's `report.html`: one self-contained page showing every item of its
 /// `manifest.json` (thumbnail or reason, status, sizes, type hint, transforms, warnings),

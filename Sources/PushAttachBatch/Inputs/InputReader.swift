@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 /// Reads the INPUT arguments of `pushattach prepare` in order and yields one event per item or
 /// problem, streaming: lists are read line by line through a fixed buffer.

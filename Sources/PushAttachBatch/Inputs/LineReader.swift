@@ -1,5 +1,5 @@
-import SystemSupport
 import PushAttach
+import SystemSupport
 /// Reads a file descriptor line by line through one fixed buffer, so a 10,000-line list never
 /// sits in memory whole.
 ///

@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 /// A manifest journal read line by line, each line decoded as `Entry` with where it stands in
 /// the file: the first pass `JournalIndex`, `JournalMerge` and `ResumeIndex` share.

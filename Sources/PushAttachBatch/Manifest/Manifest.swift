@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 /// Reading the journal back: the final `manifest.json`, and what `--resume` may skip.
 ///

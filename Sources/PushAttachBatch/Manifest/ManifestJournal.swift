@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 /// `DIR/manifest.jsonl`: one JSON line appended per finished item, as it finishes, so a crash
 /// loses at most the line being written. Lines are in completion order, not input order (that

@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 extension Manifest {
     /// Writes `DIR/manifest.json` from every journal in the container (`manifest.jsonl` and the

@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 /// What a `--resume` run may skip, kept compact: fixed bytes per prepared entry, never the
 /// entries (`Manifest.load` keeps each whole, ~3 KB).

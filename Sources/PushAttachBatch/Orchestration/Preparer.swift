@@ -1,8 +1,8 @@
 import Fetch
-import PushAttach
 import Foundation
-import SystemSupport
 import MediaTypes
+import PushAttach
+import SystemSupport
 
 /// Runs `pushattach prepare`: inputs → download → sniff, reconcile, assess → engine → hash →
 /// atomic write → manifest, with bounded concurrency and memory.

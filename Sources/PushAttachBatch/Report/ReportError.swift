@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 /// Why `ReportWriter.write(container:)` wrote no report. Each case names the file at fault.
 ///

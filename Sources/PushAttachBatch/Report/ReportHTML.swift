@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 /// Text from outside (URLs, names, reasons, warnings: the network chose them) made safe for the
 /// two places the report puts it.

@@ -1,7 +1,7 @@
 import Foundation
+import MediaTypes
 import PushAttach
 import SystemSupport
-import MediaTypes
 
 /// `DIR/report.html`: one self-contained page showing every item of a container's manifest, for
 /// people. A contact sheet: each item's thumbnail or player (or the reason it was refused, what
