@@ -36,7 +36,7 @@ ENCODE = ["tjCompress2", "png_write_row", "WebPEncode", "EGifPutLine", "liq_imag
 FETCH = ["curl_multi_perform", "curl_multi_poll", "curl_multi_socket_action"]
 RESIZE_SELF = re.compile(r"ImageEngine.*(Resampl|Resiz|BoxReduce|Premultipl|RowFeed|Weight|Scratch)")
 SNIFF_SELF = re.compile(r"\$s\d*(MediaTypes|Verification)|^MediaTypes|^Verification")
-HASH_SELF = re.compile(r"SystemSupport.*(SHA256|MessageBlock)")
+HASH_SELF = re.compile(r"^\$s13SystemSupport.*(SHA256|MessageBlock)")
 FETCH_SELF = re.compile(r"\$s\d*Fetch|Fetch\.")
 
 
@@ -83,35 +83,91 @@ def callgrind(cmd, out_file, env=None):
         sys.exit(f"profile_stages: {' '.join(cmd)} exited {proc.returncode}: {proc.stderr[-1500:]}")
 
 
+def stripped(build, name, work):
+    """A copy of the binary without its DWARF (valgrind 3.19 gives up on the Swift 6 release
+    build's: "Possibly corrupted debuginfo file"); the symbol table, and so the names, stay."""
+    copy = os.path.join(work, name)
+    shutil.copy(os.path.join(build, name), copy)
+    subprocess.run(["strip", "--strip-debug", copy], check=True)
+    return copy
+
+
 def profile_w2(build, photos, work):
     out = os.path.join(work, "w2.callgrind")
-    callgrind([os.path.join(build, "pushattach-bench"), "--workload", "w2", "--rounds", "1", "--threads", "1",
+    callgrind([stripped(build, "pushattach-bench", work), "--workload", "w2", "--rounds", "1", "--threads", "1",
                "--folder", photos], out)
     count = len([n for n in os.listdir(photos) if n.lower().endswith((".jpg", ".jpeg"))])
     return stages(out, 2 * count)  # the warm-up round and the measured one
 
 
+def perf_stages(data):
+    """{stage: share of samples} from `perf report` of a whole process, each sample by its own
+    function (self): no call graph, so a stage is told by the library or the symbol it ran in."""
+    text = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--sort", "dso,sym",
+                           "--percent-limit", "0"], capture_output=True, text=True, check=True).stdout
+    row = dict.fromkeys(["decode", "resize", "encode", "sniff+headers", "hash", "fetch", "kernel", "rest"], 0.0)
+    for line in text.splitlines():
+        m = re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[(.)\]\s+(.*)$", line)
+        if not m:
+            continue
+        share, dso, space, sym = float(m.group(1)), m.group(2), m.group(3), m.group(4).strip()
+        if space == "k" or dso.startswith("[kernel"):
+            stage = "kernel"
+        elif dso.startswith("libjpeg.so"):
+            stage = "decode"   # the row decoder: libjpeg's scanline API
+        elif dso.startswith("libturbojpeg"):
+            stage = "encode"   # tjCompress2 (prepare decodes photos through libjpeg's scanline API)
+        elif dso.startswith(("libcurl", "libssl", "libcrypto", "libnghttp", "libz.so")) or FETCH_SELF.search(sym):
+            stage = "fetch"
+        elif RESIZE_SELF.search(sym):
+            stage = "resize"
+        elif HASH_SELF.search(sym):
+            stage = "hash"
+        elif SNIFF_SELF.search(sym):
+            stage = "sniff+headers"
+        else:
+            stage = "rest"
+        row[stage] += share
+    return row
+
+
 def profile_prepare(build, photos, work):
+    """`prepare` under `perf record` (valgrind 3.19 crashes on it): CPU samples, user and kernel."""
     names = sorted(n for n in os.listdir(photos) if n.lower().endswith((".jpg", ".jpeg")))
     server, port = nginx(photos, os.path.join(work, "nginx"))
     try:
         listing = os.path.join(work, "urls.txt")
         with open(listing, "w") as f:
-            f.writelines(f"http://127.0.0.1:{port}/p/{n}\n" for n in names)
-        out = os.path.join(work, "prepare.callgrind")
-        callgrind([os.path.join(build, "pushattach"), "prepare", listing, "-o", os.path.join(work, "out"), "-q",
-                   "--allow-private-networks"], out)
+            f.writelines(f"http://127.0.0.1:{port}/p/{n}?copy={i}\n" for i in range(10) for n in names)
+        data = os.path.join(work, "prepare.perf")
+        out = os.path.join(work, "out")
+        proc = subprocess.run(["perf", "record", "-F", "999", "-o", data, "--", os.path.join(build, "pushattach"),
+                               "prepare", listing, "-o", out, "-q", "--allow-private-networks"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if proc.returncode not in (0, 1):
+            sys.exit(f"profile_stages: prepare under perf exited {proc.returncode}: {proc.stderr[-1500:]}")
+        with open(os.path.join(out, "manifest.json")) as f:
+            items = json.load(f)["entries"]
+        prepared = sum(1 for item in items if item["status"] == "prepared")
+        if prepared != len(items):
+            sys.exit(f"profile_stages: only {prepared} of {len(items)} items prepared")
     finally:
         server.terminate()
         server.wait()
-    return stages(out, len(names))
+    return {"samples_percent": perf_stages(data), "images": len(items)}
+
+
+def show_perf(title, result):
+    print(f"{title}: share of CPU samples ({result['images']} images)")
+    for stage, share in result["samples_percent"].items():
+        print(f"  {stage:<14} {share:6.2f} %")
 
 
 def show(title, result):
     total, n = result["total_ir"], result["images"]
     print(f"{title}: {total / n / 1e6:,.0f} M instructions per image ({n} images)")
     for stage, ir in result["stages"].items():
-        print(f"  {stage:<14} {ir / n / 1e6:>8,.1f} M  {100 * ir / total:5.1f} %")
+        print(f"  {stage:<14} {ir / n / 1e6:>9,.2f} M  {100 * ir / total:6.2f} %")
 
 
 def main():
@@ -120,14 +176,14 @@ def main():
     parser.add_argument("--photos", default=os.path.join(HERE, "..", "..", "shared", "corpus", "photos"))
     parser.add_argument("--json")
     args = parser.parse_args()
-    for tool in ("valgrind", "callgrind_annotate", "nginx"):
+    for tool in ("valgrind", "callgrind_annotate", "nginx", "perf", "strip"):
         if not shutil.which(tool):
             sys.exit(f"profile_stages: {tool} is missing (apt-get install valgrind nginx-light)")
     photos = os.path.abspath(args.photos)
     with tempfile.TemporaryDirectory() as work:
         results = {"w2": profile_w2(args.build, photos, work), "prepare": profile_prepare(args.build, photos, work)}
     show("W2, fit in 2048, JPEG q85, one thread", results["w2"])
-    show("prepare of the photos over nginx (default threads)", results["prepare"])
+    show_perf("prepare of the photos (x10) over nginx, default threads", results["prepare"])
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)
