@@ -155,8 +155,10 @@ test-tsan: deps
 	$(SWIFT) test --skip-build --scratch-path .build/tsan --disable-xctest --filter PipelineTests
 	$(SWIFT) test --skip-build --scratch-path .build/tsan --disable-xctest --filter FetchTests
 
-# The library's documentation (DocC catalog Sources/PushAttach/PushAttach.docc) as a static site in
-# .build/docs/PushAttach.doccarchive, with the toolchain's own docc (no plugin: no package dependencies).
+# The libraries' documentation (DocC catalogs Sources/PushAttach/PushAttach.docc and
+# Sources/PushAttachBatch/PushAttachBatch.docc) as static sites in .build/docs/PushAttach.doccarchive
+# and .build/docs/PushAttachBatch.doccarchive, with the toolchain's own docc (no plugin: no package
+# dependencies).
 docs: deps
 	$(SWIFT) build --target PushAttachBatch --scratch-path .build/docs \
 	    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/docs/symbol-graphs

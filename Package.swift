@@ -58,7 +58,8 @@ let package = Package(
         .target(
             name: "PushAttach",
             dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "SystemSupport"]),
-        // The batch runner, a client of the library: inputs (URL lists, JSON lines, payloads),
+        // The batch runner, built on the library (its public API and, for now, the per-item path's
+        // package declarations): inputs (URL lists, JSON lines, payloads),
         // the manifest and its journal, resume, shards, merge, the HTML report, payload rewriting.
         .target(name: "PushAttachBatch", dependencies: ["PushAttach", "MediaTypes", "Fetch", "SystemSupport"]),
         // `pushattach serve`'s server: the second face over the library, on libmicrohttpd.

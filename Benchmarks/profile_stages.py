@@ -1,12 +1,14 @@
-"""Where the CPU goes, stage by stage: W2 (`pushattach-bench --workload w2`) and `pushattach
-prepare` of the corpus photos over a local nginx, each under callgrind, its instructions split into
-decode, resize, encode, sniff and headers, hash, fetch and the rest (issue 25's per-stage profile).
+"""Where the CPU goes, stage by stage (issue 25's per-stage profile), in two views:
 
-Instruction counts (Ir), not time: they do not move with the machine's load, which a 2-core guest
-shared with compilers never lacks. What they miss: time in the kernel (the write's fsyncs, the
-socket reads) and waits; `prepare`'s wall time is measured by `whole_job.py` for that.
+- W2 (`pushattach-bench --workload w2`, one thread) under callgrind: instruction counts (Ir),
+  split into decode, resize, encode, sniff and headers, and the rest. Counts do not move with the
+  machine's load; they miss the kernel and waits.
+- `pushattach prepare` of the corpus photos (x10) over a local nginx under `perf record`: CPU
+  samples, user and kernel, split the same way plus hash, fetch and kernel. valgrind 3.19 crashes
+  on the multi-threaded `prepare`, so it gets samples, each counted by the library or symbol it
+  ran in (no call graph): libjpeg is the decode, libturbojpeg the encode.
 
-How a stage is counted, from `callgrind_annotate`:
+How a stage of W2 is counted, from `callgrind_annotate`:
 - decode: inclusive instructions of libjpeg-turbo's decode entry points (`jpeg_read_header`,
   `jpeg_start_decompress`, `jpeg_read_scanlines`, `jpeg_skip_scanlines`, `jpeg_finish_decompress`,
   `tjDecompressHeader3`, `tjDecompress2`); the row decoder calls them from inside the resizer's
@@ -102,15 +104,17 @@ def profile_w2(build, photos, work):
 
 def perf_stages(data):
     """{stage: share of samples} from `perf report` of a whole process, each sample by its own
-    function (self): no call graph, so a stage is told by the library or the symbol it ran in."""
-    text = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--sort", "dso,sym",
+    function (self): no call graph, so a stage is told by the library or the symbol it ran in.
+    Shares come from the sample counts: perf's printed percentages round each of ~1,700 symbols
+    up to 0.01 %, which would add up to 103 %."""
+    text = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "-n", "--sort", "dso,sym",
                            "--percent-limit", "0"], capture_output=True, text=True, check=True).stdout
-    row = dict.fromkeys(["decode", "resize", "encode", "sniff+headers", "hash", "fetch", "kernel", "rest"], 0.0)
+    row = dict.fromkeys(["decode", "resize", "encode", "sniff+headers", "hash", "fetch", "kernel", "rest"], 0)
     for line in text.splitlines():
-        m = re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[(.)\]\s+(.*)$", line)
+        m = re.match(r"\s*[\d.]+%\s+(\d+)\s+(\S+)\s+\[(.)\]\s+(.*)$", line)
         if not m:
             continue
-        share, dso, space, sym = float(m.group(1)), m.group(2), m.group(3), m.group(4).strip()
+        share, dso, space, sym = int(m.group(1)), m.group(2), m.group(3), m.group(4).strip()
         if space == "k" or dso.startswith("[kernel"):
             stage = "kernel"
         elif dso.startswith("libjpeg.so"):
@@ -128,7 +132,10 @@ def perf_stages(data):
         else:
             stage = "rest"
         row[stage] += share
-    return row
+    samples = sum(row.values())
+    if samples == 0:
+        sys.exit(f"profile_stages: no samples in {data}")
+    return {stage: 100 * count / samples for stage, count in row.items()}
 
 
 def profile_prepare(build, photos, work):

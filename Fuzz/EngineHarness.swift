@@ -4,7 +4,7 @@
     import ImageEngine
     import MediaTypes
 
-    @testable import PushAttach  // MediaStage is internal; fuzz builds are debug builds (-enable-testing)
+    @testable import PushAttach  // MediaStage is a package declaration; fuzz builds are debug builds (-enable-testing)
 
     @testable import PushAttachBatch
 

@@ -1,6 +1,13 @@
-import PushAttach
-// Pipeline: the I/O edges of `pushattach prepare`.
+// PushAttachBatch: the batch runner, what `pushattach prepare` runs, as a library beside
+// `PushAttach`. Every item goes through PushAttach's per-item path (`ItemContext`); around it:
 //
-//     Inputs/     INPUT arguments → InputEvent (items with their file:line, or problems)
-//     Container/  the output folder: names, atomic writes, the lock
-//     Manifest/   manifest.jsonl as items finish, manifest.json at the end, --resume
+//     Inputs/         INPUT arguments → InputEvent (items with their file:line, or problems)
+//     Orchestration/  the run: admission, dedupe of repeated URLs, events, the summary
+//     Manifest/       manifest.jsonl as items finish, manifest.json at the end, --resume, merge
+//     Report/         report.html from the manifest
+//     Rewrite/        push payloads rewritten to point at the prepared files
+//     Batch/          the public API: AttachmentBatch, BatchInput, BatchEntry, BatchReport,
+//                     AttachmentMerge
+//
+// It stands on PushAttach's public API and, for now, on the per-item path's and the container's
+// `package` declarations (ItemContext, Container, ManifestEntry), and on SystemSupport.

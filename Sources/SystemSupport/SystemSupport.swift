@@ -6,4 +6,5 @@
 //     Hashing/  SHA-1 (for UUID v5 names), SHA-256 (the manifest, shards), HMAC-SHA-256 (links)
 //     Budgets/  the admission budget items reserve memory from, and the worker threads
 //
-// Nothing here is public: a user of the library sees `ContainerError` through `PushAttach`.
+// Only `ContainerError` is public (a user of the library sees it through `PushAttach`, as
+// `AttachmentError.Underlying.container`); everything else is `package`.

@@ -1,6 +1,7 @@
 // The samples of README.md, verbatim inside `readme()` (the first screen), `readmeBatch()`
-// ("A batch from a service") and `readmeService()` ("In a service"), with their two imports
-// (URL is Foundation's: `import PushAttach` alone does not make it visible).
+// ("A batch from a service") and `readmeService()` ("In a service"), with their three imports
+// (URL is Foundation's: `import PushAttach` alone does not make it visible; the batch is
+// `PushAttachBatch`'s).
 import Foundation
 import PushAttach
 import PushAttachBatch

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A hash computed while a body streams to its spool file, so a large body is never read back
-/// to be hashed. The Pipeline gives its SHA-256.
+/// to be hashed. PushAttach gives its SHA-256 (`SpoolSHA256`).
 ///
 ///     struct Count: BodyDigest {
 ///         var n = 0
@@ -32,7 +32,7 @@ package protocol BodyDigest {
 ///   removed or moved out of the spool (`SpooledFile`).
 /// - Names: `body-<pid>-<n>-<random>`, created with `O_EXCL`. Every file is unlinked when its
 ///   transfer fails or its `SpooledFile` goes; what a killed process left is the owner's to
-///   clear when it next starts (the Pipeline empties the folder when it opens the container).
+///   clear when it next starts (PushAttach's `Container` empties the folder when it opens).
 package final class Spool: @unchecked Sendable {
     /// The most spooled bytes reserved at once.
     package let budget: Int

@@ -149,7 +149,7 @@ package final class Container: Sendable {
     /// Removes the private spool folders (`.spool.p-…`) of processes that died holding the
     /// container: each one whose owner file names a PID and is locked by nobody. A folder being
     /// set up (owner file not yet written) or in use is left alone.
-    package static func removeAbandonedSpools(in root: DirectoryHandle) {
+    static func removeAbandonedSpools(in root: DirectoryHandle) {
         var candidates: [String] = []
         try? root.forEachName { name in if name.hasPrefix(privateSpoolPrefix) { candidates.append(name) } }
         for name in candidates {
@@ -212,7 +212,7 @@ package final class Container: Sendable {
     /// Removes every file in `.spool/`: what a run that was killed left there (only called
     /// with the lock held, so no live run's). Returns how many went.
     @discardableResult
-    package func removeSpoolFiles() -> Int {
+    func removeSpoolFiles() -> Int {
         var removed = 0
         for name in (try? spool.names()) ?? [] where name != Self.ownerFileName && (try? spool.remove(name)) != nil {
             removed += 1
@@ -249,6 +249,7 @@ package final class Container: Sendable {
     /// behind. `keeping` holds paths relative to the container (`Images/…`). Returns the removed
     /// paths.
     ///
+    ///     // in the batch runner (PushAttachBatch), resuming:
     ///     let resume = try Manifest.load(dir: container.url)
     ///     container.removeUnreferencedFiles(keeping: resume.referencedFiles)
     ///

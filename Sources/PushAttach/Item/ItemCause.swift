@@ -48,16 +48,16 @@ package enum ItemFailure: Sendable {
 
 /// The underlying error of a failed download or write, recorded for the task running one item
 /// (a task local, so concurrent items never see each other's).
-package final class ItemCause: @unchecked Sendable {
-    @TaskLocal package static var current: ItemCause?
+final class ItemCause: @unchecked Sendable {
+    @TaskLocal static var current: ItemCause?
 
     private let lock = NSLock()
     private var download: FetchError?
     private var write: ContainerError?
 
-    package var fetchError: FetchError? { lock.withLock { download } }
-    package var writeError: ContainerError? { lock.withLock { write } }
+    var fetchError: FetchError? { lock.withLock { download } }
+    var writeError: ContainerError? { lock.withLock { write } }
 
-    package func record(_ error: FetchError) { lock.withLock { download = error } }
-    package func record(_ error: ContainerError) { lock.withLock { write = error } }
+    func record(_ error: FetchError) { lock.withLock { download = error } }
+    func record(_ error: ContainerError) { lock.withLock { write = error } }
 }

@@ -9,19 +9,19 @@ import SystemSupport
 package final class ItemContext: Sendable {
     package let options: ItemOptions
     package let container: Container
-    package let client: HTTPClient
-    package let hosts: HostGate
+    let client: HTTPClient
+    let hosts: HostGate
     /// Sniffing, the engine and hashing: one `MediaStage` (one engine) per thread.
-    package let cpu: WorkerPool<MediaStage>
+    let cpu: WorkerPool<MediaStage>
     /// Local reads, atomic writes and the journal's fsyncs.
     package let io: WorkerPool<Void>
     /// The process-wide memory budget items are admitted by (`ItemOptions.admissionBudget`).
-    package let memory: MemoryBudget
+    let memory: MemoryBudget
     /// Large downloads, on disk in the container's `.spool/` (`ItemOptions.spoolBudget`).
-    package let spool: Spool?
+    let spool: Spool?
     /// What is wrong with the run's own request headers, checked once (an item with headers of
     /// its own is checked with them).
-    package let headerProblem: String?
+    let headerProblem: String?
 
     /// `memory`: a budget shared with other contexts (the library's preparer shares one across
     /// every folder it writes into); a budget of its own, of `options.admissionBudget`, when nil.
@@ -53,7 +53,7 @@ package final class ItemContext: Sendable {
     /// known, then, from the first bytes, the category's cap. Images may be larger than iOS's
     /// 10 MB (the engine shrinks them); audio and movies must already fit; bytes no format
     /// claims are held to the image cap (they will be rejected anyway).
-    package static func policy(_ options: ItemOptions) -> FetchPolicy {
+    static func policy(_ options: ItemOptions) -> FetchPolicy {
         var policy = options.fetch
         let rules = options.rules
         let imageCap = max(1, options.imageDownloadCap)
@@ -232,11 +232,11 @@ package final class ItemContext: Sendable {
         }
     }
 
-    package struct Download: Sendable {
-        package var body: FetchBody
-        package var contentType: String?
-        package var suggestedFilename: String?
-        package var warnings: [String] = []
+    struct Download: Sendable {
+        var body: FetchBody
+        var contentType: String?
+        var suggestedFilename: String?
+        var warnings: [String] = []
     }
 
     package enum DownloadFailure: Error {
@@ -252,7 +252,7 @@ package final class ItemContext: Sendable {
     /// is not hashed here: most are re-encoded, and the output is hashed instead; a passthrough
     /// one is hashed from its mapped bytes (hashing every photo as it streamed took a tenth of
     /// the CPU of a 500-photo run).
-    @Sendable package static func streamedDigest(firstBytes: UnsafeRawBufferPointer) -> (any BodyDigest)? {
+    @Sendable static func streamedDigest(firstBytes: UnsafeRawBufferPointer) -> (any BodyDigest)? {
         let head = [UInt8](firstBytes.prefix(Sniffer.identifyPrefixLength))
         return ImageCodecs.decodableFormats.contains(Sniffer.identify(prefix: head)) ? nil : SpoolSHA256()
     }
@@ -263,7 +263,7 @@ package final class ItemContext: Sendable {
     /// touched); for media the engine does not decode, twice the body (the per-file check
     /// reads a copy). A header that gives no size counts as the largest the pixel budget lets
     /// through. Never throws: an unreadable body costs its size (processing will fail it).
-    package static func workingMemory(of body: FetchBody, options: ItemOptions) -> Int {
+    static func workingMemory(of body: FetchBody, options: ItemOptions) -> Int {
         guard let head = try? body.prefix(headerPrefix) else { return body.count }
         let format = Sniffer.identify(prefix: Array(head.prefix(Sniffer.identifyPrefixLength)))
         guard ImageProcessor.processedFormats.contains(format) else {
@@ -366,7 +366,7 @@ package final class ItemContext: Sendable {
     }
 
     /// The URL path's extension, when its last component has one.
-    package static func pathExtension(of url: String) -> String? {
+    static func pathExtension(of url: String) -> String? {
         guard let path = URLComponents(string: url)?.path, let last = path.split(separator: "/").last,
             let dot = last.lastIndex(of: "."), dot != last.startIndex
         else { return nil }
@@ -400,7 +400,7 @@ extension ManifestEntry {
 }
 
 extension Duration {
-    package var milliseconds: Int {
+    var milliseconds: Int {
         let (seconds, attoseconds) = components
         return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }

@@ -120,10 +120,10 @@ extension ManifestJSON: Encodable {
     }
 
     private struct Key: CodingKey {
-        package var stringValue: String
-        package var intValue: Int? { nil }
-        package init(_ name: String) { stringValue = name }
-        package init?(stringValue: String) { self.stringValue = stringValue }
-        package init?(intValue: Int) { nil }
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

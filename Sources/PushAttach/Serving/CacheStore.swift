@@ -167,11 +167,11 @@ package final class CacheStore: @unchecked Sendable {
     }
 
     private struct KnownHead {
-        package var identity: SystemCall.FileIdentity
-        package var size: Int
-        package var modified: Double
-        package var record: Record
-        package var offset: Int
+        var identity: SystemCall.FileIdentity
+        var size: Int
+        var modified: Double
+        var record: Record
+        var offset: Int
     }
 
     /// Heads remembered at most (about 250 bytes each, 1 MB in all); the memo starts over when full.
@@ -257,11 +257,11 @@ package final class CacheStore: @unchecked Sendable {
     }
 
     private struct Found {
-        package var shard: Int
-        package var name: String
-        package var size: Int
-        package var modified: Double
-        package var isRefusal: Bool
+        var shard: Int
+        var name: String
+        var size: Int
+        var modified: Double
+        var isRefusal: Bool
     }
 
     private func removeOldest() -> Int {

@@ -2,7 +2,7 @@ import Fetch
 import ImageCodecs
 import ImageEngine
 // The names a user of `PushAttach` needs, from the modules underneath, so `import PushAttach`
-// is the only import, each by alias: media formats and categories, Apple's rules, the
+// is the only import (with `PushAttachBatch` for batches), each by alias: media formats and categories, Apple's rules, the
 // UNErrorCode values, the display escaping, the fetch policy, the engine's limits, the pixel
 // size and the underlying errors of `AttachmentError`. Nothing else of the modules underneath
 // is public to a user of `PushAttach` (no sniffer, no JPEG segment reader, no `Verdict` to

@@ -44,10 +44,10 @@ package final class MemoryBudget: @unchecked Sendable {
     }
 
     private struct Waiter {
-        package let id: UInt64
-        package let weight: Int
-        package let kind: Kind
-        package let continuation: CheckedContinuation<Void, any Error>
+        let id: UInt64
+        let weight: Int
+        let kind: Kind
+        let continuation: CheckedContinuation<Void, any Error>
     }
 
     /// Tests only: told the number of waiters each time one joins the line.

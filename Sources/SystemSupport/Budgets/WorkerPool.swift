@@ -58,20 +58,20 @@ private final class JobQueue<State>: @unchecked Sendable {
     /// The threads that have started, so that `stop` called from one of them does not wait for itself.
     private var members = Set<UInt>()
 
-    package init(threads: Int) {
+    init(threads: Int) {
         live = threads
     }
 
-    package var liveThreads: Int { condition.withLock { live } }
+    var liveThreads: Int { condition.withLock { live } }
 
-    package func enqueue(_ job: @escaping (State) -> Void) {
+    func enqueue(_ job: @escaping (State) -> Void) {
         condition.lock()
         jobs.append(job)
         condition.signal()
         condition.unlock()
     }
 
-    package func stop() {
+    func stop() {
         condition.lock()
         defer { condition.unlock() }
         stopping = true
@@ -81,7 +81,7 @@ private final class JobQueue<State>: @unchecked Sendable {
     }
 
     /// A thread's life: make its state, run jobs until the queue stops and is empty.
-    package func serve(_ makeState: () -> State) {
+    func serve(_ makeState: () -> State) {
         let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
         condition.lock()
         members.insert(me)
