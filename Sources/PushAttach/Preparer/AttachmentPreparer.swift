@@ -124,7 +124,7 @@ public final class AttachmentPreparer: Sendable {
         -> PreparedAttachment
     {
         if Task.isCancelled { throw .cancelled(url) }
-        let acquired: (runner: ItemContext, container: Container, key: String)?
+        let acquired: (context: ItemContext, container: Container, key: String)?
         do { acquired = try runners.acquire(folder) } catch {
             throw AttachmentError(error, url: url, names: configuration.settingNames)
         }
@@ -135,7 +135,7 @@ public final class AttachmentPreparer: Sendable {
         }
         defer { runners.release(held.key) }
 
-        let outcome = await held.runner.prepareOne(item)
+        let outcome = await held.context.prepareOne(item)
         configuration.onEvent?(AttachmentEvent(outcome, url: url, requestID: item.id, names: configuration.settingNames))
         switch outcome {
         case .cancelled: throw .cancelled(url)

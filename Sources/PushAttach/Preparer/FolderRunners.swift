@@ -2,9 +2,10 @@ import Foundation
 import MediaTypes
 import SystemSupport
 
-/// One preparer's pipelines, one per folder in use: a folder's runner (download client, CPU and
-/// I/O threads) is made by the first call into it and shut down when the last call leaves.
-/// Each runner holds a use of the process's shared container (`ContainerRegistry`), so the
+/// One preparer's per-item paths, one per folder in use: a folder's `ItemContext` (download
+/// client, CPU and I/O threads) is made by the first call into it and shut down when the last
+/// call leaves.
+/// Each context holds a use of the process's shared container (`ContainerRegistry`), so the
 /// folder's lock is taken once per process, whatever the number of calls or preparers.
 final class FolderRunners: @unchecked Sendable {
     private struct Entry {
@@ -16,20 +17,20 @@ final class FolderRunners: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    /// Folders whose last user left and whose runner is shutting down now.
+    /// Folders whose last user left and whose context is shutting down now.
     private var closing = 0
     /// Set by `shutDown()`: no folder is acquired any more.
     private var isShutDown = false
     /// Calls between their check of `isShutDown` and their entry (opening the folder): not
     /// idle while any is.
     private var opening = 0
-    private let makeRunner: @Sendable (Container) -> ItemContext
+    private let makeContext: @Sendable (Container) -> ItemContext
 
-    init(makeRunner: @escaping @Sendable (Container) -> ItemContext) { self.makeRunner = makeRunner }
+    init(makeContext: @escaping @Sendable (Container) -> ItemContext) { self.makeContext = makeContext }
 
-    /// The folder's runner and container, held until `release(key)`.
+    /// The folder's context and container, held until `release(key)`.
     /// Nil after `shutDown()`: the caller refuses the call.
-    func acquire(_ folder: URL) throws(ContainerError) -> (runner: ItemContext, container: Container, key: String)? {
+    func acquire(_ folder: URL) throws(ContainerError) -> (context: ItemContext, container: Container, key: String)? {
         let admitted: Bool = lock.withLock {
             guard !isShutDown else { return false }
             opening += 1
@@ -42,22 +43,22 @@ final class FolderRunners: @unchecked Sendable {
             throw error
         }
         let key = use.container.url.path
-        let (runner, surplus): (ItemContext, ContainerUse?) = lock.withLock {
+        let (context, surplus): (ItemContext, ContainerUse?) = lock.withLock {
             opening -= 1
             if var entry = entries[key] {
                 entry.users += 1
                 entries[key] = entry
                 return (entry.context, use)
             }
-            let runner = makeRunner(use.container)
-            entries[key] = Entry(context: runner, use: use, users: 1)
-            return (runner, nil)
+            let context = makeContext(use.container)
+            entries[key] = Entry(context: context, use: use, users: 1)
+            return (context, nil)
         }
         surplus?.release()
-        return (runner, use.container, key)
+        return (context, use.container, key)
     }
 
-    /// One user of `key` is done; the last one shuts its runner down and releases the folder.
+    /// One user of `key` is done; the last one shuts its context down and releases the folder.
     func release(_ key: String) {
         var closing: Entry?
         lock.withLock {
@@ -101,13 +102,13 @@ final class FolderRunners: @unchecked Sendable {
     }
 
     /// Refuses every later `acquire`, then waits until the calls in progress are done and
-    /// every runner has stopped.
+    /// every context has stopped.
     func shutDown() async {
         lock.withLock { isShutDown = true }
         await waitUntilIdle()
     }
 
-    /// Returns once no call holds any folder (every runner shut down, every folder released).
+    /// Returns once no call holds any folder (every context shut down, every folder released).
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now: Bool = lock.withLock {
