@@ -20,8 +20,8 @@ import MediaTypes
 ///   foretold (`areaFactor`, at least ×0.75 of the area a step). Each encode is a full decode,
 ///   resize and libimagequant pass over every frame, so a good first guess is most of the speed:
 ///   a 15 MB GIF fits in one encode instead of three. The palette drops to 128 colours from the
-///   fourth try and 64 from the seventh. After `maxAttempts`, or below `ByteCapFitter.smallestSide`, the first
-///   frame is kept instead, with the reason.
+///   fourth try and 64 from the seventh. After `maxAttempts`, or below
+///   `ByteCapFitter.smallestSide`, the first frame is kept instead, with the reason.
 /// - **Timing, loop count and transparency** go to `GIFEncoder` as decoded: per-frame durations
 ///   in milliseconds (it rounds to centiseconds, carrying the error), the container's loop
 ///   count, and alpha (< 128 becomes the transparent index).
@@ -181,11 +181,10 @@ extension ImageProcessor {
         return Double(first) + Double(now - first) * Double(frames - 1) / Double(written - 1)
     }
 
-    /// Frames written before the output so far is taken to foretell the whole.
+    /// Frames written before the output so far is taken to foretell the whole. From then on an
+    /// encode stops as soon as its frames foretell any overshoot of the cap: finishing an encode
+    /// that will not fit costs the most frames.
     static let framesBeforeForetelling = 4
-    /// An encode stops early when its frames foretell more than this share of the cap: any
-    /// overshoot, since finishing an encode that will not fit costs the most frames.
-    static let foretoldMargin = 1.0
 
     /// Decodes every frame, resizes it to `size` and adds it to a `GIFEncoder` capped at the
     /// byte cap: one canvas (the codec's), one resized frame and the encoder's bytes at a time.
@@ -228,7 +227,7 @@ extension ImageProcessor {
                 if flushed == 1 { firstBytes = encoder.bytesWritten }
                 if flushed >= Self.framesBeforeForetelling, written < frames {
                     let whole = foretold(encoder.bytesWritten, flushed)
-                    if whole > Double(limits.byteCap) * Self.foretoldMargin {
+                    if whole > Double(limits.byteCap) {
                         return .overCap(written: written, foretold: whole, early: true)
                     }
                 }
