@@ -64,10 +64,9 @@ let package = Package(
         .target(name: "PushAttachBatch", dependencies: ["PushAttach", "MediaTypes", "Fetch", "SystemSupport"]),
         // `pushattach serve`'s server: the second face over the library, on libmicrohttpd.
         .target(name: "AttachmentServer", dependencies: ["PushAttach", "CMicroHTTPD", "CMicroHTTPDShim"]),
-        // The command line: a face over the library (`PushAttach`, `AttachmentServer`), plus the
-        // benchmark kit for `bench`.
-        .executableTarget(
-            name: "pushattach", dependencies: ["PushAttach", "PushAttachBatch", "AttachmentServer", "BenchmarkKit"]),
+        // The command line: a face over the public library (`PushAttach`, `PushAttachBatch`, and
+        // `AttachmentServer` for `serve`). `pushattach bench` runs `pushattach-bench`, beside it.
+        .executableTarget(name: "pushattach", dependencies: ["PushAttach", "PushAttachBatch", "AttachmentServer"]),
         .executableTarget(
             name: "PushAttachBench", dependencies: ["BenchmarkKit"], path: "Benchmarks/pushattach-bench"),
         .target(
@@ -105,7 +104,8 @@ let package = Package(
             ]),
         .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "PushAttachBatch", "TestSupport"]),
         .testTarget(name: "AttachmentServerTests", dependencies: ["AttachmentServer", "PushAttach", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["pushattach", "PushAttach", "PushAttachBatch", "TestSupport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["pushattach", "PushAttachBench", "PushAttach", "PushAttachBatch", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

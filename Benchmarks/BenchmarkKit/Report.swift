@@ -93,6 +93,35 @@ public struct BenchReport: Sendable, Codable {
 
 /// The shared entry point of `pushattach-bench` and `pushattach bench`.
 public enum BenchMain {
+    /// The name `pushattach bench` passes as argv[0] when it runs this tool, and the name the tool
+    /// then gives itself in help, banner and messages.
+    public static let subcommandName = "pushattach bench"
+
+    /// Hidden option: print `description()` and exit. `pushattach` runs it to put this tool's
+    /// options in its man page and completion scripts without linking the benchmark.
+    public static let describeOptions = "--describe-options"
+
+    /// The tool's summary, method, workloads and option table, as one JSON object:
+    /// `{"summary", "method", "workloads": [{"name", "summary"}], "options": [{"name",
+    /// "placeholder"?, "help", "default"?, "choices", "directory"}]}`.
+    public static func description() -> String {
+        var options: [[String: Any]] = []
+        for option in BenchConfiguration.options {
+            var entry: [String: Any] = [
+                "name": option.name, "help": option.help, "choices": option.choices, "directory": option.isDirectory,
+            ]
+            if let placeholder = option.placeholder { entry["placeholder"] = placeholder }
+            if let defaultText = option.defaultText { entry["default"] = defaultText }
+            options.append(entry)
+        }
+        let object: [String: Any] = [
+            "summary": BenchConfiguration.summary, "method": BenchConfiguration.method,
+            "workloads": Workload.allCases.map { ["name": $0.rawValue, "summary": $0.summary] }, "options": options,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Runs `configuration` and prints the report; `command` names the tool in the banner and in
     /// messages. Returns the exit status: 0, or 64 when there are no images to measure.
     public static func run(_ configuration: BenchConfiguration, command: String = "pushattach-bench") -> Int32 {

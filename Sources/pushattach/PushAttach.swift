@@ -79,6 +79,7 @@ enum PushAttach {
                     return ExitStatus.success
                 }
                 try expectNothing(after: 2, in: arguments)
+                if arguments[1] == BenchCommand.name { return BenchCommand.handOver(["--help"]) }
                 Console.out(try command(named: arguments[1]).help)
                 return ExitStatus.success
             case Options.version.name:
@@ -102,6 +103,8 @@ enum PushAttach {
                 }
                 throw UsageError(command: "pushattach", message: "unknown option '\(first)'\(hint ?? "")")
             }
+            // `bench`'s options are `pushattach-bench`'s own: handed over unparsed.
+            if first == BenchCommand.name { return BenchCommand.handOver(Array(arguments.dropFirst())) }
             return await dispatch(try command(named: first), Array(arguments.dropFirst()))
         } catch let error as UsageError {
             Console.error("\(error)")

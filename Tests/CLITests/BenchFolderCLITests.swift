@@ -66,4 +66,20 @@ struct BenchFolderCLITests {
         #expect(lines.contains { $0.hasPrefix("  --folder DIR ") })
         #expect(lines.contains("USAGE: pushattach bench [options]"))
     }
+
+    /// A copy of `pushattach` alone in a folder, with a PATH that has no `pushattach-bench`: the
+    /// hand-over fails with one line saying what to build, and the status of a fatal error.
+    @Test func withoutTheBenchmarkBesideItSaysWhatToBuild() throws {
+        let dir = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("pushattach")
+        try FileManager.default.copyItem(at: ProcessRunner.product("pushattach"), to: copy)
+        let result = try ProcessRunner.runExecutable(copy, ["bench", "--rounds", "1"], environment: ["PATH": dir.path])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr == """
+                pushattach bench: pushattach-bench is not beside \(dir.resolvingSymlinksInPath().path) nor on PATH; build it with 'swift build -c release --product pushattach-bench' (or 'make bench')
+
+                """)
+    }
 }
