@@ -2,40 +2,17 @@ import Foundation
 import ImageCodecs
 import MediaTypes
 
-/// Settings for `Verifier`.
+/// Settings for `Verifier`: how deep to look, and the policy every file is judged by.
 public struct VerifyOptions: Sendable {
     /// Decode every JPEG, PNG, WebP, GIF, HEIC and AVIF fully (the default); false checks headers only (`--fast`).
     public var decode = true
-    /// Any codec warning, and any disagreement between the name and the bytes, is an error.
-    public var strict = false
-    /// Largest width x height we will decode (checked on the header before allocating pixels).
-    public var pixelBudget = 50_000_000
-    /// Apple's types, caps and memory budget to judge against; `.standard` unless tightened.
-    public var rules = AppleRules.standard
-    /// Damaged image data is accepted with a warning instead of rejected as corrupt (105).
-    public var acceptDamaged = false
-    /// How reasons spell the settings they name: the library's API names unless given others
-    /// (the command line gives its flags).
-    public var settingNames = SettingNames.library
+    /// Rules, pixel budget, strictness, damage and setting names: the same value `prepare` uses.
+    public var policy = AttachmentPolicy()
 
-    /// Options with every field given or defaulted: full decode, lenient, a 50-megapixel
-    /// budget, Apple's standard rules, damaged images rejected.
-    public init(
-        decode: Bool = true, strict: Bool = false, pixelBudget: Int = 50_000_000, rules: AppleRules = .standard,
-        acceptDamaged: Bool = false
-    ) {
+    /// Full decode and the default policy unless given.
+    public init(decode: Bool = true, policy: AttachmentPolicy = AttachmentPolicy()) {
         self.decode = decode
-        self.strict = strict
-        self.pixelBudget = pixelBudget
-        self.rules = rules
-        self.acceptDamaged = acceptDamaged
-    }
-
-    /// The shared per-file policy these options stand for.
-    public var policy: CheckPolicy {
-        CheckPolicy(
-            rules: rules, pixelBudget: pixelBudget, strict: strict, acceptDamaged: acceptDamaged,
-            settingNames: settingNames)
+        self.policy = policy
     }
 }
 
@@ -66,7 +43,7 @@ public struct Verifier: Sendable {
         } catch {
             return unreadable(path: path, message: "cannot read the file's size: \(error.localizedDescription)")
         }
-        let largestCap = max(options.rules.imageByteCap, options.rules.audioByteCap, options.rules.movieByteCap)
+        let largestCap = max(options.policy.rules.imageByteCap, options.policy.rules.audioByteCap, options.policy.rules.movieByteCap)
         do {
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
@@ -95,7 +72,13 @@ public struct Verifier: Sendable {
             path: path, verdict: "rejected", format: seen, uti: seen == .unknown ? nil : seen.uti,
             category: seen.category, bytes: data.count, width: nil, height: nil, frames: nil,
             errorCode: nil, reason: nil, warnings: [])
-        let planned = MediaCheck.plan(for: data, fileExtension: fileExtension, policy: policy, decode: options.decode)
+        // Under a strict policy the name's extension is a claim, as a URL's is to `prepare`, so a
+        // mismatch is a refusal (101) in both. Lenient, the plan's own reason already says the
+        // name is wrong ("prepare writes it as .jpg"), so no warning repeats it.
+        var claims: [TypeClaim] = []
+        if policy.strict, let fileExtension, !fileExtension.isEmpty { claims = [TypeClaim(.fileExtension, fileExtension)] }
+        let planned = MediaCheck.plan(
+            for: data, claims: claims, fileExtension: fileExtension, policy: policy, decode: options.decode)
         let (plan, id, inspection, rejection) = (
             planned.plan, planned.identification, planned.inspection, planned.rejection
         )
@@ -134,7 +117,7 @@ public struct Verifier: Sendable {
 
     private func oversized(prefix: [UInt8], size: Int, path: String, fileExtension: String) -> FileReport {
         let format = Sniffer.identify(prefix: Array(prefix.prefix(Sniffer.identifyPrefixLength)))
-        let cap = format.category.map { options.rules.byteCap(for: $0) } ?? options.rules.movieByteCap
+        let cap = format.category.map { options.policy.rules.byteCap(for: $0) } ?? options.policy.rules.movieByteCap
         return FileReport(
             path: path, verdict: "rejected", iosErrorCode: UNErrorCode.invalidFileSize.rawValue, format: format,
             uti: format == .unknown ? nil : format.uti, category: format.category, bytes: size, width: nil,

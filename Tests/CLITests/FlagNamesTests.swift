@@ -87,7 +87,7 @@ struct FlagNamesTests {
         let truncated = Corpus.testImages.appendingPathComponent("truncated.jpg")
         let verify = try ProcessRunner.run("pushattach", ["verify", "--json", truncated.path])
         #expect(verify.stdout.contains("use what decodes with --accept-damaged"), "\(verify.stdout)")
-        #expect(!verify.stdout.contains("Configuration.acceptDamaged"))
+        #expect(!verify.stdout.contains("AttachmentPolicy.acceptDamaged"))
 
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("flags-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -97,6 +97,6 @@ struct FlagNamesTests {
         #expect(manifest.contains("use what decodes with --accept-damaged"), "\(manifest)")
 
         let library = AttachmentVerifier().verifyBlocking(fileAt: truncated)
-        #expect(library.reason?.contains("use what decodes with Configuration.acceptDamaged") == true, "\(library)")
+        #expect(library.reason?.contains("use what decodes with AttachmentPolicy.acceptDamaged") == true, "\(library)")
     }
 }

@@ -14,8 +14,8 @@ struct LimitOptionsTests {
     @Test func defaultsAreTheLibrarysForBothCommands() {
         let verify = VerifyOptions().policy
         let prepare = PrepareOptions(container: URL(fileURLWithPath: "/c"), inputs: []).policy
-        #expect(verify == CheckPolicy())
-        #expect(prepare == CheckPolicy())
+        #expect(verify == AttachmentPolicy())
+        #expect(prepare == AttachmentPolicy())
         #expect(LimitOptions.pixelBudget.defaultText == OptionInfo.decimal(Double(verify.pixelBudget) / 1e6))
         #expect(LimitOptions.decodedBudget.defaultText == OptionInfo.decimal(Double(verify.rules.decodedBudget) / 1e6))
     }
@@ -34,7 +34,7 @@ struct LimitOptionsTests {
         #expect(values.pixelBudget == 500_000)
         #expect(values.decodedBudget == 12_500_000)
         let command = try VerifyCommand(parsed)
-        #expect(command.verifier.pixelBudget == 500_000 && command.verifier.rules.decodedBudget == 12_500_000)
+        #expect(command.verifier.policy.pixelBudget == 500_000 && command.verifier.policy.rules.decodedBudget == 12_500_000)
     }
 
     @Test func prepareReadsTheProcessBudgetsInMegabytes() throws {
@@ -44,7 +44,7 @@ struct LimitOptionsTests {
         let command = try PrepareCommand(parsed)
         #expect(command.configuration.admissionBudget == 64_000_000)
         #expect(command.configuration.spoolBudget == 500_000_000)
-        #expect(command.configuration.rules.decodedBudget == 10_000_000)
+        #expect(command.configuration.policy.rules.decodedBudget == 10_000_000)
         #expect(command.configuration.limits.decodedBudget == 10_000_000)
     }
 

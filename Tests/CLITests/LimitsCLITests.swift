@@ -86,7 +86,7 @@ struct LimitsCLITests {
         #expect(prepare.stderr.contains(": \(Self.giantReason)\n"), "\(prepare.stderr)")
         #expect(prepare.stderr.contains("1 x too large\n"), "\(prepare.stderr)")
         for text in [prepare.stderr, "\(verify.report)"] {
-            #expect(!text.contains("corrupt") && !text.contains("CheckPolicy") && !text.contains("DecodeOptions"))
+            #expect(!text.contains("corrupt") && !text.contains("AttachmentPolicy") && !text.contains("DecodeOptions"))
         }
     }
 

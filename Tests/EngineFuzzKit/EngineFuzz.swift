@@ -242,7 +242,7 @@ public enum EngineFuzz {
 
         // `verify`'s word on what iOS does with the output as it is, under the run's rules. (Its
         // plan may still fit it: the run's long side is not the default one.)
-        let verifier = Verifier(options: VerifyOptions(rules: rules))
+        let verifier = Verifier(options: VerifyOptions(policy: AttachmentPolicy(rules: rules)))
         let report = verifier.verify(
             data: data, path: "output.\(format.fileExtension)", fileExtension: format.fileExtension)
         if report.iosVerdict != "accepted" {

@@ -152,7 +152,7 @@ struct ConformanceTests {
         #expect(refused.errorCode == 105, "\(refused.reason ?? "")")
         #expect(refused.width == 267 && refused.height == 200)
         #expect(refused.reason?.contains("header") == false, "\(refused.reason ?? "")")
-        let accepted = Verifier(options: VerifyOptions(acceptDamaged: true)).verify(
+        let accepted = Verifier(options: VerifyOptions(policy: AttachmentPolicy(acceptDamaged: true))).verify(
             data: cut, path: "cut.png", fileExtension: "png")
         #expect(accepted.isAccepted, "\(accepted.reason ?? "")")
         #expect(accepted.width == 267 && accepted.height == 200)

@@ -27,7 +27,7 @@ struct HeaderWindowTests {
         data.append(Data(count: 3 << 20))
         let window = try #require(Sniffer.headerWindow(prefix: [UInt8](data.prefix(16_384))))
         #expect(window < data.count)
-        let policy = CheckPolicy()
+        let policy = AttachmentPolicy()
         let windowed = MediaCheck.identify(data, fileExtension: file.pathExtension, policy: policy)
         let whole = MediaCheck.identify([UInt8](data), fileExtension: file.pathExtension, policy: policy)
         switch (windowed, whole) {
@@ -49,7 +49,7 @@ struct HeaderWindowTests {
         let mdat: [UInt8] = [0, 0, 0, 8] + Array("mdat".utf8)
         var data = Data(ftyp + mdat)
         data.append(Data(count: AppleRules.standard.byteCap(for: .movie) + 1 - data.count))
-        guard case .success(let id) = MediaCheck.identify(data, fileExtension: "mp4", policy: CheckPolicy()) else {
+        guard case .success(let id) = MediaCheck.identify(data, fileExtension: "mp4", policy: AttachmentPolicy()) else {
             Issue.record("an MP4 header was refused")
             return
         }
@@ -73,7 +73,7 @@ struct HeaderWindowTests {
         let window = try #require(Sniffer.headerWindow(prefix: [UInt8](data.prefix(64))))
         #expect(window > 10 + tagSize + 2 * frame.count)
         #expect(window < data.count)
-        guard case .success(let id) = MediaCheck.identify(data, fileExtension: "mp3", policy: CheckPolicy()) else {
+        guard case .success(let id) = MediaCheck.identify(data, fileExtension: "mp3", policy: AttachmentPolicy()) else {
             Issue.record("an MP3 behind a large tag was refused")
             return
         }

@@ -24,7 +24,7 @@ extension ImageProcessor {
         _ data: Data, format: MediaFormat, limits: ProcessingLimits,
         _ body: (any AnimationSource) throws(ProcessingError) -> R
     ) throws(ProcessingError) -> R {
-        let options = DecodeOptions(pixelBudget: limits.pixelBudget, strict: limits.strict)
+        let options = DecodeOptions(pixelBudget: limits.policy.pixelBudget, strict: limits.policy.strict)
         do {
             return try ImageCodecs.withAnimation(data, format: format, options: options) { source in
                 try body(source)

@@ -40,7 +40,7 @@ extension ImageProcessor {
                 }
             }
         }
-        return DecodeOptions(minimumSize: box, pixelBudget: limits.pixelBudget, strict: limits.strict)
+        return DecodeOptions(minimumSize: box, pixelBudget: limits.policy.pixelBudget, strict: limits.policy.strict)
     }
 
     /// Opens a row decoder over `input` with `options` and hands it to `body`, which must read
@@ -79,7 +79,7 @@ extension ImageProcessor {
     }
 
     /// Logs a decode as the engine always has: the scale, then the damage policy (a damaged
-    /// image throws `.damaged` unless `limits.acceptDamaged`), then the codec's colour notes (as
+    /// image throws `.damaged` unless `limits.policy.acceptDamaged`), then the codec's colour notes (as
     /// steps, once each) and warnings.
     static func record<Value>(
         _ decode: StreamedDecode<Value>, stored: Size, format: MediaFormat, limits: ProcessingLimits,
@@ -93,7 +93,7 @@ extension ImageProcessor {
             log.steps.append("decoded at \(scale): \(stored.width)x\(stored.height) -> \(w)x\(h)")
         }
         if let damage = decode.damage.first {
-            guard limits.acceptDamaged else { throw .damaged(format, detail: damage) }
+            guard limits.policy.acceptDamaged else { throw .damaged(format, detail: damage) }
             log.warnings.append("damaged \(format.displayName) used as decoded (damaged images accepted)")
         }
         for note in decode.notes where !log.steps.contains(note) { log.steps.append(note) }

@@ -44,15 +44,15 @@ extension ImageProcessor {
         let format = sniffed.format
         guard processedFormats.contains(format) else { throw .notDecodable(format) }
         if let width = sniffed.width, let height = sniffed.height {
-            try checkPixelBudget(width: width, height: height, budget: limits.pixelBudget)
+            try checkPixelBudget(width: width, height: height, budget: limits.policy.pixelBudget)
         }
         if format == .gif { return try inspectAnimation(data, format: format, limits: limits, decode: decode) }
         let input = EncodedInput(data, format: format)
         let info: ImageInfo
         do { info = try input.readInfo() } catch { throw .codec(error) }
-        try checkPixelBudget(width: info.width, height: info.height, budget: limits.pixelBudget)
+        try checkPixelBudget(width: info.width, height: info.height, budget: limits.policy.pixelBudget)
         var log = ProcessingLog()
-        let orientation = try orientation(of: input, info: info, strict: limits.strict, log: &log)
+        let orientation = try orientation(of: input, info: info, strict: limits.policy.strict, log: &log)
         if decode {
             try decodeToValidate(input, stored: Size(width: info.width, height: info.height), orientation, limits, &log)
         }

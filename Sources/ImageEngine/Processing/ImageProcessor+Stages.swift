@@ -9,7 +9,7 @@ extension ImageProcessor {
         if limits.decodedBudget < 4 {
             throw .invalidLimits("decodedBudget must hold one pixel, got \(limits.decodedBudget)")
         }
-        if limits.pixelBudget <= 0 { throw .invalidLimits("pixelBudget must be positive, got \(limits.pixelBudget)") }
+        if limits.policy.pixelBudget <= 0 { throw .invalidLimits("pixelBudget must be positive, got \(limits.policy.pixelBudget)") }
         if !(1...100).contains(limits.quality) || !(1...100).contains(limits.qualityFloor)
             || !(1...100).contains(limits.thumbnailQuality)
         {

@@ -24,7 +24,7 @@ import MediaTypes
 ///   (libvips' "Chemical proof"); the step says which.
 ///   RGB profiles (Display P3 and others) are kept, not converted: iOS is colour managed.
 /// - **Damage**: a decode whose codec reports damaged data (`ImageRowSource.damage`, complete
-///   once every row is read) throws `.damaged`, passthrough or not, unless `limits.acceptDamaged`;
+///   once every row is read) throws `.damaged`, passthrough or not, unless `limits.policy.acceptDamaged`;
 ///   then it is a warning.
 /// - **Memory**: no frame larger than the output is held (the decoder's own working memory
 ///   aside: see `workingMemory`). The output frame is: the byte-cap search re-encodes it, and
@@ -68,7 +68,7 @@ public final class ImageProcessor {
     /// `data` fitted to `limits`, with a thumbnail when `limits.thumbnailSize` is set.
     ///
     /// - Parameter sniffed: what `Sniffer.sniff` said about `data`; its format picks the codec and
-    ///   its header size is checked against `limits.pixelBudget` first.
+    ///   its header size is checked against `limits.policy.pixelBudget` first.
     /// - Throws: `.notDecodable` for anything but JPEG, PNG, WebP, GIF, HEIC and AVIF; `.codec` for damaged input
     ///   or a pixel bomb (`.pixelBudgetExceeded`, before any decode); `.cannotFit` when no size
     ///   fits the byte cap.
@@ -81,7 +81,7 @@ public final class ImageProcessor {
         let format = sniffed.format
         guard Self.processedFormats.contains(format) else { throw .notDecodable(format) }
         if let width = sniffed.width, let height = sniffed.height {
-            try Self.checkPixelBudget(width: width, height: height, budget: limits.pixelBudget)
+            try Self.checkPixelBudget(width: width, height: height, budget: limits.policy.pixelBudget)
         }
         if format == .gif || (format == .webp && sniffed.isAnimated) {
             return try processAnimation(data, format: format, limits: limits)
@@ -89,10 +89,10 @@ public final class ImageProcessor {
         let input = EncodedInput(data, format: format)
         let info: ImageInfo
         do { info = try input.readInfo() } catch { throw .codec(error) }
-        try Self.checkPixelBudget(width: info.width, height: info.height, budget: limits.pixelBudget)
+        try Self.checkPixelBudget(width: info.width, height: info.height, budget: limits.policy.pixelBudget)
 
         var log = ProcessingLog()
-        let orientation = try Self.orientation(of: input, info: info, strict: limits.strict, log: &log)
+        let orientation = try Self.orientation(of: input, info: info, strict: limits.policy.strict, log: &log)
         let stored = Size(width: info.width, height: info.height)
         let isCMYK = info.colorSpace == "cmyk" || info.colorSpace == "ycck"
         let decision = StillDecision(

@@ -22,8 +22,6 @@ public struct ProcessingLimits: Sendable, Hashable {
         get { decodedBudget }
         set { decodedBudget = newValue }
     }
-    /// Images whose header promises more pixels are refused before anything is decoded.
-    public var pixelBudget: Int = 50_000_000
     /// JPEG quality of re-encodes.
     public var quality: Int = 85
     /// The quality search stops here; below it the image is shrunk instead.
@@ -32,15 +30,13 @@ public struct ProcessingLimits: Sendable, Hashable {
     public var thumbnailSize: Int? = nil
     /// JPEG quality of thumbnails.
     public var thumbnailQuality: Int = 80
-    /// Codec warnings (a truncated scan, a bad Exif block) fail the image instead of being reported.
-    public var strict: Bool = false
     /// Let an image smaller than `maxLongSide` grow to it (never done by default).
     public var allowUpscale: Bool = false
-    /// Use an image whose data is damaged (a truncated scan, corrupt entropy-coded data) for
-    /// what decodes, with a warning, instead of refusing it (`ProcessingError.damaged`).
-    public var acceptDamaged: Bool = false
-    /// The rules that decide which formats pass through as they are.
-    public var rules: AppleRules = .standard
+    /// How files are judged (rules, pixel budget, strictness, damage), the one value `verify`
+    /// and `prepare` share: the engine refuses headers over `policy.pixelBudget`, fails on codec
+    /// warnings when `policy.strict`, uses damaged data only with `policy.acceptDamaged`, and
+    /// passes through the formats `policy.rules` accept.
+    public var policy = AttachmentPolicy()
     /// Read every scan of a progressive JPEG even when the output needs only the first ones
     /// (`DecodeOptions.validateAllScans`): decoded at 1/8, an image uses only each block's DC
     /// coefficient, which the first scans finish. true, the default, finds damage in any scan,
@@ -66,27 +62,72 @@ public struct ProcessingLimits: Sendable, Hashable {
     public var maxAnimationDuration: Int = 60_000
 
     /// Limits with the defaults documented on the properties unless given: 10 MB, 2048 px
-    /// long side, 24 MB decoded memory, 50 MP pixel budget, quality 85 down to 60, no
-    /// thumbnail, lenient, no upscaling, damaged images refused, every scan validated.
-    /// `decodeAhead` is not a parameter: it starts on; set the property to turn it off.
+    /// long side, 24 MB decoded memory, quality 85 down to 60, no thumbnail, no upscaling, every
+    /// scan validated, and the default `AttachmentPolicy` (50 MP pixel budget, lenient, damaged
+    /// images refused). `decodeAhead` is not a parameter: it starts on; set the property to turn
+    /// it off.
     public init(
-        byteCap: Int = 10_000_000, maxLongSide: Int = 2048, decodedBudget: Int = 24_000_000,
-        pixelBudget: Int = 50_000_000, quality: Int = 85, qualityFloor: Int = 60, thumbnailSize: Int? = nil,
-        thumbnailQuality: Int = 80, strict: Bool = false, allowUpscale: Bool = false, acceptDamaged: Bool = false,
-        rules: AppleRules = .standard, validateAllScans: Bool = true
+        byteCap: Int = 10_000_000, maxLongSide: Int = 2048, decodedBudget: Int = 24_000_000, quality: Int = 85,
+        qualityFloor: Int = 60, thumbnailSize: Int? = nil, thumbnailQuality: Int = 80, allowUpscale: Bool = false,
+        validateAllScans: Bool = true, policy: AttachmentPolicy = AttachmentPolicy()
     ) {
         self.byteCap = byteCap
         self.maxLongSide = maxLongSide
         self.decodedBudget = decodedBudget
-        self.pixelBudget = pixelBudget
         self.quality = quality
         self.qualityFloor = qualityFloor
         self.thumbnailSize = thumbnailSize
         self.thumbnailQuality = thumbnailQuality
-        self.strict = strict
         self.allowUpscale = allowUpscale
-        self.acceptDamaged = acceptDamaged
-        self.rules = rules
         self.validateAllScans = validateAllScans
+        self.policy = policy
+    }
+
+    /// `base` with `policy` in it, its byte cap and decoded budget no looser than
+    /// `policy.rules`'.
+    public init(_ base: ProcessingLimits, policy: AttachmentPolicy) {
+        self = base
+        self.policy = policy
+        byteCap = min(byteCap, policy.rules.imageByteCap)
+        decodedBudget = min(decodedBudget, policy.rules.decodedBudget)
+    }
+}
+
+/// The policy's fields under their old names, from before `policy` held them.
+extension ProcessingLimits {
+    /// `policy.pixelBudget`, under its old name.
+    @available(*, deprecated, renamed: "policy.pixelBudget")
+    public var pixelBudget: Int {
+        get { policy.pixelBudget }
+        set { policy.pixelBudget = newValue }
+    }
+
+    /// `policy.strict`, under its old name.
+    @available(*, deprecated, renamed: "policy.strict")
+    public var strict: Bool {
+        get { policy.strict }
+        set { policy.strict = newValue }
+    }
+
+    /// `policy.acceptDamaged`, under its old name.
+    @available(*, deprecated, renamed: "policy.acceptDamaged")
+    public var acceptDamaged: Bool {
+        get { policy.acceptDamaged }
+        set { policy.acceptDamaged = newValue }
+    }
+
+    /// `policy.rules`, under its old name.
+    @available(*, deprecated, renamed: "policy.rules")
+    public var rules: AppleRules {
+        get { policy.rules }
+        set { policy.rules = newValue }
+    }
+}
+
+extension AttachmentPolicy {
+    /// The engine's limits for this policy: `base` with the policy in it, byte cap and decoded
+    /// budget no looser than the rules' (`ProcessingLimits.init(_:policy:)`).
+    package func limits(_ base: ProcessingLimits = ProcessingLimits()) -> ProcessingLimits {
+        ProcessingLimits(base, policy: self)
     }
 }

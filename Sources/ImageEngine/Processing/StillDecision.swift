@@ -26,7 +26,7 @@ package struct StillDecision: Sendable, Hashable {
         upright = orientation.swapsDimensions ? Size(width: stored.height, height: stored.width) : stored
         mainSize = TargetSize.main(for: upright, limits: limits)
         var reasons: [String] = []
-        if !limits.rules.isAccepted(format) { reasons.append("iOS does not accept \(format.displayName)") }
+        if !limits.policy.rules.isAccepted(format) { reasons.append("iOS does not accept \(format.displayName)") }
         if byteCount > limits.byteCap { reasons.append("\(byteCount) bytes is over the \(limits.byteCap)-byte cap") }
         if max(upright.width, upright.height) > limits.maxLongSide {
             reasons.append("\(upright.width)x\(upright.height) is over the \(limits.maxLongSide)-pixel long side")

@@ -38,8 +38,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
         case .resume: "AttachmentBatch.Options.resume"
         case .shard: "AttachmentBatch.Options.shard"
         case .partialMerge: "partial: true"
-        case .pixelBudget: "ProcessingLimits.pixelBudget"
-        case .acceptDamaged: "Configuration.acceptDamaged"
+        case .pixelBudget: "AttachmentPolicy.pixelBudget"
+        case .acceptDamaged: "AttachmentPolicy.acceptDamaged"
         }
     }
 }

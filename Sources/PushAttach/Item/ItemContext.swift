@@ -55,7 +55,7 @@ package final class ItemContext: Sendable {
     /// claims are held to the image cap (they will be rejected anyway).
     static func policy(_ options: ItemOptions) -> FetchPolicy {
         var policy = options.fetch
-        let rules = options.rules
+        let rules = options.policy.rules
         let imageCap = max(1, options.imageDownloadCap)
         policy.byteCap = max(imageCap, rules.audioByteCap, rules.movieByteCap)
         policy.tightenCap = { prefix in
@@ -159,7 +159,7 @@ package final class ItemContext: Sendable {
             if error.isFatal { return .fatal(error) }
             ItemCause.current?.record(error)
             entry.status = .failed
-            entry.reason = "cannot write the attachment: \(error.description(naming: options.settingNames))"
+            entry.reason = "cannot write the attachment: \(error.description(naming: options.policy.settingNames))"
             return .entry(entry)
         }
     }
@@ -292,7 +292,7 @@ package final class ItemContext: Sendable {
             width = Int(head[b + 6]) | Int(head[b + 7]) << 8
             height = Int(head[b + 8]) | Int(head[b + 9]) << 8
         } else {
-            let side = Int(Double(limits.pixelBudget).squareRoot().rounded(.up))
+            let side = Int(Double(limits.policy.pixelBudget).squareRoot().rounded(.up))
             (width, height) = (side, side)
         }
         let engine = ImageProcessor.workingMemory(
@@ -340,7 +340,7 @@ package final class ItemContext: Sendable {
         case .failure(let error):
             ItemCause.current?.record(error)
             if case .cancelled = error { return .failure(.abandoned) }
-            let reason = error.description(naming: options.settingNames)
+            let reason = error.description(naming: options.policy.settingNames)
             if case .tooLarge = error { return .failure(.failed(reason, .invalidFileSize)) }
             return .failure(.failed(reason))
         }

@@ -38,39 +38,28 @@ package struct ItemOptions: Sendable {
     package var cpuThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Name-based (v5) UUIDs of the URL instead of random ones, so re-runs give the same names.
     package var stableNames = false
-    /// A disagreement between the bytes and the media_type, Content-Type or URL extension, any
-    /// codec warning and a malformed Exif block reject the item instead of being warnings.
-    /// (Strict wins over `acceptDamaged`: a damaged image always has a codec warning.)
-    package var strict = false
-    /// Damaged image data (a scan cut short, corrupt entropy-coded data) is prepared from what
-    /// decodes, with a warning, instead of rejected as corrupt.
-    package var acceptDamaged = false
     /// Redirects, private networks, allowed hosts, deadline, retries, the spool threshold.
-    /// `byteCap` and `tightenCap` are set by the preparer from `rules` and `imageDownloadCap`,
+    /// `byteCap` and `tightenCap` are set by the preparer from `policy.rules` and `imageDownloadCap`,
     /// `spool` from the container and `spoolBudget`.
     package var fetch = FetchPolicy()
-    /// Apple's caps, for audio and movies (which must already fit) and for the final check.
-    package var rules = AppleRules.standard
     /// The largest image download: an image over iOS's 10 MB can still be shrunk by the engine,
     /// so it may be downloaded up to this size. 32 MB covers any JPEG inside the engine's 50 MP
     /// pixel budget; past `fetch.spoolThreshold` the body is on disk, not in memory. A cap under
     /// iOS's 10 MB is honoured as given.
     package var imageDownloadCap = 32_000_000
-    /// The engine's limits: byte cap, long side, JPEG quality, `--thumbnail N` (`thumbnailSize`).
-    /// `strict`, `acceptDamaged` and the rules are taken from these options (`policy`).
+    /// The engine's limits: byte cap, long side, JPEG quality, `--thumbnail N` (`thumbnailSize`),
+    /// and the policy (`policy`).
     package var limits = ProcessingLimits()
-    /// How reasons and errors spell the settings they name (`Setting`): the library's API names
-    /// unless the caller gives its own (the command line's flags), in the manifest as on screen.
-    package var settingNames = SettingNames.library
     /// Tests only: told as an item (its `index`) reaches each stage, on the thread that runs
     /// it, so a test can cancel the run right there.
     package var stageObserver: (@Sendable (_ index: Int, _ stage: ItemStage) -> Void)?
 
-    /// The per-file policy `prepare` shares with `verify`.
-    package var policy: CheckPolicy {
-        CheckPolicy(
-            rules: rules, pixelBudget: limits.pixelBudget, strict: strict, acceptDamaged: acceptDamaged,
-            settingNames: settingNames)
+    /// The per-file policy `prepare` shares with `verify`: rules (audio and movie caps, the
+    /// final check), pixel budget, strictness, damage, setting names. Stored in `limits`, so
+    /// the engine reads the same value.
+    package var policy: AttachmentPolicy {
+        get { limits.policy }
+        set { limits.policy = newValue }
     }
 
     package init(container: URL) { self.container = container }

@@ -76,7 +76,7 @@ package struct MediaClaims: Sendable {
 /// under its final name; hashed. Not thread-safe (the engine is not).
 package final class MediaStage {
     private let processor = ImageProcessor()
-    private let policy: CheckPolicy
+    private let policy: AttachmentPolicy
     private let limits: ProcessingLimits
 
     package init(options: ItemOptions) {

@@ -109,7 +109,7 @@ public final class AttachmentPreparer: Sendable {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             let scheme = url.scheme ?? ""
             throw AttachmentError(
-                .unsupportedScheme(url: url.absoluteString, scheme: scheme), url: url, names: configuration.settingNames)
+                .unsupportedScheme(url: url.absoluteString, scheme: scheme), url: url, names: configuration.policy.settingNames)
         }
         if let problem = configuration.fetch.headerProblem(adding: request.headers) {
             throw AttachmentError(kind: .invalidArgument, url: url, reason: problem)
@@ -126,7 +126,7 @@ public final class AttachmentPreparer: Sendable {
         if Task.isCancelled { throw .cancelled(url) }
         let acquired: (context: ItemContext, container: Container, key: String)?
         do { acquired = try runners.acquire(folder) } catch {
-            throw AttachmentError(error, url: url, names: configuration.settingNames)
+            throw AttachmentError(error, url: url, names: configuration.policy.settingNames)
         }
         guard let held = acquired else {
             throw AttachmentError(
@@ -136,15 +136,15 @@ public final class AttachmentPreparer: Sendable {
         defer { runners.release(held.key) }
 
         let outcome = await held.context.prepareOne(item)
-        configuration.onEvent?(AttachmentEvent(outcome, url: url, requestID: item.id, names: configuration.settingNames))
+        configuration.onEvent?(AttachmentEvent(outcome, url: url, requestID: item.id, names: configuration.policy.settingNames))
         switch outcome {
         case .cancelled: throw .cancelled(url)
-        case .fatal(let error): throw AttachmentError(error, url: url, names: configuration.settingNames)
+        case .fatal(let error): throw AttachmentError(error, url: url, names: configuration.policy.settingNames)
         case .finished(let entry, let cause):
             if let attachment = PreparedAttachment(entry: entry, folder: held.container.url, sourceURL: url) {
                 return attachment
             }
-            throw AttachmentError(entry: entry, cause: cause, url: url, names: configuration.settingNames)
+            throw AttachmentError(entry: entry, cause: cause, url: url, names: configuration.policy.settingNames)
         }
     }
 

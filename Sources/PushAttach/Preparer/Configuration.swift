@@ -20,11 +20,20 @@ extension AttachmentPreparer {
         /// Downloads: redirects, private networks, allowed hosts, deadline, retries, the spool
         /// threshold. The byte caps are set from `rules` and `imageDownloadCap`.
         public var fetch = FetchPolicy()
-        /// The engine's limits: long side, quality, pixel budget. `strict`, `acceptDamaged`,
-        /// `rules` and `thumbnailSize` below take precedence over their copies here.
+        /// The engine's limits: long side, quality, and the policy (`policy` is the same value).
+        /// `thumbnailSize` below takes precedence over its copy here.
         public var limits = ProcessingLimits()
-        /// Apple's caps and accepted formats, for every kind of media and the final check.
-        public var rules = AppleRules.standard
+        /// How every file is judged: Apple's caps and formats (for every kind of media and the
+        /// final check), the pixel budget, strictness, damaged images, and how reasons name
+        /// settings. The one policy, kept in `limits.policy`; `AttachmentVerifier(policy:)`
+        /// takes the same value, so verifying and preparing agree.
+        ///
+        ///     configuration.policy.acceptDamaged = true
+        ///     configuration.policy.rules.imageByteCap = 5_000_000
+        public var policy: AttachmentPolicy {
+            get { limits.policy }
+            set { limits.policy = newValue }
+        }
         /// Name-based UUIDs of the URL (version 5) instead of random ones: the same URL gets the
         /// same file name every time, and a second call replaces the first call's file.
         public var stableNames = false
@@ -44,11 +53,6 @@ extension AttachmentPreparer {
         }
         /// The disk the spooled downloads of one preparer may hold at once in one folder, in bytes.
         public var spoolBudget = 2_000_000_000
-        /// Disagreements between the bytes and the claims (type hint, Content-Type, URL
-        /// extension), codec warnings and malformed Exif reject instead of warn.
-        public var strict = false
-        /// Damaged image data is prepared from what decodes, with a warning, instead of rejected.
-        public var acceptDamaged = false
         /// The largest image download, in bytes: an image over it is refused as too large
         /// (`.tooLarge`) as soon as its size shows, never read whole. Over iOS's 10 MB is fine
         /// (the engine shrinks such images); under it is honoured too (a service that wants
@@ -69,11 +73,6 @@ extension AttachmentPreparer {
         ///         logger.info("\(event.outcome) \(event.url) \(event.reason ?? "")")
         ///     }
         public var onEvent: (@Sendable (AttachmentEvent) -> Void)?
-        /// How reasons and errors spell the settings they tell the reader to change (`Setting`):
-        /// the library's API names (`FetchPolicy.allowedHosts`) unless given others. A face over
-        /// the library gives its own (the command line its flags), and they are what
-        /// `AttachmentError.reason`, `BatchEntry.reason` and the manifest say.
-        public var settingNames = SettingNames.library
 
         /// The defaults (`Configuration.default`).
         public init() {}
@@ -84,18 +83,45 @@ extension AttachmentPreparer {
             options.fetch = fetch
             options.limits = limits
             options.limits.thumbnailSize = thumbnailSize
-            options.rules = rules
             options.stableNames = stableNames
             options.admissionBudget = admissionBudget
             options.spoolBudget = spoolBudget
-            options.strict = strict
-            options.acceptDamaged = acceptDamaged
             options.imageDownloadCap = imageDownloadCap
             options.maxInFlight = max(1, maxInFlight)
             options.perHost = max(1, perHost)
             options.cpuThreads = max(1, cpuThreads)
-            options.settingNames = settingNames
             return options
         }
+    }
+}
+
+/// The policy's fields under their old names, from before `policy` held them.
+extension AttachmentPreparer.Configuration {
+    /// `policy.rules`, under its old name.
+    @available(*, deprecated, renamed: "policy.rules")
+    public var rules: AppleRules {
+        get { policy.rules }
+        set { policy.rules = newValue }
+    }
+
+    /// `policy.strict`, under its old name.
+    @available(*, deprecated, renamed: "policy.strict")
+    public var strict: Bool {
+        get { policy.strict }
+        set { policy.strict = newValue }
+    }
+
+    /// `policy.acceptDamaged`, under its old name.
+    @available(*, deprecated, renamed: "policy.acceptDamaged")
+    public var acceptDamaged: Bool {
+        get { policy.acceptDamaged }
+        set { policy.acceptDamaged = newValue }
+    }
+
+    /// `policy.settingNames`, under its old name.
+    @available(*, deprecated, renamed: "policy.settingNames")
+    public var settingNames: SettingNames {
+        get { policy.settingNames }
+        set { policy.settingNames = newValue }
     }
 }

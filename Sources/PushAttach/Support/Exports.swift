@@ -31,6 +31,11 @@ public typealias UNErrorCode = MediaTypes.UNErrorCode
 ///     rules.decodedBudget = 16_000_000
 public typealias AppleRules = MediaTypes.AppleRules
 
+/// How every file is judged, in one value: Apple's rules, the pixel budget, strictness, damaged
+/// images, and how messages name settings. `AttachmentPreparer.Configuration.policy` and
+/// `AttachmentVerifier(policy:)` take the same value, so preparing and verifying agree.
+public typealias AttachmentPolicy = MediaTypes.AttachmentPolicy
+
 /// Text from outside made safe to show a person: control, bidi and invisible characters as
 /// visible escapes.
 ///
@@ -46,7 +51,7 @@ public typealias Setting = MediaTypes.Setting
 /// How messages spell each `Setting`: the library's API names (`.library`) or a face's own
 /// (`Configuration.settingNames`, `AttachmentVerifier.settingNames`).
 ///
-///     configuration.settingNames = SettingNames([.allowedHosts: "--allow-host"])
+///     configuration.policy.settingNames = SettingNames([.allowedHosts: "--allow-host"])
 public typealias SettingNames = MediaTypes.SettingNames
 
 /// How downloads are made: redirects, private networks (the address guard), allowed hosts,

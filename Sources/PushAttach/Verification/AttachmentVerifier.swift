@@ -12,38 +12,31 @@ import Verification
 ///
 /// The reads and decodes run on threads of their own, never on Swift's cooperative pool.
 public struct AttachmentVerifier: Sendable {
-    /// Apple's caps and accepted formats.
-    public var rules: AppleRules
-    /// Any codec warning, and any disagreement between the name and the bytes, rejects.
-    public var strict: Bool
-    /// Damaged image data is accepted with a warning instead of rejected as corrupt (105).
-    public var acceptDamaged: Bool
+    /// How files are judged: rules, pixel budget, strictness, damage, setting names. The same
+    /// value as `AttachmentPreparer.Configuration.policy`, so the two agree on every file.
+    public var policy: AttachmentPolicy
     /// Decode JPEG, PNG, WebP, HEIC and AVIF fully (the default); false checks headers only.
     public var decode: Bool
-    /// The largest width × height decoded (checked on the header before any pixel is).
-    public var pixelBudget: Int
-    /// How reasons spell the settings they name (`Setting`): the library's API names unless
-    /// given others (the command line gives its flags).
-    public var settingNames = SettingNames.library
 
-    /// A verifier with iOS's rules, lenient, decoding every image.
-    public init(
-        rules: AppleRules = .standard, strict: Bool = false, acceptDamaged: Bool = false, decode: Bool = true,
-        pixelBudget: Int = 50_000_000
-    ) {
-        self.rules = rules
-        self.strict = strict
-        self.acceptDamaged = acceptDamaged
+    /// A verifier with `policy` (iOS's rules, lenient, by default), decoding every image.
+    ///
+    ///     var policy = AttachmentPolicy()
+    ///     policy.strict = true
+    ///     let verifier = AttachmentVerifier(policy: policy)
+    public init(policy: AttachmentPolicy = AttachmentPolicy(), decode: Bool = true) {
+        self.policy = policy
         self.decode = decode
-        self.pixelBudget = pixelBudget
     }
 
-    private var verifier: Verifier {
-        var options = VerifyOptions(
-            decode: decode, strict: strict, pixelBudget: pixelBudget, rules: rules, acceptDamaged: acceptDamaged)
-        options.settingNames = settingNames
-        return Verifier(options: options)
+    /// A verifier with the policy's fields given one by one, from before `policy` held them.
+    @available(*, deprecated, message: "use init(policy:decode:)")
+    public init(rules: AppleRules, strict: Bool = false, acceptDamaged: Bool = false, decode: Bool = true, pixelBudget: Int = 50_000_000) {
+        self.init(
+            policy: AttachmentPolicy(rules: rules, pixelBudget: pixelBudget, strict: strict, acceptDamaged: acceptDamaged),
+            decode: decode)
     }
+
+    private var verifier: Verifier { Verifier(options: VerifyOptions(decode: decode, policy: policy)) }
 
     /// The verdict on the file at `url`. A file far over every cap is judged from its first
     /// megabyte; an unreadable one is `.rejected` with the reason.
@@ -101,5 +94,43 @@ extension AttachmentReport {
         transcodeTarget = verdict == .transcode ? report.outputFormat : nil
         action = report.action
         iosErrorCode = report.iosErrorCode.flatMap(UNErrorCode.init(rawValue:))
+    }
+}
+
+/// The policy's fields under their old names, from before `policy` held them.
+extension AttachmentVerifier {
+    /// `policy.rules`, under its old name.
+    @available(*, deprecated, renamed: "policy.rules")
+    public var rules: AppleRules {
+        get { policy.rules }
+        set { policy.rules = newValue }
+    }
+
+    /// `policy.strict`, under its old name.
+    @available(*, deprecated, renamed: "policy.strict")
+    public var strict: Bool {
+        get { policy.strict }
+        set { policy.strict = newValue }
+    }
+
+    /// `policy.acceptDamaged`, under its old name.
+    @available(*, deprecated, renamed: "policy.acceptDamaged")
+    public var acceptDamaged: Bool {
+        get { policy.acceptDamaged }
+        set { policy.acceptDamaged = newValue }
+    }
+
+    /// `policy.pixelBudget`, under its old name.
+    @available(*, deprecated, renamed: "policy.pixelBudget")
+    public var pixelBudget: Int {
+        get { policy.pixelBudget }
+        set { policy.pixelBudget = newValue }
+    }
+
+    /// `policy.settingNames`, under its old name.
+    @available(*, deprecated, renamed: "policy.settingNames")
+    public var settingNames: SettingNames {
+        get { policy.settingNames }
+        set { policy.settingNames = newValue }
     }
 }

@@ -162,9 +162,9 @@ public struct AttachmentBatch: Sendable {
                 }
             }
         } catch {
-            throw AttachmentError(error.error, url: nil, names: configuration.settingNames)
+            throw AttachmentError(error.error, url: nil, names: configuration.policy.settingNames)
         }
-        return BatchSummary(summary, names: configuration.settingNames)
+        return BatchSummary(summary, names: configuration.policy.settingNames)
     }
 
     /// The entries of a batch as they finish (in the order they finish, each once); the stream

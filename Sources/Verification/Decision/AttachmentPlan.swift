@@ -7,7 +7,7 @@ import MediaTypes
 /// do with the file as it is. `verify` prints it; `prepare` records what it did in the same
 /// words (`ManifestEntry.action`), and the two are tested to agree file by file.
 ///
-///     let plan = MediaCheck.plan(for: data, fileExtension: "jpg", policy: CheckPolicy()).plan
+///     let plan = MediaCheck.plan(for: data, fileExtension: "jpg", policy: AttachmentPolicy()).plan
 ///     plan.action     // .fit: a 4000x3000 photo is over the 2048 long side
 ///     plan.format     // .jpeg
 ///     plan.asIs       // .accepted: iOS itself would take the file
@@ -111,10 +111,10 @@ extension MediaCheck {
     /// `ImageProcessor.animationPlan`) read from the headers. `fileExtension`: the name's extension,
     /// "" for a name without one, nil for bytes without a name.
     ///
-    ///     let planned = MediaCheck.plan(for: data, fileExtension: "webp", policy: CheckPolicy())
+    ///     let planned = MediaCheck.plan(for: data, fileExtension: "webp", policy: AttachmentPolicy())
     ///     planned.plan.action   // .convert
     public static func plan(
-        for data: Data, claims: [TypeClaim] = [], fileExtension: String?, policy: CheckPolicy, decode: Bool = true
+        for data: Data, claims: [TypeClaim] = [], fileExtension: String?, policy: AttachmentPolicy, decode: Bool = true
     ) -> PlannedFile {
         let id: Identification
         switch identify(data, claims: claims, fileExtension: fileExtension, policy: policy) {
@@ -160,7 +160,7 @@ extension MediaCheck {
     /// A GIF or an animated WebP: `AnimationPlan`, the decision `process` acts on, from the
     /// container's frame count, canvas and durations.
     private static func animationPlan(
-        _ data: Data, _ sniffed: SniffedType, fileExtension: String?, asIs: AttachmentPlan.AsIs, policy: CheckPolicy
+        _ data: Data, _ sniffed: SniffedType, fileExtension: String?, asIs: AttachmentPlan.AsIs, policy: AttachmentPolicy
     ) throws(ProcessingError) -> AttachmentPlan {
         let format = sniffed.format
         switch try ImageProcessor.animationPlan(data, format: format, limits: policy.limits()) {
@@ -184,7 +184,7 @@ extension MediaCheck {
     /// takes) or a conversion (one it refuses), to JPEG, or PNG for a PNG or an image with alpha.
     private static func stillPlan(
         byteCount: Int, _ sniffed: SniffedType, _ inspection: ImageInspection, fileExtension: String?,
-        asIs: AttachmentPlan.AsIs, policy: CheckPolicy
+        asIs: AttachmentPlan.AsIs, policy: AttachmentPolicy
     ) -> AttachmentPlan {
         let format = sniffed.format
         let decision = StillDecision(
@@ -243,7 +243,7 @@ extension MediaCheck {
 
     /// What iOS does with the bytes under their name, `prepare` aside: the rules' verdict; a
     /// format it refuses is 101 whether or not `prepare` can convert it.
-    static func asIsVerdict(_ sniffed: SniffedType, byteCount: Int, fileExtension: String?, policy: CheckPolicy)
+    static func asIsVerdict(_ sniffed: SniffedType, byteCount: Int, fileExtension: String?, policy: AttachmentPolicy)
         -> AttachmentPlan.AsIs
     {
         switch policy.rules.assess(sniffed, byteCount: byteCount, fileExtension: fileExtension).verdict {

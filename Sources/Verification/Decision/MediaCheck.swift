@@ -3,54 +3,9 @@ import ImageCodecs
 import ImageEngine
 import MediaTypes
 
-/// How one file is judged: the rules and the policies `verify`, `prepare` and the library share.
-///
-///     var policy = CheckPolicy()
-///     policy.acceptDamaged = true      // use what decodes of a truncated photo, with a warning
-public struct CheckPolicy: Sendable, Hashable {
-    /// Apple's types, caps and memory budget.
-    public var rules: AppleRules
-    /// Largest width x height decoded (checked on the header, before any pixel memory).
-    public var pixelBudget: Int
-    /// A claim (Content-Type, `media_type`, the name's extension) that disagrees with the bytes,
-    /// a malformed Exif block and every codec warning are errors rather than warnings.
-    public var strict: Bool
-    /// Damaged image data (a scan cut short, corrupt entropy-coded data) is used for what
-    /// decodes, with a warning, instead of being rejected as corrupt (105).
-    public var acceptDamaged: Bool
-    /// How reasons spell the settings they name ("raise ProcessingLimits.pixelBudget"; the command
-    /// line gives its flags).
-    public var settingNames: SettingNames
-
-    /// The default policy is Apple's documented rules, a 50-megapixel budget, lenient claims
-    /// and codecs, and damaged images rejected.
-    public init(
-        rules: AppleRules = .standard, pixelBudget: Int = 50_000_000, strict: Bool = false, acceptDamaged: Bool = false,
-        settingNames: SettingNames = .library
-    ) {
-        self.rules = rules
-        self.pixelBudget = pixelBudget
-        self.strict = strict
-        self.acceptDamaged = acceptDamaged
-        self.settingNames = settingNames
-    }
-
-    /// The engine's limits with this policy's rules and damage policy applied to `base`.
-    public func limits(_ base: ProcessingLimits = ProcessingLimits()) -> ProcessingLimits {
-        var limits = base
-        limits.rules = rules
-        limits.pixelBudget = pixelBudget
-        limits.strict = strict
-        limits.acceptDamaged = acceptDamaged
-        limits.byteCap = min(limits.byteCap, rules.imageByteCap)
-        limits.decodedBudget = min(limits.decodedBudget, rules.decodedBudget)
-        return limits
-    }
-}
-
 /// Why a file is refused: the UNErrorCode iOS would give (nil for refusals of our own, such as
 /// an image no size fits in the byte cap) and a reason that says what is wrong and what to do.
-/// A reason names a setting as the library spells it (`ProcessingLimits.pixelBudget`); the command
+/// A reason names a setting as the library spells it (`AttachmentPolicy.pixelBudget`); the command
 /// line shows the flag that sets it instead.
 public struct CheckRejection: Error, Sendable, Hashable, CustomStringConvertible {
     /// The code iOS would refuse the file with; `nil` for refusals of this library's own (no
@@ -85,7 +40,7 @@ public struct Identification: Sendable {
 /// claims, rules), then for images `inspectImage` (pixel budget, orientation, a decode under the
 /// damage policy) or the engine's `process`, whose failures `rejection(for:)` words the same way.
 ///
-///     let policy = CheckPolicy()
+///     let policy = AttachmentPolicy()
 ///     switch MediaCheck.identify(bytes, claims: [], fileExtension: "jpg", policy: policy) {
 ///     case .success(let id): print(id.assessment.verdict)   // .accepted
 ///     case .failure(let rejection): print(rejection.code, rejection.reason)
@@ -104,7 +59,7 @@ public enum MediaCheck {
     ///   unaccepted type, a size over the cap, a wrong extension) is in the assessment: `verify`
     ///   lets a decode report damage first, `prepare` lets the engine fit an image to the caps.
     public static func identify(
-        _ bytes: [UInt8], claims: [TypeClaim] = [], fileExtension: String?, policy: CheckPolicy
+        _ bytes: [UInt8], claims: [TypeClaim] = [], fileExtension: String?, policy: AttachmentPolicy
     ) -> Result<Identification, CheckRejection> {
         identify(window: bytes, byteCount: bytes.count, claims: claims, fileExtension: fileExtension, policy: policy)
     }
@@ -114,9 +69,9 @@ public enum MediaCheck {
     /// (`Sniffer.headerWindow`) and their size, so a spooled movie is never read into memory;
     /// images and unknown bytes are read whole, as `identify(_:)` does.
     ///
-    ///     let id = MediaCheck.identify(mappedMovie, fileExtension: "mp4", policy: CheckPolicy())
+    ///     let id = MediaCheck.identify(mappedMovie, fileExtension: "mp4", policy: AttachmentPolicy())
     public static func identify(
-        _ data: Data, claims: [TypeClaim] = [], fileExtension: String?, policy: CheckPolicy
+        _ data: Data, claims: [TypeClaim] = [], fileExtension: String?, policy: AttachmentPolicy
     ) -> Result<Identification, CheckRejection> {
         guard let window = Sniffer.headerWindow(prefix: [UInt8](data.prefix(16_384))), window < data.count else {
             return identify([UInt8](data), claims: claims, fileExtension: fileExtension, policy: policy)
@@ -128,7 +83,7 @@ public enum MediaCheck {
 
     /// `identify` from the first `window.count` bytes of a file of `byteCount` bytes.
     private static func identify(
-        window bytes: [UInt8], byteCount: Int, claims: [TypeClaim], fileExtension: String?, policy: CheckPolicy
+        window bytes: [UInt8], byteCount: Int, claims: [TypeClaim], fileExtension: String?, policy: AttachmentPolicy
     ) -> Result<Identification, CheckRejection> {
         let sniffed: SniffedType
         do {
@@ -191,7 +146,7 @@ public enum MediaCheck {
     /// The header gives the frame count but not the duration: the duration cap is the engine's
     /// alone to apply (it reads the durations before decoding a frame).
     static func animationAssessment(
-        _ assessment: Assessment, sniffed: SniffedType, byteCount: Int, policy: CheckPolicy
+        _ assessment: Assessment, sniffed: SniffedType, byteCount: Int, policy: AttachmentPolicy
     ) -> Assessment {
         let format = sniffed.format
         guard format == .gif || (format == .webp && sniffed.isAnimated), let w = sniffed.width,
@@ -246,7 +201,7 @@ public enum MediaCheck {
     /// policy (`ImageProcessor.inspect`; a GIF's every frame). Other formats succeed with nil.
     ///
     /// - Parameter decode: false checks headers only (`verify --fast`).
-    public static func inspectImage(_ data: Data, sniffed: SniffedType, policy: CheckPolicy, decode: Bool = true)
+    public static func inspectImage(_ data: Data, sniffed: SniffedType, policy: AttachmentPolicy, decode: Bool = true)
         -> Result<ImageInspection?, CheckRejection>
     {
         guard ImageProcessor.processedFormats.contains(sniffed.format) else { return .success(nil) }
@@ -259,7 +214,7 @@ public enum MediaCheck {
     }
 
     /// The engine's failure worded as a rejection, the same for `verify` and `prepare`.
-    public static func rejection(for error: ProcessingError, format: MediaFormat, policy: CheckPolicy) -> CheckRejection
+    public static func rejection(for error: ProcessingError, format: MediaFormat, policy: AttachmentPolicy) -> CheckRejection
     {
         switch error {
         case .damaged:
@@ -288,7 +243,7 @@ public enum MediaCheck {
 
     /// The last step of `prepare`: the bytes about to be written, under the name they will have,
     /// are something iOS takes as they are.
-    public static func checkOutput(_ output: Data, policy: CheckPolicy) -> CheckRejection? {
+    public static func checkOutput(_ output: Data, policy: AttachmentPolicy) -> CheckRejection? {
         let format = Sniffer.identify(prefix: [UInt8](output.prefix(Sniffer.identifyPrefixLength)))
         switch identify(output, fileExtension: format == .unknown ? nil : format.fileExtension, policy: policy) {
         case .failure(let rejection):
@@ -337,7 +292,7 @@ public enum MediaCheck {
 
     /// True when the header's size is over the pixel budget of a format the engine decodes:
     /// such an image is refused as too large (`pixelBomb`) before it is decoded.
-    static func isOverPixelBudget(_ sniffed: SniffedType, policy: CheckPolicy) -> Bool {
+    static func isOverPixelBudget(_ sniffed: SniffedType, policy: AttachmentPolicy) -> Bool {
         guard ImageProcessor.processedFormats.contains(sniffed.format), let w = sniffed.width, let h = sniffed.height
         else { return false }
         return Double(w) * Double(h) > Double(policy.pixelBudget)

@@ -6,7 +6,7 @@ import PushAttachBatch
 /// its spelling; the commands hand these names to it (`Configuration.settingNames`,
 /// `AttachmentVerifier.settingNames`, `AttachmentMerge.run(settingNames:)`), so the console,
 /// `--json` and the manifest all say `--pixel-budget` where a library user reads
-/// `ProcessingLimits.pixelBudget`.
+/// `AttachmentPolicy.pixelBudget`.
 ///
 ///     FlagNames.flag(for: .allowedHosts)     // "--allow-host"
 ///     FlagNames.serve[.container]            // "--cache"

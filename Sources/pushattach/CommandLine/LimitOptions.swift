@@ -5,16 +5,16 @@ import PushAttach
 /// same file by the same numbers.
 ///
 ///     let limits = try LimitOptions.parse(arguments, command: "pushattach verify")
-///     if let pixels = limits.pixelBudget { options.pixelBudget = pixels }
+///     if let pixels = limits.pixelBudget { options.policy.pixelBudget = pixels }
 enum LimitOptions {
     static let pixelBudget = OptionInfo.number(
         "--pixel-budget", "MP",
         "Refuse images over this many megapixels (width x height, read from the header) as too large (102), before decoding them.",
-        default: Double(AttachmentVerifier().pixelBudget) / 1e6, in: 0.001...100_000)
+        default: Double(AttachmentVerifier().policy.pixelBudget) / 1e6, in: 0.001...100_000)
     static let decodedBudget = OptionInfo.number(
         "--decoded-budget", "MB",
         "The memory one decoded image may take in the extension, width x height x 4, in 10^6 bytes: verify warns about images over it, prepare fits images under it.",
-        default: Double(AttachmentVerifier().rules.decodedBudget) / 1e6, in: 1...100_000)
+        default: Double(AttachmentVerifier().policy.rules.decodedBudget) / 1e6, in: 1...100_000)
 
     /// In the order both commands list them.
     static let all = [pixelBudget, decodedBudget]

@@ -172,7 +172,7 @@ struct PrepareCommand: Command {
     /// The library's configuration, its messages naming this command's flags.
     var configuration: AttachmentPreparer.Configuration = {
         var configuration = AttachmentPreparer.Configuration()
-        configuration.settingNames = FlagNames.commandLine
+        configuration.policy.settingNames = FlagNames.commandLine
         return configuration
     }()
     /// Resume, shard and report.
@@ -206,10 +206,10 @@ struct PrepareCommand: Command {
         if let n = try arguments.int(Options.maxLongSide, command: command) { configuration.limits.maxLongSide = n }
         if let n = try arguments.int(Options.quality, command: command) { configuration.limits.quality = n }
         let limits = try LimitOptions.parse(arguments, command: command)
-        if let pixels = limits.pixelBudget { configuration.limits.pixelBudget = pixels }
+        if let pixels = limits.pixelBudget { configuration.policy.pixelBudget = pixels }
         if let bytes = limits.decodedBudget {
             // The rules warn over it and the engine fits under it: one number for both.
-            configuration.rules.decodedBudget = bytes
+            configuration.policy.rules.decodedBudget = bytes
             configuration.limits.decodedBudget = bytes
         }
         if let megabytes = try arguments.double(Options.memoryBudget, command: command) {
@@ -229,8 +229,8 @@ struct PrepareCommand: Command {
                 throw UsageError(command: command, message: "--shard \(text): \(error.reason)")
             }
         }
-        configuration.strict = arguments.flag(Options.strict)
-        configuration.acceptDamaged = arguments.flag(Options.acceptDamaged)
+        configuration.policy.strict = arguments.flag(Options.strict)
+        configuration.policy.acceptDamaged = arguments.flag(Options.acceptDamaged)
         configuration.fetch.allowPrivateNetworks = arguments.flag(Options.allowPrivateNetworks)
         configuration.fetch.allowedHosts = arguments.all(Options.allowHost)
         if let n = try arguments.int(Options.maxRedirects, command: command) { configuration.fetch.maxRedirects = n }
@@ -270,7 +270,7 @@ struct PrepareCommand: Command {
             throw UsageError(
                 command: command, message: "--quiet shows only the summary and --verbose every item: choose one")
         }
-        guard !(configuration.strict && configuration.acceptDamaged) else {
+        guard !(configuration.policy.strict && configuration.policy.acceptDamaged) else {
             throw UsageError(
                 command: command,
                 message: "--strict refuses every codec warning and --accept-damaged accepts damaged images: choose one")

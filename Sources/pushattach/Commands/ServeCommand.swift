@@ -92,7 +92,7 @@ struct ServeCommand: Command {
             throw UsageError(command: command, message: "--cache DIR is required (where prepared attachments are kept)")
         }
         var configuration = AttachmentServer.Configuration(cacheFolder: URL(fileURLWithPath: cache))
-        configuration.preparer.settingNames = FlagNames.serve
+        configuration.preparer.policy.settingNames = FlagNames.serve
         configuration.cacheSettingNames = FlagNames.serve
         (configuration.host, configuration.port) = try Self.address(arguments.value(Options.listen) ?? "127.0.0.1:8080")
         configuration.allowUnsigned = arguments.flag(Options.allowUnsigned)

@@ -94,7 +94,7 @@ struct VerifyCommand: Command {
     var quiet: Bool
     var verifier: AttachmentVerifier = {
         var verifier = AttachmentVerifier()
-        verifier.settingNames = FlagNames.commandLine
+        verifier.policy.settingNames = FlagNames.commandLine
         return verifier
     }()
 
@@ -110,15 +110,15 @@ struct VerifyCommand: Command {
         json = arguments.flag(Options.json)
         quiet = arguments.flag(Options.quiet)
         let limits = try LimitOptions.parse(arguments, command: command)
-        if let bytes = limits.decodedBudget { verifier.rules.decodedBudget = bytes }
-        if let pixels = limits.pixelBudget { verifier.pixelBudget = pixels }
+        if let bytes = limits.decodedBudget { verifier.policy.rules.decodedBudget = bytes }
+        if let pixels = limits.pixelBudget { verifier.policy.pixelBudget = pixels }
         verifier.decode = !arguments.flag(Options.fast)
-        verifier.strict = arguments.flag(Options.strict)
-        verifier.acceptDamaged = arguments.flag(Options.acceptDamaged)
+        verifier.policy.strict = arguments.flag(Options.strict)
+        verifier.policy.acceptDamaged = arguments.flag(Options.acceptDamaged)
     }
 
     func validate() throws {
-        guard !(verifier.strict && verifier.acceptDamaged) else {
+        guard !(verifier.policy.strict && verifier.policy.acceptDamaged) else {
             throw UsageError(
                 command: "pushattach verify",
                 message: "--strict refuses every codec warning and --accept-damaged accepts damaged images: choose one")

@@ -97,7 +97,7 @@ struct AnimationProcessingTests {
     @Test func theGIFIsAcceptedByVerifyAndTheWebPIsTranscodeToGIF() throws {
         let data = try Processing.fixture(Self.webpName)
         let result = try Processing.run(data)
-        #expect(MediaCheck.checkOutput(result.output.data, policy: CheckPolicy()) == nil)
+        #expect(MediaCheck.checkOutput(result.output.data, policy: AttachmentPolicy()) == nil)
         let report = Verifier().verify(data: result.output.data, path: "out.gif", fileExtension: "gif")
         #expect(report.verdict == "accepted", "\(report.reason ?? "")")
         #expect(report.frames == 6)

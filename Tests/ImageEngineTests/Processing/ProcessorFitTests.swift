@@ -64,7 +64,7 @@ import Testing
     /// is refused unless damaged images are accepted, and then it passes with a warning.
     @Test func passthroughIsValidatedByADecode() throws {
         let small = try Processing.fixture("small-320x240.jpg")
-        let strict = try Processing.run(small, ProcessingLimits(strict: true))
+        let strict = try Processing.run(small, ProcessingLimits(policy: AttachmentPolicy(strict: true)))
         #expect(strict.passthrough && strict.output.data == small)
         #expect(strict.steps.contains("decoded at 1/8: 320x240 -> 40x30 to validate"), "\(strict.steps)")
 
@@ -72,8 +72,8 @@ import Testing
         #expect(throws: ProcessingError.damaged(.jpeg, detail: "Premature end of JPEG file")) {
             _ = try Processing.run(truncated)
         }
-        #expect(throws: ProcessingError.self) { _ = try Processing.run(truncated, ProcessingLimits(strict: true)) }
-        let accepted = try Processing.run(truncated, ProcessingLimits(acceptDamaged: true))
+        #expect(throws: ProcessingError.self) { _ = try Processing.run(truncated, ProcessingLimits(policy: AttachmentPolicy(strict: true))) }
+        let accepted = try Processing.run(truncated, ProcessingLimits(policy: AttachmentPolicy(acceptDamaged: true)))
         #expect(accepted.passthrough && accepted.output.data == truncated)
         #expect(
             accepted.warnings.contains("damaged JPEG used as decoded (damaged images accepted)"), "\(accepted.warnings)"
@@ -90,7 +90,7 @@ import Testing
             guard case .damaged(.png, let detail)? = error as? ProcessingError else { return false }
             return detail.hasPrefix("PNG file truncated inside the IDAT chunk")
         }
-        let accepted = try Processing.run(Data(cut), ProcessingLimits(acceptDamaged: true))
+        let accepted = try Processing.run(Data(cut), ProcessingLimits(policy: AttachmentPolicy(acceptDamaged: true)))
         #expect(accepted.output.width == 267 && accepted.output.height == 200)
         #expect(accepted.warnings.contains("damaged PNG used as decoded (damaged images accepted)"), "\(accepted.warnings)")
     }
@@ -158,7 +158,7 @@ import Testing
         let data = try Corpus.data("jpeg/misc/sharp_giant-image_20000x14000.jpg")
         #expect(throws: ProcessingError.codec(.pixelBudgetExceeded(width: 20_000, height: 14_000, budget: 1_000_000))) {
             _ = try ImageProcessor().process(
-                data, sniffed: SniffedType(format: .jpeg), limits: ProcessingLimits(pixelBudget: 1_000_000))
+                data, sniffed: SniffedType(format: .jpeg), limits: ProcessingLimits(policy: AttachmentPolicy(pixelBudget: 1_000_000)))
         }
     }
 
@@ -178,12 +178,12 @@ import Testing
             _ = try Processing.run(data, ProcessingLimits(maxLongSide: side))
         }
         #expect {
-            _ = try Processing.run(data, ProcessingLimits(maxLongSide: side, strict: true))
+            _ = try Processing.run(data, ProcessingLimits(maxLongSide: side, policy: AttachmentPolicy(strict: true)))
         } throws: { error in
             guard case .codec? = error as? ProcessingError else { return false }
             return true
         }
-        let accepted = try Processing.run(data, ProcessingLimits(maxLongSide: side, acceptDamaged: true))
+        let accepted = try Processing.run(data, ProcessingLimits(maxLongSide: side, policy: AttachmentPolicy(acceptDamaged: true)))
         #expect(accepted.warnings.contains("damaged JPEG used as decoded (damaged images accepted)"))
         #expect(accepted.warnings.contains("jpeg decode: Premature end of JPEG file"), "\(accepted.warnings)")
         #expect(accepted.output.format == .jpeg)

@@ -105,11 +105,11 @@ struct ProcessorHEIFTests {
         let data = try Self.fixture("heic-8bit-orient6.heic")
         // The size as displayed (irot 270 turns the coded 1024x682), as the sniffer reports it.
         #expect(throws: ProcessingError.codec(.pixelBudgetExceeded(width: 682, height: 1024, budget: 100_000))) {
-            try Processing.run(data, ProcessingLimits(pixelBudget: 100_000))
+            try Processing.run(data, ProcessingLimits(policy: AttachmentPolicy(pixelBudget: 100_000)))
         }
         let sniffed = try Sniffer.sniff(data)
         let rejection = try #require(
-            MediaCheck.inspectImage(data, sniffed: sniffed, policy: CheckPolicy(pixelBudget: 100_000)).failure)
+            MediaCheck.inspectImage(data, sniffed: sniffed, policy: AttachmentPolicy(pixelBudget: 100_000)).failure)
         #expect(rejection.code == .invalidFileSize)
         #expect(rejection.reason.hasPrefix("too large: 682x1024"), "\(rejection.reason)")
     }
@@ -120,7 +120,7 @@ struct ProcessorHEIFTests {
         let cut = data.prefix(data.count * 2 / 3)
         #expect(throws: ProcessingError.self) { try Processing.run(cut) }
         let sniffed = try Sniffer.sniff(cut)
-        let rejection = try #require(MediaCheck.inspectImage(cut, sniffed: sniffed, policy: CheckPolicy()).failure)
+        let rejection = try #require(MediaCheck.inspectImage(cut, sniffed: sniffed, policy: AttachmentPolicy()).failure)
         #expect(rejection.code == .corrupt, "\(rejection.reason)")
         // Cut inside the item data the box walk reads (an AV1 sequence header) or inside what libheif reads.
         #expect(rejection.reason.contains("libheif") || rejection.reason.contains("heif-boxes"), "\(rejection.reason)")
@@ -131,7 +131,7 @@ struct ProcessorHEIFTests {
         let data = try Self.fixture(c.name)
         let report = Verifier().verify(data: data, path: c.name, fileExtension: c.format.fileExtension)
         #expect(report.verdict == "transcode", "\(report.reason ?? "")")
-        guard case .success(let id) = MediaCheck.identify([UInt8](data), fileExtension: c.format.fileExtension, policy: CheckPolicy())
+        guard case .success(let id) = MediaCheck.identify([UInt8](data), fileExtension: c.format.fileExtension, policy: AttachmentPolicy())
         else {
             Issue.record("identify failed")
             return

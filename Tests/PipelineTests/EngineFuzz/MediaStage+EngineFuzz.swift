@@ -14,7 +14,7 @@ extension MediaStage {
     static func engineFuzzOutcome(_ data: Data, rules: AppleRules, limits: ProcessingLimits) -> StageOutcome {
         var options = ItemOptions(container: URL(fileURLWithPath: "/nonexistent"))
         options.cpuThreads = 1
-        options.rules = rules
+        options.policy.rules = rules
         options.limits = limits
         let outcome = MediaStage(options: options).prepare(data, claims: MediaClaims())
         return StageOutcome(

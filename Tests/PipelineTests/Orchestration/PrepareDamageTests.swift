@@ -53,7 +53,7 @@ struct PrepareDamageTests {
     func rejectedWith105Everywhere(side: Int) async throws {
         for input in try Self.inputs() {
             let reason =
-                "the JPEG image data is damaged (\(input.damage)); send a complete file, or use what decodes with Configuration.acceptDamaged"
+                "the JPEG image data is damaged (\(input.damage)); send a complete file, or use what decodes with AttachmentPolicy.acceptDamaged"
 
             // verify
             let report = Verifier().verify(data: input.bytes, path: input.name, fileExtension: "jpg")
@@ -61,7 +61,7 @@ struct PrepareDamageTests {
             #expect(report.reason == reason)
 
             // the library: the per-file check, then the engine at this size
-            let policy = CheckPolicy()
+            let policy = AttachmentPolicy()
             let sniffed = try Sniffer.sniff(input.bytes)
             guard case .failure(let rejection) = MediaCheck.inspectImage(input.bytes, sniffed: sniffed, policy: policy)
             else {
@@ -86,7 +86,7 @@ struct PrepareDamageTests {
     func acceptedWithAWarningEverywhereWhenAsked(side: Int) async throws {
         for input in try Self.inputs() {
             let note = "damaged JPEG used as decoded (damaged images accepted)"
-            let report = Verifier(options: VerifyOptions(acceptDamaged: true)).verify(
+            let report = Verifier(options: VerifyOptions(policy: AttachmentPolicy(acceptDamaged: true))).verify(
                 data: input.bytes, path: input.name, fileExtension: "jpg")
             // Damage accepted: the plan is what it would be for a whole file (a file over iOS's
             // cap as it stands is fitted: 102 as it is).
@@ -109,7 +109,7 @@ struct PrepareDamageTests {
         var options = try f.options([])
         options.inputs = [file.path]  // a local media file given as an input
         options.limits.maxLongSide = side
-        options.acceptDamaged = acceptDamaged
+        options.policy.acceptDamaged = acceptDamaged
         let (_, _, entries) = try await f.run(options)
         return try #require(entries.first)
     }

@@ -74,7 +74,7 @@ struct PrepareManifestTests {
             "notFound": f.server.url("/status/404"),
         ]
         var options = try f.options(urls.values.sorted())
-        options.rules.imageByteCap = 250_000  // what an unknown body is held to while downloading
+        options.policy.rules.imageByteCap = 250_000  // what an unknown body is held to while downloading
         options.imageDownloadCap = 250_000
         let (_, byInput, _) = try await f.run(options)
         func entry(_ key: String) throws -> ManifestEntry { try #require(byInput[urls[key]!], "no entry for \(key)") }
@@ -120,7 +120,7 @@ struct PrepareManifestTests {
 
         // Refused on the pixel budget before the orientation is read: the size its header stores.
         var small = try f.options([url("photo-1600x1200.jpg")], container: f.dir.url.appendingPathComponent("budget"))
-        small.limits.pixelBudget = 1_000_000
+        small.limits.policy.pixelBudget = 1_000_000
         let (_, _, refused) = try await f.run(small)
         #expect(refused.first?.status == .rejected && refused.first?.errorCode == 102)
         #expect(

@@ -162,7 +162,7 @@ struct PrepareRouteTests {
         let f = try PrepareFixture()
         f.serveJPEG("/cat.png", contentType: "image/png")
         var options = try f.options([f.server.url("/cat.png")])
-        options.strict = true
+        options.policy.strict = true
         let (summary, entries, _) = try await f.run(options)
         let entry = try #require(entries.values.first)
         #expect(entry.status == .rejected && entry.reason?.contains("type mismatch") == true)
