@@ -52,11 +52,15 @@ public struct ProcessingResult: Sendable {
     public var sourceWidth: Int
     /// The stored height in the header, in pixels, before orientation.
     public var sourceHeight: Int
+    /// The source's size as a viewer shows it: the stored size turned by its orientation (Exif
+    /// or XMP), as the engine read it; an animation's canvas as it is.
+    public var uprightSourceSize: Size
 
     /// A result with every field given; normally made by `ImageProcessor.process`.
+    /// `uprightSource` defaults to the stored size (no orientation).
     public init(
         output: ProcessedImage, passthrough: Bool, thumbnail: ProcessedImage? = nil, steps: [String] = [],
-        warnings: [String] = [], sourceWidth: Int, sourceHeight: Int
+        warnings: [String] = [], sourceWidth: Int, sourceHeight: Int, uprightSource: Size? = nil
     ) {
         self.output = output
         self.passthrough = passthrough
@@ -65,5 +69,6 @@ public struct ProcessingResult: Sendable {
         self.warnings = warnings
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
+        self.uprightSourceSize = uprightSource ?? Size(width: sourceWidth, height: sourceHeight)
     }
 }

@@ -162,11 +162,8 @@ package final class MediaStage {
             ).withSource(uprightSize(data, sniffed))
         }
         let output = result.output
-        // A passthrough's output is the input, upright already (it is passed through only then).
-        let source =
-            result.passthrough
-            ? (output.width, output.height)
-            : uprightSize(data, sniffed) ?? (result.sourceWidth, result.sourceHeight)
+        // The engine read the orientation already: no second look at the header.
+        let source = (result.uprightSourceSize.width, result.uprightSourceSize.height)
         return MediaOutcome(
             status: .prepared, data: output.data, format: output.format, width: output.width, height: output.height,
             frames: result.passthrough ? (sniffed.frames ?? output.frames) : output.frames, sourceWidth: source.0, sourceHeight: source.1,
@@ -174,8 +171,9 @@ package final class MediaStage {
             thumbnail: result.thumbnail.map { ($0.data, $0.format) }, outputIsInput: result.passthrough)
     }
 
-    /// The input's upright size: its header's size turned by its orientation, read from the
-    /// header and metadata without decoding (`MediaCheck.inspectImage`, `decode: false`). When
+    /// The input's upright size when the engine refused it (so it reported none): its header's
+    /// size turned by its orientation, read from the header and metadata without decoding
+    /// (`MediaCheck.inspectImage`, `decode: false`). When
     /// that fails (a damaged header or Exif block, the pixel budget), the size the sniffer read
     /// from the header, as stored; nil when it read none.
     private func uprightSize(_ data: Data, _ sniffed: SniffedType) -> (width: Int, height: Int)? {
