@@ -2,9 +2,10 @@ internal import CGIF
 internal import CImageQuant
 import Foundation
 
-/// Writes an animated GIF frame by frame: a libimagequant palette per frame (a local colour
-/// table), alpha < 128 written as the transparent index, giflib (`EGifOpen`) writing into a
-/// buffer that stops at `byteLimit`.
+/// Writes an animated GIF frame by frame: a palette per frame (a local colour table) from
+/// libimagequant, an earlier frame's kept when it serves this one as well (`GIFPalettes`),
+/// alpha < 128 written as the transparent index, giflib (`EGifOpen`) writing into a buffer that
+/// stops at `byteLimit`.
 ///
 ///     var encoder = try GIFEncoder(width: 320, height: 240, loopCount: 0)
 ///     try encoder.add(frame, durationMilliseconds: 100)    // frame: PixelBuffer, .rgba, 320x240
@@ -51,6 +52,8 @@ package struct GIFEncoder {
     package let height: Int
     private let quality: Quality
     private let writer: GIFWriter
+    /// libimagequant palettes kept from frame to frame (`GIFPalettes`).
+    private let palettes = GIFPalettes()
     /// The frame held back until the next one shows which disposal it needs.
     private var pending: (pixels: PixelBuffer, duration: Int)?
     /// What the canvas shows after the last written frame and its disposal, in source colours.
@@ -126,7 +129,8 @@ package struct GIFEncoder {
         let plan = Self.plan(frame: frame, base: base, next: next, first: written == 0)
         let rect = plan.rect
         let region = changedRegion(of: frame, in: rect)
-        let indexed = try Self.quantize(region, width: rect.width, height: rect.height, quality: quality)
+        let indexed = try Self.quantize(
+            region, width: rect.width, height: rect.height, quality: quality, palettes: palettes)
         try putControl(clears: plan.clears, delay: delay, transparent: indexed.transparent)
         try putImage(indexed, in: rect)
 
@@ -252,8 +256,10 @@ package struct GIFEncoder {
         return (Rect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1), clears)
     }
 
-    /// Palette indices for `region` (RGBA, alpha 0 or 255), the palette, and the transparent index.
-    static func quantize(_ region: [UInt8], width: Int, height: Int, quality: Quality) throws(CodecError) -> (
+    /// Palette indices for `region` (RGBA, alpha 0 or 255), the palette, and the transparent index:
+    /// its exact colours when they fit, else `palettes`' (a kept palette or a fresh one).
+    static func quantize(_ region: [UInt8], width: Int, height: Int, quality: Quality, palettes: GIFPalettes)
+        throws(CodecError) -> (
         indices: [UInt8], palette: [(UInt8, UInt8, UInt8)], transparent: Int?
     ) {
         let count = width * height
@@ -289,52 +295,7 @@ package struct GIFEncoder {
             }
         }
         if exact { return (indices, palette, transparent) }
-        return try quantizeWithLibimagequant(region, width: width, height: height, quality: quality, colors: limit)
-    }
-
-    private static func quantizeWithLibimagequant(
-        _ region: [UInt8], width: Int, height: Int, quality: Quality, colors: Int
-    ) throws(CodecError) -> (indices: [UInt8], palette: [(UInt8, UInt8, UInt8)], transparent: Int?) {
-        let codec = "libimagequant"
-        OpenMPThreads.serialOnThisThread()
-        guard let attr = liq_attr_create() else {
-            throw .encodeFailed(codec: codec, message: "liq_attr_create failed (out of memory)")
-        }
-        defer { liq_attr_destroy(attr) }
-        _ = liq_set_max_colors(attr, Int32(colors))
-        _ = liq_set_speed(attr, Int32(max(1, min(10, quality.speed))))
-        var indices = [UInt8](repeating: 0, count: width * height)
-        var palette: [(UInt8, UInt8, UInt8)] = []
-        var transparent: Int?
-        let status: liq_error = region.withUnsafeBytes { bitmap in
-            guard let image = liq_image_create_rgba(attr, bitmap.baseAddress!, Int32(width), Int32(height), 0) else {
-                return LIQ_INVALID_POINTER
-            }
-            defer { liq_image_destroy(image) }
-            var result: OpaquePointer?
-            let quantized = liq_image_quantize(image, attr, &result)
-            guard quantized == LIQ_OK, let result else { return quantized }
-            defer { liq_result_destroy(result) }
-            _ = liq_set_dithering_level(result, max(0, min(1, quality.dithering)))
-            let remapped = indices.withUnsafeMutableBytes {
-                liq_write_remapped_image(result, image, $0.baseAddress!, $0.count)
-            }
-            guard remapped == LIQ_OK, let table = liq_get_palette(result) else { return remapped }
-            let entries = table.pointee.entries
-            withUnsafeBytes(of: entries) { raw in
-                let colors = raw.bindMemory(to: liq_color.self)
-                for k in 0..<Int(table.pointee.count) {
-                    let c = colors[k]
-                    palette.append((c.r, c.g, c.b))
-                    if c.a < 128, transparent == nil { transparent = k }
-                }
-            }
-            return LIQ_OK
-        }
-        guard status == LIQ_OK else {
-            throw .encodeFailed(codec: codec, message: "quantising a \(width)x\(height) frame failed (liq_error \(status.rawValue))")
-        }
-        return (indices, palette, transparent)
+        return try palettes.indices(for: region, width: width, height: height, quality: quality)
     }
 
     /// `.rgba` pixels with a tight stride (an `.rgb` or `.gray` frame gets opaque alpha).
