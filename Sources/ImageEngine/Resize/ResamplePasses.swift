@@ -12,7 +12,7 @@
 /// the resizer runs it on the fewer rows.
 enum ResamplePasses {
     /// Resamples each of `rows` rows from `weights.source` to `weights.destination` pixels.
-    /// `floats` is scratch for one source row as Float: at least `rowFloats(weights, channels)`.
+    /// `floats` is scratch for two source rows as Float: at least `rowFloats(weights, channels)`.
     static func horizontal<Input: ResampleSample, Output: ResampleSample>(
         _ src: UnsafePointer<Input>, stride: Int, rows: Int, weights: ResampleWeights, channels: Int,
         floats: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Output>, _ map: PixelMapping
@@ -27,10 +27,11 @@ enum ResamplePasses {
             }
             weights.splatWeights.withUnsafeBufferPointer { w in
                 let wp = w.baseAddress!
-                // Loads past the row's end (the 4th lane of the last RGB pixel, the zero-weight
-                // pad tap) read these zeros.
+                // Loads past a row's end (the 4th lane of the last RGB pixel, the zero-weight
+                // pad tap) read these zeros, after each of the two rows.
                 let samples = weights.source &* channels
                 floats.advanced(by: samples).update(repeating: 0, count: rowPadding)
+                floats.advanced(by: 2 &* samples &+ rowPadding).update(repeating: 0, count: rowPadding)
                 if channels == 3 {
                     horizontalPixels(
                         src, stride, rows, samples, s, wp, weights.evenTaps, weights.destination, floats, dst, map,
@@ -47,17 +48,20 @@ enum ResamplePasses {
     /// Zeros after a Float row: one padded tap of 4 channels, plus the 4-lane over-read.
     private static let rowPadding = 8
 
-    /// Float scratch `horizontal` needs for `weights`' source rows.
+    /// Float scratch `horizontal` needs for `weights`' source rows: two rows (rows go in twos).
     static func rowFloats(_ weights: ResampleWeights, channels: Int) -> Int {
-        weights.source &* channels &+ rowPadding
+        2 &* (weights.source &* channels &+ rowPadding)
     }
 
     /// RGB(A): one pixel per `SIMD4<Float>` (SSE2 mulps/addps on the baseline target, where
     /// 4 × Int32 multiplies need SSE4.1). Each row is widened to Float once, then every tap is
-    /// a load, a multiply by the splatted weight and an add. Rounding to nearest through the
-    /// 1.5 · 2^23 trick; the Float sum of at most a few dozen 14-bit-weighted 16-bit samples
-    /// stays well inside the 24-bit significand, so results match the integer pass to ±1 of
-    /// the last intermediate fraction bit.
+    /// a load, a multiply by the splatted weight and an add. Rows go in twos where there are two:
+    /// both rows' taps of one output pixel share its weights, so each weight is loaded once for
+    /// two pixels (the loads, not the arithmetic, bound this loop: 2 per tap alone, 1.5 in twos).
+    /// Each row's sums are added in the same order either way, so the bits do not change.
+    /// Rounding to nearest through the 1.5 · 2^23 trick; the Float sum of at most a few dozen
+    /// 14-bit-weighted 16-bit samples stays well inside the 24-bit significand, so results
+    /// match the integer pass to ±1 of the last intermediate fraction bit.
     @inline(__always)
     private static func horizontalPixels<Input: ResampleSample, Output: ResampleSample>(
         _ src: UnsafePointer<Input>, _ stride: Int, _ rows: Int, _ samples: Int,
@@ -65,35 +69,93 @@ enum ResamplePasses {
         _ row: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Output>, _ map: PixelMapping, channels: Int
     ) {
         let gain = ResampleWeights.gain(from: Input.self, to: Output.self)
-        let magic = SIMD4<Float>(repeating: 12_582_912)  // 1.5 · 2^23: adding it rounds to an integer
-        let magicBits = SIMD4<Int32>(repeating: 0x4B40_0000)
-        let raw = UnsafeRawPointer(row)
-        let pair = 2 &* channels &* 4  // bytes between the pixels of one tap pair's first taps
-        for y in 0..<rows {
+        let second = row + (samples &+ rowPadding)  // the second row's Floats, when there is one
+        var y = 0
+        while y < rows {
             let s = src + y &* stride
             for b in 0..<samples { row[b] = Float(s[b].widened) }
-            var d = dst + (map.origin &+ y &* map.rowStep)
-            var w = weights
-            for i in 0..<width {
-                var p = raw + (starts[i] &* channels) &* 4
-                var a0 = SIMD4<Float>(), a1 = SIMD4<Float>()
-                // `taps` is even (zero-weight pad): two taps per step, no tail.
-                for _ in 0..<(taps &>> 1) {
-                    a0 += p.loadUnaligned(as: SIMD4<Float>.self) * w[0]
-                    a1 += p.loadUnaligned(fromByteOffset: channels &* 4, as: SIMD4<Float>.self) * w[1]
-                    p += pair
-                    w += 2
-                }
-                // Round with the magic add (|sum| stays far below 2^22), clamp per lane: a
-                // Float clamp of 4 lanes of which 3 are stored compiles to branchy scalar code.
-                let n = unsafeBitCast((a0 + a1) * gain + magic, to: SIMD4<Int32>.self) &- magicBits
-                d[0] = Output(clampingShifted: n[0])
-                d[1] = Output(clampingShifted: n[1])
-                d[2] = Output(clampingShifted: n[2])
-                if channels > 3 { d[3] = Output(clampingShifted: n[3]) }
-                d += map.columnStep
+            let d = dst + (map.origin &+ y &* map.rowStep)
+            if y &+ 1 < rows {
+                let t = s + stride
+                for b in 0..<samples { second[b] = Float(t[b].widened) }
+                pixelPairs(row, second, starts, weights, taps, width, d, d + map.rowStep, map.columnStep, gain, channels)
+                y &+= 2
+            } else {
+                pixels(row, starts, weights, taps, width, d, map.columnStep, gain, channels)
+                y &+= 1
             }
         }
+    }
+
+    /// One row of Floats resampled into `width` pixels from `d`, a pixel every `step` elements.
+    @inline(__always)
+    private static func pixels<Output: ResampleSample>(
+        _ row: UnsafeMutablePointer<Float>, _ starts: UnsafePointer<Int>, _ weights: UnsafePointer<SIMD4<Float>>,
+        _ taps: Int, _ width: Int, _ dst: UnsafeMutablePointer<Output>, _ step: Int, _ gain: Float, _ channels: Int
+    ) {
+        let raw = UnsafeRawPointer(row)
+        let pair = 2 &* channels &* 4  // bytes between the pixels of one tap pair's first taps
+        var d = dst
+        var w = weights
+        for i in 0..<width {
+            var p = raw + (starts[i] &* channels) &* 4
+            var a0 = SIMD4<Float>(), a1 = SIMD4<Float>()
+            // `taps` is even (zero-weight pad): two taps per step, no tail.
+            for _ in 0..<(taps &>> 1) {
+                a0 += p.loadUnaligned(as: SIMD4<Float>.self) * w[0]
+                a1 += p.loadUnaligned(fromByteOffset: channels &* 4, as: SIMD4<Float>.self) * w[1]
+                p += pair
+                w += 2
+            }
+            store(a0 + a1, gain, d, channels)
+            d += step
+        }
+    }
+
+    /// Two rows of Floats (`row`, `next`) resampled into `width` pixels each, from `d0` and `d1`.
+    @inline(__always)
+    private static func pixelPairs<Output: ResampleSample>(
+        _ row: UnsafeMutablePointer<Float>, _ next: UnsafeMutablePointer<Float>, _ starts: UnsafePointer<Int>,
+        _ weights: UnsafePointer<SIMD4<Float>>, _ taps: Int, _ width: Int, _ d0: UnsafeMutablePointer<Output>,
+        _ d1: UnsafeMutablePointer<Output>, _ step: Int, _ gain: Float, _ channels: Int
+    ) {
+        let raw = UnsafeRawPointer(row)
+        let apart = UnsafeRawPointer(next) - raw  // bytes from a Float of `row` to the same one of `next`
+        let pair = 2 &* channels &* 4
+        var (e0, e1) = (d0, d1)
+        var w = weights
+        for i in 0..<width {
+            var p = raw + (starts[i] &* channels) &* 4
+            var a0 = SIMD4<Float>(), a1 = SIMD4<Float>(), b0 = SIMD4<Float>(), b1 = SIMD4<Float>()
+            for _ in 0..<(taps &>> 1) {
+                let w0 = w[0], w1 = w[1]
+                a0 += p.loadUnaligned(as: SIMD4<Float>.self) * w0
+                a1 += p.loadUnaligned(fromByteOffset: channels &* 4, as: SIMD4<Float>.self) * w1
+                b0 += p.loadUnaligned(fromByteOffset: apart, as: SIMD4<Float>.self) * w0
+                b1 += p.loadUnaligned(fromByteOffset: apart &+ channels &* 4, as: SIMD4<Float>.self) * w1
+                p += pair
+                w += 2
+            }
+            store(a0 + a1, gain, e0, channels)
+            store(b0 + b1, gain, e1, channels)
+            e0 += step
+            e1 += step
+        }
+    }
+
+    /// One pixel's sum times `gain`, rounded with the magic add (|sum| stays far below 2^22) and
+    /// clamped per lane: a Float clamp of 4 lanes of which 3 are stored compiles to branchy
+    /// scalar code.
+    @inline(__always)
+    private static func store<Output: ResampleSample>(
+        _ sum: SIMD4<Float>, _ gain: Float, _ d: UnsafeMutablePointer<Output>, _ channels: Int
+    ) {
+        let magic = SIMD4<Float>(repeating: 12_582_912)  // 1.5 · 2^23: adding it rounds to an integer
+        let n = unsafeBitCast(sum * gain + magic, to: SIMD4<Int32>.self) &- SIMD4<Int32>(repeating: 0x4B40_0000)
+        d[0] = Output(clampingShifted: n[0])
+        d[1] = Output(clampingShifted: n[1])
+        d[2] = Output(clampingShifted: n[2])
+        if channels > 3 { d[3] = Output(clampingShifted: n[3]) }
     }
 
     /// Greyscale: Int32 fixed point, scalar per pixel.

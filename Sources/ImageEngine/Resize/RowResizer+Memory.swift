@@ -25,7 +25,8 @@ extension RowResizer {
         let ph = BoxReduce.reducedLength(source.height, factor: fy)
         // One source row and its UInt32 sums, one plane row.
         var scratch = source.width * c * 5 + pw * c
-        let floats = (max(pw, stored.width) * c + 8) * 4
+        // The horizontal pass's Float rows: two (`ResamplePasses.rowFloats`).
+        let floats = 2 * (max(pw, stored.width) * c + 8) * 4
         switch (stored.width != pw, stored.height != ph) {
         case (true, true) where stored.height < ph:
             // Output rows in twos (`verticalFirst`): `taps + maxStep` ring rows, two 16-bit rows.

@@ -177,11 +177,10 @@ private struct VerticalFirstPass {
     /// Output rows `j ..< j + count`, vertically resampled into `tmp`, through the horizontal pass.
     func horizontal(_ j: Int, _ count: Int) {
         guard let wx, let tmp, let floats else { return }
-        for i in 0..<count {
-            ResamplePasses.horizontal(
-                UnsafePointer(tmp + i * samples), stride: samples, rows: 1, weights: wx, channels: channels,
-                floats: floats, into: dst, map.row(j + i))
-        }
+        // Both rows of a pair in one call: they share each output pixel's weights.
+        ResamplePasses.horizontal(
+            UnsafePointer(tmp), stride: samples, rows: count, weights: wx, channels: channels, floats: floats,
+            into: dst, map.row(j))
     }
 
     /// Where output row `j` goes without a horizontal pass: straight through `map`.
