@@ -34,11 +34,11 @@ enum ResamplePasses {
                 floats.advanced(by: 2 &* samples &+ rowPadding).update(repeating: 0, count: rowPadding)
                 if channels == 3 {
                     horizontalPixels(
-                        src, stride, rows, samples, s, wp, weights.evenTaps, weights.destination, floats, dst, map,
+                        src, stride, rows, samples, s, wp, weights.taps, weights.destination, floats, dst, map,
                         channels: 3)
                 } else {
                     horizontalPixels(
-                        src, stride, rows, samples, s, wp, weights.evenTaps, weights.destination, floats, dst, map,
+                        src, stride, rows, samples, s, wp, weights.taps, weights.destination, floats, dst, map,
                         channels: 4)
                 }
             }
@@ -88,6 +88,7 @@ enum ResamplePasses {
     }
 
     /// One row of Floats resampled into `width` pixels from `d`, a pixel every `step` elements.
+    /// `taps` is the table's own count; `weights` holds `taps` rounded up to even per pixel.
     @inline(__always)
     private static func pixels<Output: ResampleSample>(
         _ row: UnsafeMutablePointer<Float>, _ starts: UnsafePointer<Int>, _ weights: UnsafePointer<SIMD4<Float>>,
@@ -100,11 +101,16 @@ enum ResamplePasses {
         for i in 0..<width {
             var p = raw + (starts[i] &* channels) &* 4
             var a0 = SIMD4<Float>(), a1 = SIMD4<Float>()
-            // `taps` is even (zero-weight pad): two taps per step, no tail.
+            // Two taps per step; an odd last tap alone (its zero-weight pad skipped: adding
+            // 0 · x to `a1` never changed a bit).
             for _ in 0..<(taps &>> 1) {
                 a0 += p.loadUnaligned(as: SIMD4<Float>.self) * w[0]
                 a1 += p.loadUnaligned(fromByteOffset: channels &* 4, as: SIMD4<Float>.self) * w[1]
                 p += pair
+                w += 2
+            }
+            if taps & 1 != 0 {
+                a0 += p.loadUnaligned(as: SIMD4<Float>.self) * w[0]
                 w += 2
             }
             store(a0 + a1, gain, d, channels)
@@ -113,6 +119,7 @@ enum ResamplePasses {
     }
 
     /// Two rows of Floats (`row`, `next`) resampled into `width` pixels each, from `d0` and `d1`.
+    /// `taps` is the table's own count; `weights` holds `taps` rounded up to even per pixel.
     @inline(__always)
     private static func pixelPairs<Output: ResampleSample>(
         _ row: UnsafeMutablePointer<Float>, _ next: UnsafeMutablePointer<Float>, _ starts: UnsafePointer<Int>,
@@ -134,6 +141,12 @@ enum ResamplePasses {
                 b0 += p.loadUnaligned(fromByteOffset: apart, as: SIMD4<Float>.self) * w0
                 b1 += p.loadUnaligned(fromByteOffset: apart &+ channels &* 4, as: SIMD4<Float>.self) * w1
                 p += pair
+                w += 2
+            }
+            if taps & 1 != 0 {
+                let w0 = w[0]
+                a0 += p.loadUnaligned(as: SIMD4<Float>.self) * w0
+                b0 += p.loadUnaligned(fromByteOffset: apart, as: SIMD4<Float>.self) * w0
                 w += 2
             }
             store(a0 + a1, gain, e0, channels)
