@@ -10,10 +10,11 @@ internal import CImageQuant
 /// Quantising (the histogram and the palette search) is most of a large GIF's encode: on A2's
 /// 640x480 noise GIF, `ltrace -c` put 84 % of the time in `liq_image_quantize` and 3 % in
 /// remapping. Frames of one animation mostly share their colours, so most remap to a kept
-/// palette at a few percent of the cost; the test of "clearly worse" is libimagequant's own
-/// remapping error (`liq_get_remapping_error`, a mean square error) against the error the frame
-/// that made the palette had. Regions with transparent pixels and regions without keep one
-/// palette each: only the first kind has a transparent entry.
+/// palette at a few percent of the cost; the test of "clearly worse" is the remapped frame's
+/// mean square error (measured here: `meanSquareError`) against the error the frame that made
+/// the palette had. Regions with transparent pixels and regions without keep one palette each:
+/// only the first kind has a transparent entry, and a reuse that would show a transparent pixel
+/// opaque, or an opaque one transparent, is refused.
 ///
 /// Owns its libimagequant handles (an attribute set and a result per kept palette), so it is
 /// not thread-safe; one encoder uses it.
@@ -56,17 +57,19 @@ final class GIFPalettes {
         OpenMPThreads.serialOnThisThread()
         let transparent = Self.hasTransparentPixels(region)
         var indices = [UInt8](repeating: 0, count: width * height)
-        if let palette = kept[transparent] {
-            let error = try Self.remap(region, width: width, height: height, palette.attributes, palette.result, &indices)
-            if error >= 0, palette.error >= 0, error <= max(palette.error * Self.tolerance, palette.error + Self.slack) {
-                reused += 1
-                return (indices, Self.palette(palette.result).colors, Self.palette(palette.result).transparent)
-            }
+        if let palette = kept[transparent],
+            let shown = try? Self.remap(region, width: width, height: height, palette.attributes, palette.result, &indices),
+            shown.error >= 0, palette.error >= 0,
+            shown.error <= max(palette.error * Self.tolerance, palette.error + Self.slack),
+            Self.transparencyAgrees(region, indices, transparent: shown.transparent)
+        {
+            reused += 1
+            return (indices, shown.colors, shown.transparent)
         }
         let fresh = try Self.quantize(region, width: width, height: height, quality: quality)
-        let error: Double
+        let shown: (error: Double, colors: [(UInt8, UInt8, UInt8)], transparent: Int?)
         do {
-            error = try Self.remap(region, width: width, height: height, fresh.attributes, fresh.result, &indices)
+            shown = try Self.remap(region, width: width, height: height, fresh.attributes, fresh.result, &indices)
         } catch {
             liq_result_destroy(fresh.result)
             liq_attr_destroy(fresh.attributes)
@@ -76,10 +79,9 @@ final class GIFPalettes {
             liq_result_destroy(old.result)
             liq_attr_destroy(old.attributes)
         }
-        kept[transparent] = Kept(attributes: fresh.attributes, result: fresh.result, error: error)
+        kept[transparent] = Kept(attributes: fresh.attributes, result: fresh.result, error: shown.error)
         quantized += 1
-        let palette = Self.palette(fresh.result)
-        return (indices, palette.colors, palette.transparent)
+        return (indices, shown.colors, shown.transparent)
     }
 
     private static func hasTransparentPixels(_ region: [UInt8]) -> Bool {
@@ -119,11 +121,12 @@ final class GIFPalettes {
     }
 
     /// Remaps `region` to `result`'s palette (dithered at its level) into `indices`; returns the
-    /// remapped pixels' mean square error (`meanSquareError`), -1 for an empty palette.
+    /// remapped pixels' mean square error (`meanSquareError`, -1 for an empty palette) and the
+    /// palette as `palette(_:)` reads it.
     private static func remap(
         _ region: [UInt8], width: Int, height: Int, _ attributes: OpaquePointer, _ result: OpaquePointer,
         _ indices: inout [UInt8]
-    ) throws(CodecError) -> Double {
+    ) throws(CodecError) -> (error: Double, colors: [(UInt8, UInt8, UInt8)], transparent: Int?) {
         let status: liq_error = region.withUnsafeBytes { bitmap in
             guard let image = liq_image_create_rgba(attributes, bitmap.baseAddress!, Int32(width), Int32(height), 0)
             else { return LIQ_INVALID_POINTER }
@@ -134,7 +137,21 @@ final class GIFPalettes {
             throw .encodeFailed(
                 codec: codec, message: "remapping a \(width)x\(height) frame failed (liq_error \(status.rawValue))")
         }
-        return meanSquareError(region, indices, palette(result).colors)
+        let shown = palette(result)
+        return (meanSquareError(region, indices, shown.colors), shown.colors, shown.transparent)
+    }
+
+    /// True when exactly the transparent pixels of `region` (alpha 0) got the `transparent`
+    /// index: a palette that would hide an opaque pixel, or show a transparent one, is no reuse.
+    private static func transparencyAgrees(_ region: [UInt8], _ indices: [UInt8], transparent: Int?) -> Bool {
+        region.withUnsafeBufferPointer { rgba in
+            indices.withUnsafeBufferPointer { index in
+                for p in 0..<index.count where (rgba[p &* 4 &+ 3] == 0) != (transparent == Int(index[p])) {
+                    return false
+                }
+                return true
+            }
+        }
     }
 
     /// The mean square error, per channel in 8-bit units, of the opaque pixels of `region` shown

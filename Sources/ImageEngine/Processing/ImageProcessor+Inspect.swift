@@ -46,7 +46,11 @@ extension ImageProcessor {
         if let width = sniffed.width, let height = sniffed.height {
             try checkPixelBudget(width: width, height: height, budget: limits.policy.pixelBudget)
         }
-        if format == .gif { return try inspectAnimation(data, format: format, limits: limits, decode: decode) }
+        // An animation (a GIF, an animated WebP) is read as the engine reads it: its canvas, no
+        // orientation, every frame decoded.
+        if format == .gif || (format == .webp && sniffed.isAnimated) {
+            return try inspectAnimation(data, format: format, limits: limits, decode: decode)
+        }
         let input = EncodedInput(data, format: format)
         let info: ImageInfo
         do { info = try input.readInfo() } catch { throw .codec(error) }

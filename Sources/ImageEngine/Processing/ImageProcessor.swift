@@ -137,7 +137,7 @@ public final class ImageProcessor {
         let output = ProcessedImage(data: data, format: job.format, width: upright.width, height: upright.height)
         return ProcessingResult(
             output: output, passthrough: true, thumbnail: thumbnail, steps: log.steps, warnings: log.warnings,
-            sourceWidth: stored.width, sourceHeight: stored.height, uprightSource: upright)
+            sourceWidth: stored.width, sourceHeight: stored.height, uprightSourceSize: upright)
     }
 
     /// The image decoded (at the smallest scale covering the output and the thumbnail), turned
@@ -195,7 +195,7 @@ public final class ImageProcessor {
         }
         return ProcessingResult(
             output: output, passthrough: false, thumbnail: thumbnail, steps: log.steps, warnings: log.warnings,
-            sourceWidth: stored.width, sourceHeight: stored.height, uprightSource: upright)
+            sourceWidth: stored.width, sourceHeight: stored.height, uprightSourceSize: upright)
     }
 }
 

@@ -57,10 +57,10 @@ public struct ProcessingResult: Sendable {
     public var uprightSourceSize: Size
 
     /// A result with every field given; normally made by `ImageProcessor.process`.
-    /// `uprightSource` defaults to the stored size (no orientation).
+    /// `uprightSourceSize` defaults to the stored size (no orientation).
     public init(
         output: ProcessedImage, passthrough: Bool, thumbnail: ProcessedImage? = nil, steps: [String] = [],
-        warnings: [String] = [], sourceWidth: Int, sourceHeight: Int, uprightSource: Size? = nil
+        warnings: [String] = [], sourceWidth: Int, sourceHeight: Int, uprightSourceSize: Size? = nil
     ) {
         self.output = output
         self.passthrough = passthrough
@@ -69,6 +69,6 @@ public struct ProcessingResult: Sendable {
         self.warnings = warnings
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
-        self.uprightSourceSize = uprightSource ?? Size(width: sourceWidth, height: sourceHeight)
+        self.uprightSourceSize = uprightSourceSize ?? Size(width: sourceWidth, height: sourceHeight)
     }
 }

@@ -27,8 +27,8 @@ enum ResamplePasses {
             }
             weights.splatWeights.withUnsafeBufferPointer { w in
                 let wp = w.baseAddress!
-                // Loads past a row's end (the 4th lane of the last RGB pixel, the zero-weight
-                // pad tap) read these zeros, after each of the two rows.
+                // Loads past a row's end (the 4th lane of the last RGB pixel) read these zeros,
+                // after each of the two rows.
                 let samples = weights.source &* channels
                 floats.advanced(by: samples).update(repeating: 0, count: rowPadding)
                 floats.advanced(by: 2 &* samples &+ rowPadding).update(repeating: 0, count: rowPadding)
@@ -45,7 +45,8 @@ enum ResamplePasses {
         }
     }
 
-    /// Zeros after a Float row: one padded tap of 4 channels, plus the 4-lane over-read.
+    /// Zeros after a Float row, for the 4-lane load of the last RGB pixel (one Float past the
+    /// row). 8 keeps each row's start 16-byte aligned when the row's own length is.
     private static let rowPadding = 8
 
     /// Float scratch `horizontal` needs for `weights`' source rows: two rows (rows go in twos).

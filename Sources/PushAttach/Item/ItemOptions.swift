@@ -48,7 +48,7 @@ package struct ItemOptions: Sendable {
     /// iOS's 10 MB is honoured as given.
     package var imageDownloadCap = 32_000_000
     /// The engine's limits: byte cap, long side, JPEG quality, `--thumbnail N` (`thumbnailSize`),
-    /// and the policy (`policy`).
+    /// and the policy (`policy`): setting `limits` whole sets the policy too.
     package var limits = ProcessingLimits()
     /// Tests only: told as an item (its `index`) reaches each stage, on the thread that runs
     /// it, so a test can cancel the run right there.

@@ -21,7 +21,9 @@ extension AttachmentPreparer {
         /// threshold. The byte caps are set from `rules` and `imageDownloadCap`.
         public var fetch = FetchPolicy()
         /// The engine's limits: long side, quality, and the policy (`policy` is the same value).
-        /// `thumbnailSize` below takes precedence over its copy here.
+        /// `thumbnailSize` below takes precedence over its copy here. Setting `limits` whole sets
+        /// the policy too: give it one (`ProcessingLimits(maxLongSide: 1024, policy: policy)`), or
+        /// set `policy` after it.
         public var limits = ProcessingLimits()
         /// How every file is judged: Apple's caps and formats (for every kind of media and the
         /// final check), the pixel budget, strictness, damaged images, and how reasons name

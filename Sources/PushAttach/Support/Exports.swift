@@ -49,7 +49,7 @@ public typealias DisplayText = MediaTypes.DisplayText
 public typealias Setting = MediaTypes.Setting
 
 /// How messages spell each `Setting`: the library's API names (`.library`) or a face's own
-/// (`Configuration.settingNames`, `AttachmentVerifier.settingNames`).
+/// (`AttachmentPolicy.settingNames`, in `Configuration.policy` and `AttachmentVerifier.policy`).
 ///
 ///     configuration.policy.settingNames = SettingNames([.allowedHosts: "--allow-host"])
 public typealias SettingNames = MediaTypes.SettingNames

@@ -3,8 +3,9 @@ import PushAttachBatch
 
 /// The flag that sets each `Setting`, so the library's messages ("allow the host with …",
 /// "re-run with …") name what a command-line user types. The library carries the setting, not
-/// its spelling; the commands hand these names to it (`Configuration.settingNames`,
-/// `AttachmentVerifier.settingNames`, `AttachmentMerge.run(settingNames:)`), so the console,
+/// its spelling; the commands hand these names to it (`AttachmentPolicy.settingNames` in
+/// `Configuration.policy` and `AttachmentVerifier.policy`, `AttachmentMerge.run(settingNames:)`),
+/// so the console,
 /// `--json` and the manifest all say `--pixel-budget` where a library user reads
 /// `AttachmentPolicy.pixelBudget`.
 ///

@@ -8,7 +8,8 @@ import Foundation
 ///     pushattach bench --workload w1 --rounds 1   // runs: pushattach-bench --workload w1 --rounds 1
 ///
 /// The tool is started with argv[0] = "pushattach bench", so its help, banner and usage errors
-/// name the subcommand.
+/// name the subcommand. It runs with glibc's malloc defaults, as `make bench` and `compare`
+/// always ran it: `pushattach`'s `MallocTuning` does not carry over an exec.
 struct BenchCommand: Command {
     static let name = "bench"
     static let abstract = "Measure thumbnail, fit and decode throughput on a folder of images."
@@ -51,8 +52,10 @@ struct BenchCommand: Command {
     /// with the exit status of a fatal error, after saying why.
     static func handOver(_ arguments: [String]) -> Int32 {
         guard let path = locate() else {
+            // Beside a debug build, the tool must be a debug build too.
+            let configuration = ownDirectory?.lastPathComponent == "debug" ? "" : " -c release"
             Console.error(
-                "pushattach bench: \(tool) is not beside \(ownDirectory?.path ?? "pushattach") nor on PATH; build it with 'swift build -c release --product \(tool)' (or 'make bench')"
+                "pushattach bench: \(tool) is not beside \(ownDirectory?.path ?? "pushattach") nor on PATH; build it with 'swift build\(configuration) --product \(tool)' (or 'make bench')"
             )
             return ExitStatus.fatal
         }
