@@ -114,12 +114,13 @@ import Testing
         }
     }
 
-    /// Output rows `j` and `j + 1` as `verticalRow` makes them, a pixel every `step` elements.
+    /// Output rows `j ..< j + count` as `verticalRow` makes them, a pixel every `step` elements.
     static func singles(
-        _ rows: [UnsafeMutablePointer<UInt8>], _ wy: ResampleWeights, _ j: Int, width: Int, channels: Int, step: Int
+        _ rows: [UnsafeMutablePointer<UInt8>], _ wy: ResampleWeights, _ j: Int, width: Int, channels: Int, step: Int,
+        count: Int = 2
     ) -> [[Int16]] {
         var acc = [Float](repeating: 0, count: width * channels)
-        return (j...(j + 1)).map { i in
+        return (j..<(j + count)).map { i in
             var out = [Int16](repeating: 0, count: width * step)
             let taps = Array(rows[wy.starts[i]..<(wy.starts[i] + wy.taps)]).map { UnsafePointer($0) }
             taps.withUnsafeBufferPointer { r in
@@ -159,5 +160,59 @@ import Testing
             }
         }
         return [Array(out[0..<(width * step)]), Array(out[(width * step)...])]
+    }
+
+    /// `verticalBytes` (Int32 fixed point on `pmaddwd`) against the Float `verticalRow`, one
+    /// output and two, bit for bit: reductions, a same-size table and an enlargement; widths
+    /// around its 16-column blocks; random bytes and hard 0/255 edges (ringing below 0).
+    @Test(arguments: [1, 3, 4])
+    func integerBytesMatchTheFloatPass(channels: Int) {
+        #expect(ResampleWeights.shift(from: UInt8.self, to: Int16.self) == 8, "verticalBytes shifts by 8")
+        var rng = SplitMix64(seed: 0xB17E + UInt64(channels))
+        for (source, destination) in [(97, 31), (2500 / 20, 2048 / 20), (40, 33), (355, 16), (30, 30), (20, 47)] {
+            let wy = ResampleWeights(source: source, destination: destination)
+            #expect(wy.fitsInt16, "\(source) -> \(destination)")
+            for width in [1, 5, 16, 17, 37, 301] {
+                let samples = width * channels
+                let rows: [UnsafeMutablePointer<UInt8>] = (0..<source).map { y in
+                    let p = UnsafeMutablePointer<UInt8>.allocate(capacity: samples)
+                    for b in 0..<samples {
+                        p[b] = b % 7 == 0 ? (y % 3 == 0 ? 255 : 0) : UInt8(truncatingIfNeeded: rng.next())
+                    }
+                    return p
+                }
+                defer { rows.forEach { $0.deallocate() } }
+                for j in 0..<destination {
+                    let expected = Self.singles(rows, wy, j, width: width, channels: channels, step: channels, count: 1)
+                    #expect(Self.bytes(rows, wy, j, width: width, channels: channels, two: false) == expected)
+                    guard j + 1 < destination else { continue }
+                    let both = Self.singles(rows, wy, j, width: width, channels: channels, step: channels)
+                    #expect(
+                        Self.bytes(rows, wy, j, width: width, channels: channels, two: true) == both,
+                        "\(source) -> \(destination) rows \(j), \(j + 1) width \(width)")
+                }
+            }
+        }
+    }
+
+    /// Output row `j` (and `j + 1` when `two`) from `verticalBytes`, packed.
+    static func bytes(
+        _ rows: [UnsafeMutablePointer<UInt8>], _ wy: ResampleWeights, _ j: Int, width: Int, channels: Int, two: Bool
+    ) -> [[Int16]] {
+        let samples = width * channels
+        let first = wy.starts[j], step = two ? wy.starts[j + 1] - first : 0
+        var out = [Int16](repeating: -1, count: (two ? 2 : 1) * samples)
+        let r = rows[first..<(first + step + wy.taps)].map { UnsafePointer($0) }
+        r.withUnsafeBufferPointer { r in
+            wy.unitWeights.withUnsafeBufferPointer { w in
+                out.withUnsafeMutableBufferPointer { o in
+                    let w0 = w.baseAddress! + j * wy.taps
+                    ResamplePasses.verticalBytes(
+                        r.baseAddress!, step: step, w0, two ? w0 + wy.taps : nil, taps: wy.taps, samples: samples,
+                        into: o.baseAddress!, next: two ? o.baseAddress! + samples : nil)
+                }
+            }
+        }
+        return two ? [Array(out[0..<samples]), Array(out[samples...])] : [out]
     }
 }

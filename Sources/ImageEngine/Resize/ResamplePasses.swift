@@ -6,7 +6,8 @@
 ///
 /// The vertical pass and the RGB(A) horizontal pass accumulate in Float (the 14-bit weights
 /// are exact in Float; see `vertical`), the greyscale horizontal pass in Int32 fixed point
-/// (weights sum to 1 << 14), over raw pointers; the channel count is a compile-time constant in each specialisation and the sample types are generic
+/// (weights sum to 1 << 14), over raw pointers; the vertical pass from 8-bit rows into the
+/// 16-bit intermediate also runs in Int32 (`verticalBytes`, on SSE2's `pmaddwd`), to the same bits; the channel count is a compile-time constant in each specialisation and the sample types are generic
 /// parameters the optimiser specialises. The vertical pass runs along whole rows and
 /// vectorises; the horizontal one works a pixel at a time (SIMD4<Float> lanes for RGB(A)), so
 /// the resizer runs it on the fewer rows.

@@ -35,6 +35,11 @@ struct ResampleWeights: Sendable {
     /// is a multiple of 2^-14 the significand holds, and the sum's bits do not depend on the
     /// order of the adds. Lanczos3 tables sit far inside this (Σ|w| ≈ 1.3 · 2^14).
     let exactForBytes: Bool
+    /// True when Σ|w| (in units of 2^-14) fits Int16 for every output: each weight is then an
+    /// Int16, and 255 · Σ|w| shifted to the intermediate's 6 fraction bits stays inside Int16,
+    /// so the vertical pass over bytes can run on `pmaddwd` (`ResamplePasses.verticalBytes`)
+    /// with no clamp. Implies `exactForBytes`. Lanczos3 tables sit at about 1.3 · 2^14.
+    let fitsInt16: Bool
 
     init(source: Int, destination: Int) {
         precondition(source > 0 && destination > 0, "empty resample axis")
@@ -86,6 +91,7 @@ struct ResampleWeights: Sendable {
         }
         self.maxStep = maxStep
         exactForBytes = 255 * largestAbsSum < 1 << 24
+        fitsInt16 = largestAbsSum <= Int64(Int16.max)
         self.unitWeights = weights.map { Float($0) / Float(Self.one) }
         let even = (taps + 1) & ~1
         var splat = [SIMD4<Float>](repeating: SIMD4(), count: destination * even)

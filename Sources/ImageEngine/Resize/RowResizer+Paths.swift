@@ -5,7 +5,9 @@ extension RowResizer {
     /// is the vertical pass over its taps, then (with `wx`) the horizontal pass of that one
     /// 16-bit row through `map`. Where the table allows (`exactForBytes`), output rows go in
     /// twos (`ResamplePasses.verticalRowPair`), so each ring row is widened to Float about half
-    /// as often; the ring then holds `taps + maxStep` rows.
+    /// as often; the ring then holds `taps + maxStep` rows. Into the 16-bit row, a table that
+    /// `fitsInt16` (every Lanczos3 table) runs `ResamplePasses.verticalBytes` instead: the same
+    /// bits in Int32 fixed point, about half the instructions.
     func verticalFirst(
         _ feed: inout RowFeed, _ wy: ResampleWeights, then wx: ResampleWeights?,
         into dst: UnsafeMutablePointer<UInt8>, _ map: PixelMapping
@@ -143,7 +145,10 @@ private struct VerticalFirstPass {
         try fill(&feed, upTo: first + step + taps)
         let w1 = w0 + taps
         RowResizer.withRing(UnsafePointer(ring), first: first, count: step + taps, slots: slots, rowLength: samples) {
-            if let tmp {
+            if let tmp, wy.fitsInt16 {
+                ResamplePasses.verticalBytes(
+                    $0, step: step, w0, w1, taps: taps, samples: samples, into: tmp, next: tmp + samples)
+            } else if let tmp {
                 ResamplePasses.verticalRowPair(
                     $0, step: step, w0, w1, taps: taps, width: width, channels: channels, sums: acc,
                     into: tmp, next: tmp + samples, columnStep: channels)
@@ -161,7 +166,10 @@ private struct VerticalFirstPass {
         let first = wy.starts[j]
         try fill(&feed, upTo: first + taps)
         RowResizer.withRing(UnsafePointer(ring), first: first, count: taps, slots: slots, rowLength: samples) {
-            if let tmp {
+            if let tmp, wy.fitsInt16 {
+                ResamplePasses.verticalBytes(
+                    $0, step: 0, wj, nil, taps: taps, samples: samples, into: tmp, next: nil)
+            } else if let tmp {
                 ResamplePasses.verticalRow(
                     $0, weights: wj, taps: taps, width: width, channels: channels, accumulator: acc,
                     into: tmp, columnStep: channels)
