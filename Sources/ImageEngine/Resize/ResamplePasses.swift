@@ -26,6 +26,13 @@ enum ResamplePasses {
                 }
                 return
             }
+            if weights.fitsInt16, Input.self == Int16.self, Output.self == UInt8.self {
+                horizontalIntermediate(
+                    UnsafeRawPointer(src).assumingMemoryBound(to: Int16.self), stride: stride, rows: rows,
+                    weights: weights, channels: channels,
+                    into: UnsafeMutableRawPointer(dst).assumingMemoryBound(to: UInt8.self), map)
+                return
+            }
             weights.splatWeights.withUnsafeBufferPointer { w in
                 let wp = w.baseAddress!
                 // Loads past a row's end (the 4th lane of the last RGB pixel) read these zeros,

@@ -25,6 +25,10 @@ struct ResampleWeights: Sendable {
     /// `unitWeights` with each output's taps padded to `evenTaps` (zero weights) and every
     /// weight repeated in 4 lanes, for the horizontal pass: one aligned load per tap.
     let splatWeights: [SIMD4<Float>]
+    /// `weights` as Int16 pairs for the integer horizontal pass: for output `i`, entry
+    /// `i × evenTaps / 2 + q` holds taps 2q and 2q + 1 (the pad tap 0), repeated in four lane
+    /// pairs for one `pmaddwd`. Empty unless `fitsInt16`.
+    let pairWeights: [SIMD8<Int16>]
     /// `taps` rounded up to even.
     var evenTaps: Int { (taps + 1) & ~1 }
     /// The largest `starts[i + 1] - starts[i]`: how many rows the window of the next output
@@ -99,6 +103,21 @@ struct ResampleWeights: Sendable {
             for k in 0..<taps { splat[i * even + k] = SIMD4(repeating: unitWeights[i * taps + k]) }
         }
         self.splatWeights = splat
+        pairWeights = fitsInt16 ? Self.pairs(weights, taps: taps, destination: destination) : []
+    }
+
+    /// `pairWeights` of a table whose weights all fit Int16.
+    private static func pairs(_ weights: [Int32], taps: Int, destination: Int) -> [SIMD8<Int16>] {
+        let half = (taps + 1) / 2
+        var pairs = [SIMD8<Int16>](repeating: SIMD8(), count: destination * half)
+        for i in 0..<destination {
+            for q in 0..<half {
+                let a = Int16(weights[i * taps + 2 * q])
+                let b = 2 * q + 1 < taps ? Int16(weights[i * taps + 2 * q + 1]) : 0
+                pairs[i * half + q] = SIMD8(a, b, a, b, a, b, a, b)
+            }
+        }
+        return pairs
     }
 
     /// Inputs per output: the kernel's support (3 lobes, widened by the reduction factor) on

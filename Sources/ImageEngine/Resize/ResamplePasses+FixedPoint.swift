@@ -130,3 +130,143 @@ extension ResamplePasses {
         UnsafeMutableRawPointer(d).storeBytes(of: packed, as: SIMD16<Int16>.self)
     }
 }
+
+extension ResamplePasses {
+    /// RGB(A) rows of the 16-bit intermediate resampled into bytes, in Int32 fixed point: for
+    /// each tap pair, a pixel's 4 lanes and the next pixel's are zipped and multiplied by the
+    /// pair's weights (`ResampleWeights.pairWeights`) in one `pmaddwd`. Rows go in twos, sharing
+    /// each weight load, as the Float pass does; no row is widened to Float first.
+    ///
+    ///     horizontalIntermediate(tmp, stride: w * 3, rows: 2, weights: wx, channels: 3, into: out, map)
+    ///
+    /// For a table that `fitsInt16` (no sum can overflow). The sums are exact and rounded half
+    /// up, as the greyscale pass rounds; the Float pass rounds a sum whose products of 16-bit
+    /// samples by 14-bit weights are not all exact in a Float, so the two differ by one level
+    /// where that sum lies within its error of a half.
+    /// - Complexity: O(`rows` × `weights.destination` × `weights.evenTaps`).
+    static func horizontalIntermediate(
+        _ src: UnsafePointer<Int16>, stride: Int, rows: Int, weights: ResampleWeights, channels: Int,
+        into dst: UnsafeMutablePointer<UInt8>, _ map: PixelMapping
+    ) {
+        let half = weights.evenTaps &>> 1
+        // The pixels whose last 8-lane load ends inside the row; starts only grow, so the rest
+        // are a suffix, resampled one sample at a time.
+        var loaded = weights.destination
+        while loaded > 0
+            && (weights.starts[loaded &- 1] &+ 2 &* half &- 1) &* channels &+ 8 > weights.source &* channels
+        {
+            loaded &-= 1
+        }
+        weights.starts.withUnsafeBufferPointer { s in
+            weights.pairWeights.withUnsafeBufferPointer { w in
+                var y = 0
+                while y < rows {
+                    let a = src + y &* stride, d = dst + (map.origin &+ y &* map.rowStep)
+                    let two = y &+ 1 < rows
+                    if two {
+                        intermediatePixels(
+                            a, a + stride, s.baseAddress!, w.baseAddress!, half, loaded, last: weights.destination &- 1,
+                            d, d + map.rowStep, map.columnStep, channels, two: true)
+                    } else {
+                        intermediatePixels(
+                            a, a, s.baseAddress!, w.baseAddress!, half, loaded, last: weights.destination &- 1,
+                            d, d, map.columnStep, channels, two: false)
+                    }
+                    for r in 0..<(two ? 2 : 1) {
+                        intermediateTail(a + r &* stride, weights, loaded, d + r &* map.rowStep, map.columnStep, channels)
+                    }
+                    y &+= two ? 2 : 1
+                }
+            }
+        }
+    }
+
+    /// Output pixels `0 ..< count` of row `a` (and of row `b` when `two`), a pixel every
+    /// `step` bytes from `da` (and `db`); `last` is the row's last pixel.
+    @inline(__always)
+    private static func intermediatePixels(
+        _ a: UnsafePointer<Int16>, _ b: UnsafePointer<Int16>, _ starts: UnsafePointer<Int>,
+        _ weights: UnsafePointer<SIMD8<Int16>>, _ half: Int, _ count: Int, last: Int, _ da: UnsafeMutablePointer<UInt8>,
+        _ db: UnsafeMutablePointer<UInt8>, _ step: Int, _ channels: Int, two: Bool
+    ) {
+        let raw = UnsafeRawPointer(a), apart = UnsafeRawPointer(b) - raw  // bytes from row a to row b
+        let pixel = channels &* 2  // bytes per pixel
+        // 4-byte stores: every RGBA pixel; packed RGB pixels but a row's last, whose 4th byte
+        // is past the row (the next row's, written already when rows go in twos).
+        let wideCount = channels == 4 ? count : (step == channels ? min(count, last) : 0)
+        var w = weights
+        var (ea, eb) = (da, db)
+        for i in 0..<count {
+            var p = raw + starts[i] &* pixel
+            var sa = SIMD4<Int32>(), sb = SIMD4<Int32>()
+            for _ in 0..<half {
+                let u = w[0]
+                // Whole 8-lane loads (4-lane ones are widened to Int32 lanes first).
+                let x0 = p.loadUnaligned(as: SIMD8<Int16>.self)
+                let x1 = p.loadUnaligned(fromByteOffset: pixel, as: SIMD8<Int16>.self)
+                sa &+= multiplyAdd(zipLow(x0, x1), u)
+                if two {
+                    let y0 = p.loadUnaligned(fromByteOffset: apart, as: SIMD8<Int16>.self)
+                    let y1 = p.loadUnaligned(fromByteOffset: apart &+ pixel, as: SIMD8<Int16>.self)
+                    sb &+= multiplyAdd(zipLow(y0, y1), u)
+                }
+                p += 2 &* pixel
+                w += 1
+            }
+            let wide = i < wideCount
+            storePixel(sa, ea, channels, wide: wide)
+            if two { storePixel(sb, eb, channels, wide: wide) }
+            ea += step
+            eb += step
+        }
+    }
+
+    /// Output pixels `from ..< destination` of one row, a sample at a time, with the same
+    /// integers as `intermediatePixels`.
+    private static func intermediateTail(
+        _ row: UnsafePointer<Int16>, _ weights: ResampleWeights, _ from: Int, _ d: UnsafeMutablePointer<UInt8>,
+        _ step: Int, _ channels: Int
+    ) {
+        let taps = weights.taps
+        for i in from..<weights.destination {
+            var sums = SIMD4<Int32>()
+            for c in 0..<channels {
+                var s: Int32 = 0
+                for k in 0..<taps {
+                    s &+= Int32(row[(weights.starts[i] &+ k) &* channels &+ c]) &* weights.weights[i &* taps &+ k]
+                }
+                sums[c] = s
+            }
+            storePixel(sums, d + i &* step, channels, wide: false)
+        }
+    }
+
+    /// (x0, y0, x1, y1, x2, y2, x3, y3): one `punpcklwd`. Zipped as bytes: zipped as Int16
+    /// lanes, the optimiser folds the zip into its `pmaddwd` match and rebuilds it from
+    /// 64-bit loads with eight shuffles.
+    @inline(__always)
+    private static func zipLow(_ x: SIMD8<Int16>, _ y: SIMD8<Int16>) -> SIMD8<Int16> {
+        let a = unsafeBitCast(x, to: SIMD16<UInt8>.self), b = unsafeBitCast(y, to: SIMD16<UInt8>.self)
+        let z = SIMD16(a[0], a[1], b[0], b[1], a[2], a[3], b[2], b[3], a[4], a[5], b[4], b[5], a[6], a[7], b[6], b[7])
+        return unsafeBitCast(z, to: SIMD8<Int16>.self)
+    }
+
+    /// One pixel's sums (6 + 14 fraction bits) rounded half up to bytes, clamped to 0...255,
+    /// in SSE2 (packs), not per lane with branches. `wide`: one 4-byte store, whose 4th byte
+    /// of an RGB pixel lands on the next pixel's red before that pixel is written.
+    @inline(__always)
+    private static func storePixel(_ s: SIMD4<Int32>, _ d: UnsafeMutablePointer<UInt8>, _ channels: Int, wide: Bool) {
+        var n = (s &+ (1 << 19)) &>> 20
+        n.replace(with: 0, where: n .< 0)
+        n.replace(with: 255, where: n .> 255)
+        let b = SIMD4<UInt8>(truncatingIfNeeded: n)
+        if wide {
+            UnsafeMutableRawPointer(d).storeBytes(of: b, as: SIMD4<UInt8>.self)
+            return
+        }
+        d[0] = b[0]
+        d[1] = b[1]
+        d[2] = b[2]
+        if channels > 3 { d[3] = b[3] }
+    }
+}

@@ -1,0 +1,100 @@
+import TestSupport
+import Testing
+
+@testable import ImageEngine
+
+/// The horizontal pass from the 16-bit intermediate into bytes runs in Int32 fixed point
+/// (`ResamplePasses.horizontalIntermediate`): these pin it to the exact sum, rounded half up,
+/// sample for sample, including the pixels at the row's end that it resamples one at a time.
+@Suite struct HorizontalPassTests {
+    /// Σ x·w over the taps, exactly (Int64), to bytes: (s + 2^19) >> 20, clamped.
+    static func reference(_ row: [Int16], _ wx: ResampleWeights, channels: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: wx.destination * channels)
+        for i in 0..<wx.destination {
+            for c in 0..<channels {
+                var s: Int64 = 0
+                for k in 0..<wx.taps {
+                    s += Int64(row[(wx.starts[i] + k) * channels + c]) * Int64(wx.weights[i * wx.taps + k])
+                }
+                out[i * channels + c] = UInt8(max(0, min(255, (s + (1 << 19)) >> 20)))
+            }
+        }
+        return out
+    }
+
+    @Test(arguments: [3, 4])
+    func integerPassIsTheExactSum(channels: Int) {
+        var rng = SplitMix64(seed: 0x40B1 + UInt64(channels))
+        for (source, destination) in [(2500, 2048), (97, 31), (40, 33), (355, 16), (30, 30), (20, 47), (9, 2)] {
+            let wx = ResampleWeights(source: source, destination: destination)
+            #expect(wx.fitsInt16)
+            for rows in [1, 2, 3] {
+                // Ringing below 0 and above 255 (6 fraction bits), hard edges, and the full range.
+                let data: [[Int16]] = (0..<rows).map { r in
+                    (0..<(source * channels)).map { b in
+                        switch (b + r) % 5 {
+                        case 0: Int16(truncatingIfNeeded: rng.next())
+                        case 1: b % 2 == 0 ? -1_000 : 17_320
+                        default: Int16(Int(rng.next() % 18_000) - 1_000)
+                        }
+                    }
+                }
+                let flat = data.flatMap { $0 }
+                var out = [UInt8](repeating: 7, count: rows * destination * channels)
+                // The Float pass's scratch: unused by the integer pass, sized as the Float one needs.
+                var floats = [Float](repeating: 0, count: ResamplePasses.rowFloats(wx, channels: channels))
+                flat.withUnsafeBufferPointer { src in
+                    out.withUnsafeMutableBufferPointer { dst in
+                        floats.withUnsafeMutableBufferPointer { f in
+                            ResamplePasses.horizontal(
+                                src.baseAddress!, stride: source * channels, rows: rows, weights: wx, channels: channels,
+                                floats: f.baseAddress!, into: dst.baseAddress!,
+                                PixelMapping(channels: channels, stride: destination * channels))
+                        }
+                    }
+                }
+                for r in 0..<rows {
+                    let got = Array(out[(r * destination * channels)..<((r + 1) * destination * channels)])
+                    #expect(got == Self.reference(data[r], wx, channels: channels), "\(source) -> \(destination) row \(r)")
+                }
+            }
+        }
+    }
+
+    /// The Float pass it replaced, per sample: even taps summed in one lane, odd in another,
+    /// added, times 2^-6, rounded half to even (its 1.5 · 2^23 add), clamped.
+    static func floatPass(_ row: [Int16], _ wx: ResampleWeights, channels: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: wx.destination * channels)
+        for i in 0..<wx.destination {
+            for c in 0..<channels {
+                var a0: Float = 0, a1: Float = 0
+                for k in 0..<wx.taps {
+                    let p = Float(row[(wx.starts[i] + k) * channels + c]) * wx.unitWeights[i * wx.taps + k]
+                    if k % 2 == 0 { a0 += p } else { a1 += p }
+                }
+                let v = ((a0 + a1) * 0x1p-6).rounded(.toNearestOrEven)
+                out[i * channels + c] = UInt8(max(0, min(255, v)))
+            }
+        }
+        return out
+    }
+
+    /// Against the Float pass on the intermediate's real range (a 2500 → 2048 table, the W2
+    /// reduction): no sample more than one level apart, and few apart at all.
+    @Test func integerPassIsWithinOneLevelOfTheFloatPass() {
+        var rng = SplitMix64(seed: 0x1E7E1)
+        let wx = ResampleWeights(source: 2500, destination: 2048)
+        var differing = 0, total = 0
+        for _ in 0..<8 {
+            let row = (0..<(2500 * 3)).map { _ in Int16(Int(rng.next() % 17_000) - 500) }
+            let exact = Self.reference(row, wx, channels: 3), float = Self.floatPass(row, wx, channels: 3)
+            for (e, f) in zip(exact, float) {
+                #expect(abs(Int(e) - Int(f)) <= 1)
+                if e != f { differing += 1 }
+            }
+            total += exact.count
+        }
+        print("HorizontalPassTests: \(differing) of \(total) samples one level from the Float pass")
+        #expect(differing * 100 < total, "more than 1 % of samples moved")
+    }
+}
