@@ -4,13 +4,16 @@
 ///     ResamplePasses.vertical(src, stride: s, width: w, weights: wy, channels: 3,
 ///                             accumulator: acc, into: tmp, PixelMapping(channels: 3, stride: w * 3))
 ///
-/// The vertical pass and the RGB(A) horizontal pass accumulate in Float (the 14-bit weights
-/// are exact in Float; see `vertical`), the greyscale horizontal pass in Int32 fixed point
-/// (weights sum to 1 << 14), over raw pointers; the vertical pass from 8-bit rows into the
-/// 16-bit intermediate also runs in Int32 (`verticalBytes`, on SSE2's `pmaddwd`), to the same bits; the channel count is a compile-time constant in each specialisation and the sample types are generic
-/// parameters the optimiser specialises. The vertical pass runs along whole rows and
-/// vectorises; the horizontal one works a pixel at a time (SIMD4<Float> lanes for RGB(A)), so
-/// the resizer runs it on the fewer rows.
+/// Where a table `fitsInt16` (every Lanczos3 table), the two passes of a shrink run in Int32
+/// fixed point on SSE2's `pmaddwd`, two taps per multiply-add: 8-bit rows into the 16-bit
+/// intermediate (`verticalBytes`, the same bits as the Float pass) and the intermediate into
+/// RGB(A) bytes (`horizontalIntermediate`, exact sums: within a level of the Float pass). The
+/// other passes accumulate in Float (the 14-bit weights are exact in Float; see `vertical`),
+/// the greyscale horizontal pass in Int32 per sample (weights sum to 1 << 14), over raw
+/// pointers; the channel count is a compile-time constant in each specialisation and the
+/// sample types are generic parameters the optimiser specialises. The vertical pass runs
+/// along whole rows and vectorises; the horizontal one works a pixel at a time (SIMD4 lanes
+/// for RGB(A)), so the resizer runs it on the fewer rows.
 enum ResamplePasses {
     /// Resamples each of `rows` rows from `weights.source` to `weights.destination` pixels.
     /// `floats` is scratch for two source rows as Float: at least `rowFloats(weights, channels)`.
