@@ -2,7 +2,8 @@ import Foundation
 import ImageCodecs
 import MediaTypes
 
-/// Encodes the main output under the byte cap: quality search first, then smaller sizes.
+/// Encodes the main output under the byte cap: quality search first (`QualitySearch`), then
+/// smaller sizes.
 ///
 ///     let fitter = ByteCapFitter(upright: size, icc: nil, limits: limits, sourceFormat: .png) { size in
 ///         try redecode(to: size)
@@ -78,21 +79,19 @@ struct ByteCapFitter {
                 "quality search \(top) -> \(floor): still \(atFloor.count) bytes at q\(floor), over \(cap)")
             return nil
         }
-        // Invariant: lo fits, hi does not.
-        var lo = floor, hi = top, best = atFloor
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            let data = try encodeJPEG(pixels, quality: mid)
-            if data.count <= cap {
-                lo = mid
-                best = data
-            } else {
-                hi = mid
-            }
+        // Invariant: lo fits, hi does not. Each probe is the quality the two bounds predict.
+        var search = QualitySearch(lo: floor, loBytes: atFloor.count, hi: top, hiBytes: first.count, cap: cap)
+        var best = atFloor, encodes = 2
+        while let q = search.next() {
+            let data = try encodeJPEG(pixels, quality: q)
+            encodes += 1
+            if data.count <= cap { best = data }
+            search.record(q, bytes: data.count)
         }
         note(format: .jpeg, log: &log)
-        log.steps.append("quality search \(top) -> \(lo) to fit \(cap) bytes (\(best.count) bytes)")
-        return made(best, lo)
+        log.steps.append(
+            "quality search \(top) -> \(search.lo) to fit \(cap) bytes (\(best.count) bytes, \(encodes) encodes)")
+        return made(best, search.lo)
     }
 
     /// The next smaller size: by the square root of the overshoot (bytes roughly follow pixels),
@@ -123,5 +122,49 @@ struct ByteCapFitter {
     private func encodePNG(_ pixels: PixelBuffer, opaque: Bool) throws(ProcessingError) -> Data {
         let toWrite = opaque ? AlphaChannel.droppingAlpha(pixels) : pixels
         do { return try PNGCodec.encode(toWrite, iccProfile: icc) } catch { throw .codec(error) }
+    }
+}
+
+/// The highest JPEG quality whose output fits a byte cap, between a quality known to fit
+/// (`lo`) and one known not to (`hi`), in few encodes.
+///
+///     var search = QualitySearch(lo: 60, loBytes: 41_000, hi: 95, hiBytes: 90_000, cap: 70_000)
+///     while let q = search.next() { search.record(q, bytes: try encode(q).count) }
+///     // search.lo: the answer
+///
+/// Bytes grow with quality about exponentially, so each probe interpolates log(bytes)
+/// linearly between the bounds instead of taking their midpoint. Real curves have steps (the
+/// quantisation tables change unevenly), so while the bounds are more than 4 apart a probe is
+/// kept inside their middle half: a bad prediction then still removes a quarter of the range.
+/// The invariant is bisection's, so where bytes grow with quality the answer is too. Over the
+/// real size curves of a photo and a flat synthetic image, 196 caps between their q60 and q95
+/// sizes: 5.9 encodes per search (the first two included) against bisection's 7.3, at most 8
+/// for both (`QualitySearchTests` prints them).
+struct QualitySearch {
+    /// The highest quality known to fit, and its size.
+    private(set) var lo: Int
+    private(set) var loBytes: Int
+    /// The lowest quality known not to fit, and its size.
+    private(set) var hi: Int
+    private(set) var hiBytes: Int
+    let cap: Int
+
+    init(lo: Int, loBytes: Int, hi: Int, hiBytes: Int, cap: Int) {
+        (self.lo, self.loBytes, self.hi, self.hiBytes, self.cap) = (lo, loBytes, hi, hiBytes, cap)
+    }
+
+    /// The next quality to encode, nil once `lo` and `hi` are neighbours (`lo` is the answer).
+    mutating func next() -> Int? {
+        let span = hi - lo
+        guard span > 1 else { return nil }
+        let a = log(Double(max(loBytes, 1))), b = log(Double(max(hiBytes, 1))), target = log(Double(max(cap, 1)))
+        var q = b > a ? lo + Int(((target - a) / (b - a) * Double(span)).rounded(.down)) : lo + span / 2
+        if span > 4 { q = min(max(q, lo + span / 4), hi - span / 4) }
+        return min(max(q, lo + 1), hi - 1)
+    }
+
+    /// The size quality `q` (from `next`) encoded to.
+    mutating func record(_ q: Int, bytes: Int) {
+        if bytes <= cap { (lo, loBytes) = (q, bytes) } else { (hi, hiBytes) = (q, bytes) }
     }
 }
