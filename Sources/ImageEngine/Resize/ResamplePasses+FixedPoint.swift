@@ -40,6 +40,31 @@ extension ResamplePasses {
         }
     }
 
+    /// `vertical` for a whole frame of bytes into a packed 16-bit intermediate (`map`'s pixels
+    /// `channels` apart), output rows in twos: `verticalBytes` over the source rows in place.
+    static func verticalBytes(
+        _ src: UnsafePointer<UInt8>, stride: Int, width: Int, weights: ResampleWeights, channels: Int,
+        into dst: UnsafeMutablePointer<Int16>, _ map: PixelMapping
+    ) {
+        let taps = weights.taps, samples = width &* channels, maxSpan = taps &+ weights.maxStep
+        weights.unitWeights.withUnsafeBufferPointer { w in
+            withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: maxSpan) { rows in
+                let r = rows.baseAddress!
+                var j = 0
+                while j < weights.destination {
+                    let first = weights.starts[j], two = j &+ 1 < weights.destination
+                    let step = two ? weights.starts[j &+ 1] &- first : 0
+                    for k in 0..<(step &+ taps) { (r + k).initialize(to: src + (first &+ k) &* stride) }
+                    let w0 = w.baseAddress! + j &* taps, d = dst + (map.origin &+ j &* map.rowStep)
+                    verticalBytes(
+                        UnsafePointer(r), step: step, w0, two ? w0 + taps : nil, taps: taps, samples: samples,
+                        into: d, next: two ? d + map.rowStep : nil)
+                    j &+= two ? 2 : 1
+                }
+            }
+        }
+    }
+
     /// Taps `k` and `k + 1` of one output's unit weights as Int16 (exact: 14-bit numerators),
     /// repeated for the four column pairs of a `pmaddwd`; taps outside `0 ..< taps` weigh 0.
     @inline(__always)

@@ -217,6 +217,13 @@ enum ResamplePasses {
         accumulator: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Output>, _ map: PixelMapping
     ) {
         let taps = weights.taps
+        if weights.fitsInt16, Input.self == UInt8.self, Output.self == Int16.self, map.columnStep == channels {
+            verticalBytes(
+                UnsafeRawPointer(src).assumingMemoryBound(to: UInt8.self), stride: stride, width: width,
+                weights: weights, channels: channels,
+                into: UnsafeMutableRawPointer(dst).assumingMemoryBound(to: Int16.self), map)
+            return
+        }
         weights.starts.withUnsafeBufferPointer { starts in
             weights.unitWeights.withUnsafeBufferPointer { w in
                 withUnsafeTemporaryAllocation(of: UnsafePointer<Input>.self, capacity: taps) { rows in
