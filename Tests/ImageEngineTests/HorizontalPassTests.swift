@@ -98,3 +98,20 @@ import Testing
         #expect(differing * 100 < total, "more than 1 % of samples moved")
     }
 }
+
+/// The weight tables' cache stays within its byte bound over many sizes, and hands back the
+/// table it built.
+@Suite struct ResampleWeightCacheTests {
+    @Test func boundedByBytes() {
+        let cache = ResampleWeightCache()
+        var most = 0
+        for source in stride(from: 2100, to: 4100, by: 97) {
+            let table = cache.weights(source, 2048)
+            #expect(table.source == source && table.destination == 2048)
+            #expect(cache.weights(source, 2048).starts == table.starts)
+            most = max(most, cache.bytes)
+        }
+        #expect(most <= ResampleWeightCache.byteLimit)
+        #expect(ResampleWeights(source: 2500, destination: 2048).bytes > 400_000, "a 2048 px table is not tiny")
+    }
+}

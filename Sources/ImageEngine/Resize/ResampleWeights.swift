@@ -29,6 +29,11 @@ struct ResampleWeights: Sendable {
     /// `i × evenTaps / 2 + q` holds taps 2q and 2q + 1 (the pad tap 0), repeated in four lane
     /// pairs for one `pmaddwd`. Empty unless `fitsInt16`.
     let pairWeights: [SIMD8<Int16>]
+    /// The bytes the table's arrays hold.
+    var bytes: Int {
+        starts.count * MemoryLayout<Int>.stride + weights.count * 4 + unitWeights.count * 4
+            + splatWeights.count * MemoryLayout<SIMD4<Float>>.stride + pairWeights.count * MemoryLayout<SIMD8<Int16>>.stride
+    }
     /// `taps` rounded up to even.
     var evenTaps: Int { (taps + 1) & ~1 }
     /// The largest `starts[i + 1] - starts[i]`: how many rows the window of the next output
