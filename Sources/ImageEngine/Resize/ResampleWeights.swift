@@ -57,14 +57,16 @@ struct ResampleWeights: Sendable {
         let scale = Double(source) / Double(destination)
         let filterScale = max(scale, 1)
         let support = Self.lobes * filterScale
-        let taps = Self.taps(source: source, destination: destination)
+        let windows = (0..<destination).map { Self.window($0, scale: scale, support: support, source: source) }
+        // The widest window: ⌈2 · support⌉ samples at most, one less than the bound
+        // `taps(source:destination:)`; the tap more only ever weighed 0 (a ninth of the work).
+        let taps = windows.map(\.count).max()!
         self.taps = taps
 
         var starts = [Int](repeating: 0, count: destination)
         var weights = [Int32](repeating: 0, count: destination * taps)
         var real = [Double](repeating: 0, count: taps)
-        for i in 0..<destination {
-            let window = Self.window(i, scale: scale, support: support, source: source)
+        for (i, window) in windows.enumerated() {
             // Shift the window inward so [start, start + taps) stays inside the source.
             let start = min(window.lowerBound, source - taps)
             starts[i] = start
@@ -125,8 +127,9 @@ struct ResampleWeights: Sendable {
         return pairs
     }
 
-    /// Inputs per output: the kernel's support (3 lobes, widened by the reduction factor) on
-    /// both sides, plus one, at most the source length.
+    /// At least the inputs per output, for bounds that must not build the table (a table's
+    /// `taps` is its widest window, usually one less): the kernel's support (3 lobes, widened
+    /// by the reduction factor) on both sides, plus one, at most the source length.
     static func taps(source: Int, destination: Int) -> Int {
         let support = lobes * max(Double(source) / Double(destination), 1)
         return min(source, Int((support * 2).rounded(.up)) + 1)
