@@ -104,13 +104,18 @@ struct ResampleWeights: Sendable {
         exactForBytes = 255 * largestAbsSum < 1 << 24
         fitsInt16 = largestAbsSum <= Int64(Int16.max)
         self.unitWeights = weights.map { Float($0) / Float(Self.one) }
+        splatWeights = Self.splat(unitWeights, taps: taps, destination: destination)
+        pairWeights = fitsInt16 ? Self.pairs(weights, taps: taps, destination: destination) : []
+    }
+
+    /// `splatWeights` from `unitWeights`.
+    private static func splat(_ unit: [Float], taps: Int, destination: Int) -> [SIMD4<Float>] {
         let even = (taps + 1) & ~1
         var splat = [SIMD4<Float>](repeating: SIMD4(), count: destination * even)
         for i in 0..<destination {
-            for k in 0..<taps { splat[i * even + k] = SIMD4(repeating: unitWeights[i * taps + k]) }
+            for k in 0..<taps { splat[i * even + k] = SIMD4(repeating: unit[i * taps + k]) }
         }
-        self.splatWeights = splat
-        pairWeights = fitsInt16 ? Self.pairs(weights, taps: taps, destination: destination) : []
+        return splat
     }
 
     /// `pairWeights` of a table whose weights all fit Int16.
