@@ -40,7 +40,8 @@ import Testing
                     }
                 }
                 let flat = data.flatMap { $0 }
-                var out = [UInt8](repeating: 7, count: rows * destination * channels)
+                // 16 canary bytes after the last row: a 4-byte store of its last pixel would hit them.
+                var out = [UInt8](repeating: 7, count: rows * destination * channels + 16)
                 // The Float pass's scratch: unused by the integer pass, sized as the Float one needs.
                 var floats = [Float](repeating: 0, count: ResamplePasses.rowFloats(wx, channels: channels))
                 flat.withUnsafeBufferPointer { src in
@@ -53,6 +54,7 @@ import Testing
                         }
                     }
                 }
+                #expect(out.suffix(16).allSatisfy { $0 == 7 }, "wrote past the last row")
                 for r in 0..<rows {
                     let got = Array(out[(r * destination * channels)..<((r + 1) * destination * channels)])
                     #expect(got == Self.reference(data[r], wx, channels: channels), "\(source) -> \(destination) row \(r)")

@@ -195,6 +195,35 @@ import Testing
         }
     }
 
+    /// The whole-frame `vertical` (bytes into the packed intermediate: `verticalBytes`, rows in
+    /// twos) against `verticalRow` per output row, bit for bit, on a frame with a row stride.
+    @Test(arguments: [3, 4])
+    func wholeFrameVerticalMatchesTheFloatRows(channels: Int) {
+        var rng = SplitMix64(seed: 0xF4A3 + UInt64(channels))
+        for (source, destination, width) in [(97, 31, 37), (2500 / 20, 2048 / 20, 16), (355, 16, 5), (40, 33, 1)] {
+            let wy = ResampleWeights(source: source, destination: destination)
+            let samples = width * channels, stride = samples + 3
+            let frame = UnsafeMutablePointer<UInt8>.allocate(capacity: source * stride)
+            defer { frame.deallocate() }
+            for b in 0..<(source * stride) { frame[b] = UInt8(truncatingIfNeeded: rng.next()) }
+            var out = [Int16](repeating: -1, count: destination * samples)
+            var acc = [Float](repeating: 0, count: samples)
+            out.withUnsafeMutableBufferPointer { o in
+                acc.withUnsafeMutableBufferPointer { a in
+                    ResamplePasses.vertical(
+                        UnsafePointer(frame), stride: stride, width: width, weights: wy, channels: channels,
+                        accumulator: a.baseAddress!, into: o.baseAddress!,
+                        PixelMapping(channels: channels, stride: samples))
+                }
+            }
+            let rows = (0..<source).map { frame + $0 * stride }
+            for j in 0..<destination {
+                let expected = Self.singles(rows, wy, j, width: width, channels: channels, step: channels, count: 1)
+                #expect(Array(out[(j * samples)..<((j + 1) * samples)]) == expected[0], "\(source) -> \(destination) row \(j)")
+            }
+        }
+    }
+
     /// Output row `j` (and `j + 1` when `two`) from `verticalBytes`, packed.
     static func bytes(
         _ rows: [UnsafeMutablePointer<UInt8>], _ wy: ResampleWeights, _ j: Int, width: Int, channels: Int, two: Bool

@@ -210,8 +210,10 @@ enum ResamplePasses {
     /// `weights.destination` rows, accumulating a whole output row at a time in `accumulator`
     /// (width × channels Floats), then writing it through `map`.
     ///
-    /// Float, not Int32: the baseline x86-64 target has no 4 × Int32 multiply (SSE4.1), so the
-    /// fixed-point loop cost three times the instructions of cvtdq2ps + mulps + addps.
+    /// Bytes into the packed 16-bit intermediate with a table that `fitsInt16` go to
+    /// `verticalBytes` (Int16 × Int16 pairs on `pmaddwd`, the same bits). Everything else runs
+    /// in Float, not a per-sample Int32: the baseline x86-64 target has no 4 × Int32 multiply
+    /// (SSE4.1), so that loop cost three times the instructions of cvtdq2ps + mulps + addps.
     static func vertical<Input: ResampleSample, Output: ResampleSample>(
         _ src: UnsafePointer<Input>, stride: Int, width: Int, weights: ResampleWeights, channels: Int,
         accumulator: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Output>, _ map: PixelMapping

@@ -47,7 +47,9 @@ struct ResampleWeights: Sendable {
     /// True when Σ|w| (in units of 2^-14) fits Int16 for every output: each weight is then an
     /// Int16, and 255 · Σ|w| shifted to the intermediate's 6 fraction bits stays inside Int16,
     /// so the vertical pass over bytes can run on `pmaddwd` (`ResamplePasses.verticalBytes`)
-    /// with no clamp. Implies `exactForBytes`. Lanczos3 tables sit at about 1.3 · 2^14.
+    /// with no clamp; and the horizontal pass over the intermediate
+    /// (`ResamplePasses.horizontalIntermediate`), whose sums then stay under 32768 · 32767 + 2^19
+    /// < 2^31. Implies `exactForBytes`. Lanczos3 tables sit at about 1.3 · 2^14.
     let fitsInt16: Bool
 
     init(source: Int, destination: Int) {

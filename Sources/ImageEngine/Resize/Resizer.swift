@@ -39,7 +39,7 @@ package final class Resizer {
     /// - Returns: a packed buffer of `size` in the input's layout (the input itself when the
     ///   size already matches and `orientation` is `.up`).
     /// - Complexity: O(input pixels) for the opacity scan and any box reduce, plus O(output
-    ///   width × rows × 13–25 taps) for Lanczos3 (taps are about 6 × the factor left after the box).
+    ///   width × rows × 7–24 taps) for Lanczos3 (taps are about 6 × the factor left after the box).
     ///
     /// `size` must be positive and `image` non-empty (programmer errors otherwise).
     package func resize(_ image: PixelBuffer, to size: Size, orientation: Orientation = .up) -> PixelBuffer {

@@ -13,7 +13,9 @@ extension RowResizer {
         into dst: UnsafeMutablePointer<UInt8>, _ map: PixelMapping
     ) throws(CodecError) {
         let channels = feed.channels, samples = feed.planeWidth * channels, taps = wy.taps
-        let pairs = wy.exactForBytes && wy.destination > 1 && wy.maxStep + 2 <= taps
+        // `verticalBytes` takes any two outputs; the Float pair needs two shared rows.
+        let integer = wx != nil && wy.fitsInt16
+        let pairs = wy.destination > 1 && (integer || (wy.exactForBytes && wy.maxStep + 2 <= taps))
         let slots = pairs ? taps + wy.maxStep : taps
         let pass = VerticalFirstPass(
             wy: wy, wx: wx, channels: channels, width: feed.planeWidth, samples: samples, slots: slots,

@@ -16,8 +16,9 @@ import ImageCodecs
 /// an axis shrinks 4× or more, then the two `ResamplePasses` one row at a time.
 /// - Rows shrink: a ring of `taps` (box-reduced) 8-bit rows feeds the vertical taps of one
 ///   output row into a 16-bit row, whose horizontal pass writes through the `PixelMapping`.
-///   Output rows go in twos where the sums are exact (`ResampleWeights.exactForBytes`), so the
-///   ring holds `taps + maxStep` rows and each is widened to Float about half as often.
+///   Output rows go in twos (`verticalBytes` in fixed point where the table `fitsInt16`, else
+///   `verticalRowPair` where the Float sums are exact), so the ring holds `taps + maxStep` rows
+///   and each is read about half as often.
 /// - Rows grow: each incoming row is resampled horizontally into a ring of `taps` 16-bit
 ///   rows; the vertical pass writes each output row through the mapping.
 /// - One axis only, box reduce alone, or no resize (orientation or a plain copy): one row
