@@ -42,16 +42,12 @@ import Testing
                 let flat = data.flatMap { $0 }
                 // 16 canary bytes after the last row: a 4-byte store of its last pixel would hit them.
                 var out = [UInt8](repeating: 7, count: rows * destination * channels + 16)
-                // The Float pass's scratch: unused by the integer pass, sized as the Float one needs.
-                var floats = [Float](repeating: 0, count: ResamplePasses.rowFloats(wx, channels: channels))
+                // The kernel itself: `horizontal` takes it only in optimised builds.
                 flat.withUnsafeBufferPointer { src in
                     out.withUnsafeMutableBufferPointer { dst in
-                        floats.withUnsafeMutableBufferPointer { f in
-                            ResamplePasses.horizontal(
-                                src.baseAddress!, stride: source * channels, rows: rows, weights: wx, channels: channels,
-                                floats: f.baseAddress!, into: dst.baseAddress!,
-                                PixelMapping(channels: channels, stride: destination * channels))
-                        }
+                        ResamplePasses.horizontalIntermediate(
+                            src.baseAddress!, stride: source * channels, rows: rows, weights: wx, channels: channels,
+                            into: dst.baseAddress!, PixelMapping(channels: channels, stride: destination * channels))
                     }
                 }
                 #expect(out.suffix(16).allSatisfy { $0 == 7 }, "wrote past the last row")

@@ -15,6 +15,16 @@
 /// along whole rows and vectorises; the horizontal one works a pixel at a time (SIMD4 lanes
 /// for RGB(A)), so the resizer runs it on the fewer rows.
 enum ResamplePasses {
+    /// Whether tables that `fitsInt16` go to the fixed-point kernels. Not in a debug build:
+    /// unoptimised, their SIMD code is generic calls per lane and runs at half the Float
+    /// passes' speed, which doubled the debug tests that resize large frames and starved the
+    /// test run's cooperative threads. The kernels' own tests call them directly.
+    #if DEBUG
+        static let dispatchesFixedPoint = false
+    #else
+        static let dispatchesFixedPoint = true
+    #endif
+
     /// Resamples each of `rows` rows from `weights.source` to `weights.destination` pixels.
     /// `floats` is scratch for two source rows as Float: at least `rowFloats(weights, channels)`.
     static func horizontal<Input: ResampleSample, Output: ResampleSample>(
@@ -29,7 +39,7 @@ enum ResamplePasses {
                 }
                 return
             }
-            if weights.fitsInt16, Input.self == Int16.self, Output.self == UInt8.self {
+            if weights.fixedPoint, Input.self == Int16.self, Output.self == UInt8.self {
                 horizontalIntermediate(
                     UnsafeRawPointer(src).assumingMemoryBound(to: Int16.self), stride: stride, rows: rows,
                     weights: weights, channels: channels,
@@ -219,7 +229,7 @@ enum ResamplePasses {
         accumulator: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Output>, _ map: PixelMapping
     ) {
         let taps = weights.taps
-        if weights.fitsInt16, Input.self == UInt8.self, Output.self == Int16.self, map.columnStep == channels {
+        if weights.fixedPoint, Input.self == UInt8.self, Output.self == Int16.self, map.columnStep == channels {
             verticalBytes(
                 UnsafeRawPointer(src).assumingMemoryBound(to: UInt8.self), stride: stride, width: width,
                 weights: weights, channels: channels,

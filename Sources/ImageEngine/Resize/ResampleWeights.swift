@@ -25,6 +25,9 @@ struct ResampleWeights: Sendable {
     /// `unitWeights` with each output's taps padded to `evenTaps` (zero weights) and every
     /// weight repeated in 4 lanes, for the horizontal pass: one aligned load per tap.
     let splatWeights: [SIMD4<Float>]
+    /// Whether the passes take this table to the fixed-point kernels: it `fitsInt16`, in an
+    /// optimised build (`ResamplePasses.dispatchesFixedPoint`).
+    var fixedPoint: Bool { fitsInt16 && ResamplePasses.dispatchesFixedPoint }
     /// `weights` as Int16 pairs for the integer horizontal pass: for output `i`, entry
     /// `i × evenTaps / 2 + q` holds taps 2q and 2q + 1 (the pad tap 0), repeated in four lane
     /// pairs for one `pmaddwd`. Empty unless `fitsInt16`.

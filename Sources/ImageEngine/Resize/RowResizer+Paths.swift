@@ -14,7 +14,7 @@ extension RowResizer {
     ) throws(CodecError) {
         let channels = feed.channels, samples = feed.planeWidth * channels, taps = wy.taps
         // `verticalBytes` takes any two outputs; the Float pair needs two shared rows.
-        let integer = wx != nil && wy.fitsInt16
+        let integer = wx != nil && wy.fixedPoint
         let pairs = wy.destination > 1 && (integer || (wy.exactForBytes && wy.maxStep + 2 <= taps))
         let slots = pairs ? taps + wy.maxStep : taps
         let pass = VerticalFirstPass(
@@ -147,7 +147,7 @@ private struct VerticalFirstPass {
         try fill(&feed, upTo: first + step + taps)
         let w1 = w0 + taps
         RowResizer.withRing(UnsafePointer(ring), first: first, count: step + taps, slots: slots, rowLength: samples) {
-            if let tmp, wy.fitsInt16 {
+            if let tmp, wy.fixedPoint {
                 ResamplePasses.verticalBytes(
                     $0, step: step, w0, w1, taps: taps, samples: samples, into: tmp, next: tmp + samples)
             } else if let tmp {
@@ -168,7 +168,7 @@ private struct VerticalFirstPass {
         let first = wy.starts[j]
         try fill(&feed, upTo: first + taps)
         RowResizer.withRing(UnsafePointer(ring), first: first, count: taps, slots: slots, rowLength: samples) {
-            if let tmp, wy.fitsInt16 {
+            if let tmp, wy.fixedPoint {
                 ResamplePasses.verticalBytes(
                     $0, step: 0, wj, nil, taps: taps, samples: samples, into: tmp, next: nil)
             } else if let tmp {
