@@ -74,4 +74,34 @@ struct GIFPalettesTests {
         let kept = try #require(second.transparent)
         for p in stride(from: 3, to: w * h, by: 7) { #expect(second.indices[p] == UInt8(kept)) }
     }
+
+    /// A retry at a smaller size (a second encoder sharing the set) remaps its frames to the
+    /// palette the first attempt kept; a retry at another quality (fewer colours) does not use
+    /// it, and makes one of its own.
+    @Test func aRetryAtASmallerSizeStartsFromTheKeptPalettes() throws {
+        let palettes = GIFPalettes()
+        let centre = (90, 160, 200)
+        var first = try GIFEncoder(width: 160, height: 120, loopCount: 0, palettes: palettes)
+        for seed in 1...3 {
+            let frame = Self.noise(width: 160, height: 120, centre: centre, seed: UInt64(seed))
+            try first.add(PixelBuffer(width: 160, height: 120, layout: .rgba, bytes: frame), durationMilliseconds: 100)
+        }
+        _ = try first.finish()
+        #expect(palettes.quantized == 1 && palettes.reused == 2, "quantized \(palettes.quantized), reused \(palettes.reused)")
+
+        var smaller = try GIFEncoder(width: 120, height: 90, loopCount: 0, palettes: palettes)
+        for seed in 4...6 {
+            let frame = Self.noise(width: 120, height: 90, centre: centre, seed: UInt64(seed))
+            try smaller.add(PixelBuffer(width: 120, height: 90, layout: .rgba, bytes: frame), durationMilliseconds: 100)
+        }
+        let gif = try smaller.finish()
+        #expect(palettes.quantized == 1 && palettes.reused == 5, "quantized \(palettes.quantized), reused \(palettes.reused)")
+        #expect(gif.count > 0)
+
+        let region = Self.noise(width: 120, height: 90, centre: centre, seed: 7)
+        let compact = try palettes.indices(for: region, width: 120, height: 90, quality: .compact)
+        #expect(palettes.quantized == 2 && palettes.reused == 5)
+        #expect(compact.palette.count <= GIFEncoder.Quality.compact.maxColors)
+        #expect(Self.largestError(region, compact) < 64)
+    }
 }

@@ -53,7 +53,7 @@ package struct GIFEncoder {
     private let quality: Quality
     private let writer: GIFWriter
     /// libimagequant palettes kept from frame to frame (`GIFPalettes`).
-    private let palettes = GIFPalettes()
+    private let palettes: GIFPalettes
     /// The frame held back until the next one shows which disposal it needs.
     private var pending: (pixels: PixelBuffer, duration: Int)?
     /// What the canvas shows after the last written frame and its disposal, in source colours.
@@ -63,17 +63,21 @@ package struct GIFEncoder {
     private var writtenCentiseconds = 0
 
     /// Starts a GIF of `width` x `height` (1...65535 each) and writes its header and loop extension.
+    /// `palettes` are those an earlier encoder of the same animation kept (a retry at another
+    /// size), or a new set.
     ///
     /// - Throws: `.invalidDimensions`, `.byteLimitExceeded`, or `.encodeFailed` with giflib's words.
-    package init(width: Int, height: Int, loopCount: Int, quality: Quality = .standard, byteLimit: Int? = nil)
-        throws(CodecError)
-    {
+    package init(
+        width: Int, height: Int, loopCount: Int, quality: Quality = .standard, byteLimit: Int? = nil,
+        palettes: GIFPalettes = GIFPalettes()
+    ) throws(CodecError) {
         guard (1...65535).contains(width), (1...65535).contains(height) else {
             throw .invalidDimensions(width: width, height: height)
         }
         self.width = width
         self.height = height
         self.quality = quality
+        self.palettes = palettes
         base = PixelBuffer(width: width, height: height, layout: .rgba)
         writer = try GIFWriter(byteLimit: byteLimit)
         let gif = writer.gif

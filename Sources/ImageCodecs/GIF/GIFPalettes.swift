@@ -16,14 +16,20 @@ internal import CImageQuant
 /// only the first kind has a transparent entry, and a reuse that would show a transparent pixel
 /// opaque, or an opaque one transparent, is refused.
 ///
+/// One instance may serve several encoders of one animation in turn (`GIFEncoder`'s
+/// `palettes`): a retry at a smaller size then starts from the palettes the attempt before it
+/// kept, and its frames pass the same test. A palette serves only frames of the `Quality` it
+/// was made for (its colour count and dithering).
+///
 /// Owns its libimagequant handles (an attribute set and a result per kept palette), so it is
-/// not thread-safe; one encoder uses it.
-final class GIFPalettes {
+/// not thread-safe; one encoder at a time uses it.
+package final class GIFPalettes {
     private struct Kept {
         let attributes: OpaquePointer
         let result: OpaquePointer
         /// The remapping error of the frame the palette was made for.
         let error: Double
+        let quality: GIFEncoder.Quality
     }
 
     /// A kept palette serves a frame when its remapping error is at most this many times the
@@ -37,10 +43,11 @@ final class GIFPalettes {
 
     private var kept: [Bool: Kept] = [:]
     /// Frames quantised afresh, and frames remapped to a kept palette (for the log and tests).
-    private(set) var quantized = 0
-    private(set) var reused = 0
+    package private(set) var quantized = 0
+    package private(set) var reused = 0
 
-    init() {}
+    /// No palette kept yet.
+    package init() {}
 
     deinit {
         for palette in kept.values {
@@ -57,7 +64,7 @@ final class GIFPalettes {
         OpenMPThreads.serialOnThisThread()
         let transparent = Self.hasTransparentPixels(region)
         var indices = [UInt8](repeating: 0, count: width * height)
-        if let palette = kept[transparent],
+        if let palette = kept[transparent], palette.quality == quality,
             let shown = try? Self.remap(region, width: width, height: height, palette.attributes, palette.result, &indices),
             shown.error >= 0, palette.error >= 0,
             shown.error <= max(palette.error * Self.tolerance, palette.error + Self.slack),
@@ -79,7 +86,8 @@ final class GIFPalettes {
             liq_result_destroy(old.result)
             liq_attr_destroy(old.attributes)
         }
-        kept[transparent] = Kept(attributes: fresh.attributes, result: fresh.result, error: shown.error)
+        kept[transparent] = Kept(
+            attributes: fresh.attributes, result: fresh.result, error: shown.error, quality: quality)
         quantized += 1
         return (indices, shown.colors, shown.transparent)
     }

@@ -19,7 +19,9 @@ import MediaTypes
 ///   cap (`foretoldBytes`), or when it passes the cap, and the next size is cut by what they
 ///   foretold (`areaFactor`, at least ×0.75 of the area a step). Each encode is a full decode,
 ///   resize and libimagequant pass over every frame, so a good first guess is most of the speed:
-///   a 15 MB GIF fits in one encode instead of three. The palette drops to 128 colours from the
+///   a 15 MB GIF fits in one encode instead of three. The attempts share one `GIFPalettes`: a
+///   retry's frames are remapped to the palettes the attempt before it kept, and quantised
+///   afresh only where those show them clearly worse. The palette drops to 128 colours from the
 ///   fourth try and 64 from the seventh. After `maxAttempts`, or below
 ///   `ByteCapFitter.smallestSide`, the first frame is kept instead, with the reason.
 /// - **Timing, loop count and transparency** go to `GIFEncoder` as decoded: per-frame durations
@@ -123,10 +125,13 @@ extension ImageProcessor {
             (.standard, "256 colours"), (.compact, "128 colours"), (.smallest, "64 colours"),
         ]
         var smallestTried = size
+        // Kept across the attempts: a retry remaps its frames to the palettes of the one before.
+        let kept = GIFPalettes()
         for attempt in 0..<Self.maxAnimationAttempts {
             let (quality, paletteName) = palettes[min(attempt / 3, palettes.count - 1)]
             let outcome = try encodeAttempt(
-                data, format: format, facts: facts, size: size, quality: quality, thumbSize: thumbSize, limits)
+                data, format: format, facts: facts, size: size, quality: quality, palettes: kept,
+                thumbSize: thumbSize, limits)
             switch outcome {
             case .done(let gif, let frames, let thumb, let warnings):
                 log.warnings += warnings
@@ -137,7 +142,8 @@ extension ImageProcessor {
                 }
                 if format != .gif { log.steps.append("transcoded \(format.rawValue) -> gif") }
                 log.steps.append(
-                    "encoded gif \(size.width)x\(size.height), \(frames) frames, \(paletteName) (\(gif.count) bytes)")
+                    "encoded gif \(size.width)x\(size.height), \(frames) frames, \(paletteName) (\(gif.count) bytes; palettes over every attempt: \(kept.quantized) made, \(kept.reused) frames remapped to a kept one)"
+                )
                 let output = ProcessedImage(
                     data: gif, format: .gif, width: size.width, height: size.height, frames: frames)
                 let thumbnail = try thumb.map { thumb throws(ProcessingError) in
@@ -190,14 +196,14 @@ extension ImageProcessor {
     /// byte cap: one canvas (the codec's), one resized frame and the encoder's bytes at a time.
     private func encodeAttempt(
         _ data: Data, format: MediaFormat, facts: AnimationFacts, size: Size, quality: GIFEncoder.Quality,
-        thumbSize: Size?, _ limits: ProcessingLimits
+        palettes: GIFPalettes, thumbSize: Size?, _ limits: ProcessingLimits
     ) throws(ProcessingError) -> Attempt {
         try Self.withAnimation(data, format: format, limits: limits) { source throws(ProcessingError) -> Attempt in
             var encoder: GIFEncoder
             do throws(CodecError) {
                 encoder = try GIFEncoder(
                     width: size.width, height: size.height, loopCount: source.loopCount, quality: quality,
-                    byteLimit: limits.byteCap)
+                    byteLimit: limits.byteCap, palettes: palettes)
             } catch {
                 throw .codec(error)
             }
