@@ -92,7 +92,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MediaTypesTests", dependencies: ["MediaTypes", "TestSupport"]),
         .testTarget(
-            name: "ImageCodecsTests", dependencies: ["ImageCodecs", "MediaTypes", "TestSupport", "CPNG", "CTurboJPEG", "CGIF"]),
+            name: "ImageCodecsTests",
+            dependencies: ["ImageCodecs", "MediaTypes", "TestSupport", "CPNG", "CTurboJPEG", "CGIF", "CLCMS2"]),
         .testTarget(name: "ImageEngineTests", dependencies: ["ImageEngine", "ImageCodecs", "MediaTypes", "Verification", "TestSupport"]),
         .testTarget(name: "VerificationTests", dependencies: ["Verification", "MediaTypes", "TestSupport"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"]),
