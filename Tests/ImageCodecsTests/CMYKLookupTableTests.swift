@@ -104,4 +104,46 @@ import Testing
             #expect(differing.isEmpty, "\(profile.name), inverted \(inverted): \(differing.count) of \(pixels) differ; \(shown)")
         }
     }
+
+    /// As the row decoder calls it: several rows in one call, both strides padded, and runs of
+    /// one colour (converted once, then copied) between single pixels.
+    @Test func rowsWithPaddedStridesAndRunsOfOneColour() throws {
+        let (width, rows) = (37, 5)
+        let sourceStride = width * 4 + 12, destinationStride = width * 3 + 5
+        var cmyk = [UInt8](repeating: 0xEE, count: sourceStride * rows)
+        var state: UInt64 = 0xC0FFEE
+        var pixel: [UInt8] = [0, 0, 0, 0]
+        for y in 0..<rows {
+            for x in 0..<width {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                // A new colour on about a quarter of the pixels: runs of 1 to several.
+                if state >> 62 == 0 || x == 0 { pixel = (0..<4).map { UInt8(truncatingIfNeeded: state >> (8 * $0 + 24)) } }
+                for c in 0..<4 { cmyk[y * sourceStride + x * 4 + c] = pixel[c] }
+            }
+        }
+        let packed = (0..<rows).flatMap { y in cmyk[(y * sourceStride)..<(y * sourceStride + width * 4)] }
+        for inverted in [false, true] {
+            let profile = try #require(try Self.profiles().first { $0.name == "SWOP" })
+            let reference = try #require(
+                Self.lcms(Array(packed), profile: profile.bytes, inverted: inverted, rendering: profile.rendering))
+            let transform = try CMYKColorTransform.make(
+                profile: profile.bytes, inverted: inverted, rendering: profile.rendering
+            ).get()
+            #expect(transform.usesTable)
+            var rgb = [UInt8](repeating: 0x55, count: destinationStride * rows)
+            cmyk.withUnsafeBufferPointer { src in
+                rgb.withUnsafeMutableBufferPointer { dst in
+                    transform.convert(
+                        src.baseAddress!, stride: sourceStride, into: dst.baseAddress!, stride: destinationStride,
+                        width: width, rows: rows)
+                }
+            }
+            for y in 0..<rows {
+                let row = Array(rgb[(y * destinationStride)..<(y * destinationStride + width * 3)])
+                #expect(row == Array(reference[(y * width * 3)..<((y + 1) * width * 3)]), "row \(y), inverted \(inverted)")
+                // The padding after each row is left alone.
+                #expect(rgb[(y * destinationStride + width * 3)..<((y + 1) * destinationStride)].allSatisfy { $0 == 0x55 })
+            }
+        }
+    }
 }

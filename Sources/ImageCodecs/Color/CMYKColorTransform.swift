@@ -25,11 +25,13 @@ import Foundation
 ///   the same bytes as `cmsDoTransform` on an 8-bit transform, in about 0.6 of its time.
 /// - **Errors**: each transform is built in an lcms2 context of its own whose error handler
 ///   records lcms2's messages (`ErrorLog`); a profile lcms2 cannot read or link fails with them.
-/// - **Threads**: building happens on the calling thread in a private context, which is deleted
-///   with the profiles and the lcms2 transform before `make` returns. A built transform is
-///   immutable and used from any number of threads at once.
-/// - **Memory**: the table, 17⁴ grid points × 3 channels × 2 bytes, about 0.5 MB, and 3 KB of
-///   per-byte offsets.
+/// - **Threads**: building happens on the calling thread in a private context, deleted with the
+///   profiles and the lcms2 transform before `make` returns when the table is used (kept with
+///   the transform when lcms2 converts itself). A built transform is used from any number of
+///   threads at once: the table is immutable, and since lcms2 2.3 every `cmsDoTransform` call
+///   works on its own copy of the one-pixel cache.
+/// - **Memory**: the table, 17⁴ grid points × 3 channels × 2 bytes, about 0.5 MB, and 9 KB of
+///   per-byte offsets (or lcms2's own transform, about as large, when it converts itself).
 final class CMYKColorTransform: @unchecked Sendable {
     /// Why a profile cannot be used, in words for a warning.
     struct Failure: Error, Equatable { let message: String }
@@ -92,6 +94,8 @@ final class CMYKColorTransform: @unchecked Sendable {
     ) -> Result<CMYKColorTransform, Failure> {
         if let problem = headerProblem(profile) { return .failure(Failure(message: problem)) }
         let log = ErrorLog()
+        // The context's error handler and the plugin reach the log through a raw pointer.
+        defer { withExtendedLifetime(log) {} }
         guard let context = cmsCreateContext(nil, Unmanaged.passUnretained(log).toOpaque()) else {
             return .failure(Failure(message: "lcms2 could not create a context (out of memory)"))
         }
@@ -103,7 +107,11 @@ final class CMYKColorTransform: @unchecked Sendable {
         plugin.base.ExpectedVersion = UInt32(LCMS_VERSION)
         plugin.base.Type = UInt32(cmsPluginOptimizationSig)
         plugin.OptimizePtr = captureTable
-        _ = withUnsafeMutablePointer(to: &plugin) { cmsPluginTHR(context, $0) }
+        if withUnsafeMutablePointer(to: &plugin, { cmsPluginTHR(context, $0) }) == 0 {
+            // lcms2 older than the headers: no table, lcms2 converts; its complaint is no
+            // reason for a later failure.
+            log.forget()
+        }
         var handed = false
         defer { if !handed { cmsDeleteContext(context) } }
 
@@ -129,6 +137,7 @@ final class CMYKColorTransform: @unchecked Sendable {
             cmsDeleteTransform(made)
             return .success(CMYKColorTransform(.table(table, inverted: inverted), description: description))
         }
+        log.tableNodes = nil  // 0.5 MB nothing reads
         handed = true
         return .success(CMYKColorTransform(.lcms2(made, context, log), description: description))
     }
@@ -182,8 +191,12 @@ extension CMYKColorTransform {
         private var messages: [String] = []
         static let limit = 8
         /// The table of the 8-bit CMYK → RGB transform, as `captureTable` read it (the context's
-        /// user data is this log, so the plugin finds it here too).
+        /// user data is this log, so the plugin finds it here too). Not locked: lcms2 calls the
+        /// plugin on the building thread, the only one that reads it.
         var tableNodes: [UInt16]?
+
+        /// Drops the messages recorded so far.
+        func forget() { lock.withLock { messages.removeAll() } }
 
         func record(_ message: String) {
             lock.withLock { if messages.count < Self.limit { messages.append(message) } }
@@ -213,8 +226,9 @@ private func recordError(_ context: cmsContext?, _ code: cmsUInt32Number, _ text
 /// goes straight to `OptimizeByResampling` (after the same `PreOptimize`): the step lcms2's
 /// default chain ends in for CMYK input, since its curve, matrix-shaper and linearisation
 /// optimisations take only curves or RGB. It keeps the table (`CMYKLookupTable.nodes(of:)`) in
-/// the context's `ErrorLog` and hands lcms2 the optimised pipeline, so the transform is the one
-/// lcms2 would have built, and built once. If the forced run fails, the pipeline is restored and
+/// the context's `ErrorLog` and hands lcms2 the optimised pipeline, built once. By lcms2 2.14's
+/// source (cmsopt.c) that is the pipeline the default chain builds; `CMYKLookupTableTests`
+/// compares the result with a transform lcms2 built without the plugin. If the forced run fails, the pipeline is restored and
 /// the plugin declines: lcms2 goes on as it always does (and `CMYKLookupTable` is not used).
 /// Other pipelines the context optimises (black point detection's) have other formats and are
 /// left alone.
@@ -232,9 +246,9 @@ private func captureTable(
     var forced = flags.pointee | UInt32(cmsFLAGS_FORCE_CLUT)
     // On success lcms2 frees the pipeline and puts the optimised one in its place; on failure
     // it leaves the pipeline as it was.
-    guard _cmsOptimizePipeline(context, lut, intent, inputFormat, outputFormat, &forced) != 0,
-        let made = lut.pointee
-    else { return 0 }
+    guard _cmsOptimizePipeline(context, lut, intent, inputFormat, outputFormat, &forced) != 0 else { return 0 }
+    // OptimizeByResampling always puts its pipeline in place on success (cmsopt.c).
+    guard let made = lut.pointee else { preconditionFailure("lcms2's optimiser succeeded without a pipeline") }
     flags.pointee = forced & ~UInt32(cmsFLAGS_FORCE_CLUT)  // what the default chain leaves
     log.tableNodes = CMYKLookupTable.nodes(of: made)
     return 1

@@ -18,8 +18,9 @@ internal import CLCMS2
 /// expressions and wrap-arounds kept:
 /// - a byte `b` enters as lcms2 unpacks it, `b × 257` (Adobe-inverted, as `TYPE_CMYK_8_REV`:
 ///   `(255 − b) × 257`), and a 16-bit result leaves as lcms2 packs it, `(v × 65281 + 2²³) >> 24`;
-/// - `init` compares its own conversion of check pixels with lcms2's and gives up (nil) on any
-///   difference, so a table read wrongly can only cost speed, never colours.
+/// - `init` compares its own conversion of 8,208 check pixels with the transform's and gives up
+///   (nil, lcms2 converts) on any difference: a sample, which catches a table read in the wrong
+///   layout or order, not an error confined to a few nodes it does not visit.
 ///
 /// `CMYKLookupTableTests` holds it to lcms2's own 8-bit transform on 334,256 pixels (a sweep
 /// of every channel's nodes, neighbours and ends, and random ones), plain and inverted, for
@@ -64,6 +65,7 @@ struct CMYKLookupTable: Sendable {
             cmsStageOutputChannels(table) == 3
         else { return nil }
         let box = NodeCollector()
+        box.values.reserveCapacity(gridPoints * gridPoints * gridPoints * gridPoints * 3)
         let visited = cmsStageSampleCLut16bit(
             table, collectNode, Unmanaged.passUnretained(box).toOpaque(), UInt32(SAMPLER_INSPECT))
         let n = gridPoints
