@@ -35,12 +35,11 @@ struct CMYKLookupTable: Sendable {
 
     /// The node values, 3 per node: lcms2's layout.
     private let nodes: [UInt16]
-    /// Per axis and input byte (after inversion), `axis * 256 + byte`: the offset of the node
-    /// below, and the step to the next one (0 at 255, where lcms2 reads no next node).
-    private let below: [Int32]
-    private let step: [Int32]
-    /// Per input byte: the 16-bit fraction past the node below (the same on every axis).
-    private let rest: [Int32]
+    /// The per-byte tables in one array (`Axes` says where each starts): per axis and input byte
+    /// (after inversion), `axis * 256 + byte`, the offset of the node below and the step to the
+    /// next one (0 at 255, where lcms2 reads no next node); per byte, the 16-bit fraction past
+    /// the node below (the same on every axis).
+    private let axes: [Int32]
 
     /// The table `nodes` (lcms2's, read by `CMYKColorTransform`'s optimisation plugin:
     /// `nodes(of:)`), or nil when there is none or our conversion through it differs from
@@ -51,7 +50,7 @@ struct CMYKLookupTable: Sendable {
         let n = Self.gridPoints
         guard let nodes, nodes.count == n * n * n * n * 3 else { return nil }
         self.nodes = nodes
-        (below, step, rest) = Self.axes()
+        axes = Self.axes()
         guard agrees(with: transform, inverted: inverted) else { return nil }
     }
 
@@ -75,18 +74,18 @@ struct CMYKLookupTable: Sendable {
 
     /// The per-byte offsets and fractions: lcms2's `Eval4Inputs` start for a byte b entering as
     /// b × 257.
-    private static func axes() -> (below: [Int32], step: [Int32], rest: [Int32]) {
-        var below = [Int32](repeating: 0, count: 4 * 256), step = below, rest = [Int32](repeating: 0, count: 256)
+    private static func axes() -> [Int32] {
+        var tables = [Int32](repeating: 0, count: Axes.count)
         for b in 0..<256 {
             let value = Int32(b * 257)
             let fixed = toFixedDomain(value &* Int32(gridPoints - 1))
-            rest[b] = fixed & 0xFFFF
+            tables[Axes.rest + b] = fixed & 0xFFFF
             for axis in 0..<4 {
-                below[axis * 256 + b] = (fixed >> 16) &* strides[axis]
-                step[axis * 256 + b] = value == 0xFFFF ? 0 : strides[axis]
+                tables[Axes.below + axis * 256 + b] = (fixed >> 16) &* strides[axis]
+                tables[Axes.step + axis * 256 + b] = value == 0xFFFF ? 0 : strides[axis]
             }
         }
-        return (below, step, rest)
+        return tables
     }
 
     /// Our conversion of 8,208 check pixels (the 16 corners of the CMYK cube, then seeded
@@ -121,42 +120,46 @@ struct CMYKLookupTable: Sendable {
         stride destinationStride: Int, width: Int, rows: Int, inverted: Bool
     ) {
         nodes.withUnsafeBufferPointer { t in
-            below.withUnsafeBufferPointer { b in
-                step.withUnsafeBufferPointer { s in
-                    rest.withUnsafeBufferPointer { r in
-                        let axes = Axes(below: b.baseAddress!, step: s.baseAddress!, rest: r.baseAddress!)
-                        let flip: Int = inverted ? 255 : 0
-                        for row in 0..<rows {
-                            var src = source + row &* sourceStride, dst = destination + row &* destinationStride
-                            var previous: UInt32? = nil
-                            for _ in 0..<width {
-                                let packed = UnsafeRawPointer(src).loadUnaligned(as: UInt32.self)
-                                if packed != previous {
-                                    // A run of one colour converts once (lcms2's one-pixel cache).
-                                    Self.pixel(
-                                        Int(src[0]) ^ flip, Int(src[1]) ^ flip, Int(src[2]) ^ flip,
-                                        Int(src[3]) ^ flip, t.baseAddress!, axes, into: dst)
-                                    previous = packed
-                                } else {
-                                    dst[0] = dst[-3]
-                                    dst[1] = dst[-2]
-                                    dst[2] = dst[-1]
-                                }
-                                src += 4
-                                dst += 3
-                            }
+            axes.withUnsafeBufferPointer { tables in
+                let axes = Axes(tables.baseAddress!)
+                let flip: Int = inverted ? 255 : 0
+                for row in 0..<rows {
+                    var src = source + row &* sourceStride, dst = destination + row &* destinationStride
+                    var previous: UInt32? = nil
+                    for _ in 0..<width {
+                        let packed = UnsafeRawPointer(src).loadUnaligned(as: UInt32.self)
+                        if packed != previous {
+                            // A run of one colour converts once (lcms2's one-pixel cache).
+                            Self.pixel(
+                                Int(src[0]) ^ flip, Int(src[1]) ^ flip, Int(src[2]) ^ flip, Int(src[3]) ^ flip,
+                                t.baseAddress!, axes, into: dst)
+                            previous = packed
+                        } else {
+                            dst[0] = dst[-3]
+                            dst[1] = dst[-2]
+                            dst[2] = dst[-1]
                         }
+                        src += 4
+                        dst += 3
                     }
                 }
             }
         }
     }
 
-    /// The per-byte tables, as pointers for the pixel loop.
+    /// The per-byte tables, as pointers into `axes` for the pixel loop.
     private struct Axes {
+        /// Where each table starts in the one array, and its length.
+        static let below = 0, step = 4 * 256, rest = 8 * 256, count = 9 * 256
         let below: UnsafePointer<Int32>
         let step: UnsafePointer<Int32>
         let rest: UnsafePointer<Int32>
+
+        init(_ tables: UnsafePointer<Int32>) {
+            below = tables + Self.below
+            step = tables + Self.step
+            rest = tables + Self.rest
+        }
     }
 
     /// One pixel: lcms2's `Eval4Inputs` and its 8-bit packing. The three inner axes are taken
