@@ -22,6 +22,49 @@ import Testing
         return out
     }
 
+    /// The greyscale kernel (`horizontalGrayIntermediate`, the YCbCr planes' pass): four
+    /// outputs a step on `pmaddwd`, the rest one at a time; the exact sum for every table
+    /// shape (up to 8, 16 and more taps), written through a transposing mapping as well.
+    @Test func grayPassIsTheExactSum() {
+        var rng = SplitMix64(seed: 0x6A4F)
+        for (source, destination) in [(2500, 2048), (97, 31), (40, 33), (355, 16), (30, 30), (20, 47), (9, 2), (1000, 130)] {
+            let wx = ResampleWeights(source: source, destination: destination)
+            #expect(wx.fitsInt16)
+            for rows in [1, 2, 3] {
+                let data: [[Int16]] = (0..<rows).map { r in
+                    (0..<source).map { b in
+                        switch (b + r) % 5 {
+                        case 0: Int16(truncatingIfNeeded: rng.next())
+                        case 1: b % 2 == 0 ? -1_000 : 17_320
+                        default: Int16(Int(rng.next() % 18_000) - 1_000)
+                        }
+                    }
+                }
+                let flat = data.flatMap { $0 }
+                for transposed in [false, true] {
+                    // Transposed: stored row r lands in upright column r (orientation 6).
+                    let map =
+                        transposed
+                        ? PixelMapping(.right, storedWidth: destination, storedHeight: rows, channels: 1, uprightStride: rows)
+                        : PixelMapping(channels: 1, stride: destination)
+                    var out = [UInt8](repeating: 7, count: rows * destination + 16)
+                    flat.withUnsafeBufferPointer { src in
+                        out.withUnsafeMutableBufferPointer { dst in
+                            ResamplePasses.horizontalGrayIntermediate(
+                                src.baseAddress!, stride: source, rows: rows, weights: wx, into: dst.baseAddress!, map)
+                        }
+                    }
+                    #expect(out.suffix(16).allSatisfy { $0 == 7 }, "wrote past the image")
+                    for r in 0..<rows {
+                        let expected = Self.reference(data[r], wx, channels: 1)
+                        let got = (0..<destination).map { out[map.origin + r * map.rowStep + $0 * map.columnStep] }
+                        #expect(got == expected, "\(source) -> \(destination) row \(r) transposed \(transposed)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test(arguments: [3, 4])
     func integerPassIsTheExactSum(channels: Int) {
         var rng = SplitMix64(seed: 0x40B1 + UInt64(channels))

@@ -130,7 +130,7 @@ extension ResamplePasses {
 
     /// a0·b0 + a1·b1, a2·b2 + a3·b3, …: the optimiser matches this to `pmaddwd`.
     @inline(__always)
-    private static func multiplyAdd(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD4<Int32> {
+    static func multiplyAdd(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD4<Int32> {
         let x = SIMD8<Int32>(truncatingIfNeeded: a) &* SIMD8<Int32>(truncatingIfNeeded: b)
         return x.evenHalf &+ x.oddHalf
     }

@@ -33,6 +33,12 @@ enum ResamplePasses {
     ) {
         weights.starts.withUnsafeBufferPointer { starts in
             let s = starts.baseAddress!
+            if channels == 1, weights.fixedPoint, Input.self == Int16.self, Output.self == UInt8.self {
+                horizontalGrayIntermediate(
+                    UnsafeRawPointer(src).assumingMemoryBound(to: Int16.self), stride: stride, rows: rows,
+                    weights: weights, into: UnsafeMutableRawPointer(dst).assumingMemoryBound(to: UInt8.self), map)
+                return
+            }
             if channels == 1 {
                 weights.weights.withUnsafeBufferPointer { w in
                     horizontalGray(src, stride, rows, s, w.baseAddress!, weights.taps, weights.destination, dst, map)

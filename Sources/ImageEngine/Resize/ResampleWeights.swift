@@ -32,10 +32,17 @@ struct ResampleWeights: Sendable {
     /// `i × evenTaps / 2 + q` holds taps 2q and 2q + 1 (the pad tap 0), repeated in four lane
     /// pairs for one `pmaddwd`. Empty unless `fitsInt16`.
     let pairWeights: [SIMD8<Int16>]
+    /// `weights` as Int16 for the greyscale pass over the intermediate
+    /// (`ResamplePasses.horizontalGrayIntermediate`): output `i`'s taps at `i × grayTaps`, padded
+    /// with zero weights to `grayTaps`, so each 8 taps are one 8-lane load. Empty unless `fitsInt16`.
+    let grayWeights: [Int16]
+    /// `taps` rounded up to a multiple of 8.
+    var grayTaps: Int { (taps + 7) & ~7 }
     /// The bytes the table's arrays hold.
     var bytes: Int {
         starts.count * MemoryLayout<Int>.stride + weights.count * 4 + unitWeights.count * 4
             + splatWeights.count * MemoryLayout<SIMD4<Float>>.stride + pairWeights.count * MemoryLayout<SIMD8<Int16>>.stride
+            + grayWeights.count * 2
     }
     /// `taps` rounded up to even.
     var evenTaps: Int { (taps + 1) & ~1 }
@@ -111,6 +118,17 @@ struct ResampleWeights: Sendable {
         self.unitWeights = weights.map { Float($0) / Float(Self.one) }
         splatWeights = Self.splat(unitWeights, taps: taps, destination: destination)
         pairWeights = fitsInt16 ? Self.pairs(weights, taps: taps, destination: destination) : []
+        grayWeights = fitsInt16 ? Self.padded(weights, taps: taps, destination: destination) : []
+    }
+
+    /// `grayWeights` of a table whose weights all fit Int16.
+    private static func padded(_ weights: [Int32], taps: Int, destination: Int) -> [Int16] {
+        let stride = (taps + 7) & ~7
+        var padded = [Int16](repeating: 0, count: destination * stride)
+        for i in 0..<destination {
+            for k in 0..<taps { padded[i * stride + k] = Int16(weights[i * taps + k]) }
+        }
+        return padded
     }
 
     /// `splatWeights` from `unitWeights`.

@@ -1,0 +1,94 @@
+extension ResamplePasses {
+    /// Greyscale rows of the 16-bit intermediate resampled into bytes on `pmaddwd`: each 8 taps
+    /// of an output are one 8-lane load of samples times one of `grayWeights`, and four outputs'
+    /// sums are added across lanes together (two rounds of interleave and add), rounded and
+    /// packed into four bytes.
+    ///
+    ///     horizontalGrayIntermediate(tmp, stride: w, rows: 2, weights: wx, into: out, map)
+    ///
+    /// The same integers as `horizontalGray` (the pad taps weigh 0; no sum can overflow in a
+    /// table that `fitsInt16`), so the same bytes. Outputs whose last load would end past the
+    /// row run through the scalar sum. This is the luma and chroma planes' pass
+    /// (`ImageProcessor.transcodePlanes`).
+    /// - Complexity: O(`rows` × `weights.destination` × `weights.grayTaps`).
+    static func horizontalGrayIntermediate(
+        _ src: UnsafePointer<Int16>, stride: Int, rows: Int, weights: ResampleWeights,
+        into dst: UnsafeMutablePointer<UInt8>, _ map: PixelMapping
+    ) {
+        let groups = weights.grayTaps &>> 3
+        var loaded = weights.destination
+        while loaded > 0 && weights.starts[loaded &- 1] &+ 8 &* groups > weights.source { loaded &-= 1 }
+        let quads = loaded & ~3
+        weights.starts.withUnsafeBufferPointer { s in
+            weights.grayWeights.withUnsafeBufferPointer { w in
+                for y in 0..<rows {
+                    let row = src + y &* stride, d = dst + (map.origin &+ y &* map.rowStep)
+                    // Constant group counts for the common tables (up to 8 and 16 taps: fits down to
+                    // about 1.3x and 2.6x), so their loads unroll.
+                    switch groups {
+                    case 1: grayQuads(row, s.baseAddress!, w.baseAddress!, 1, quads, d, map.columnStep)
+                    case 2: grayQuads(row, s.baseAddress!, w.baseAddress!, 2, quads, d, map.columnStep)
+                    default: grayQuads(row, s.baseAddress!, w.baseAddress!, groups, quads, d, map.columnStep)
+                    }
+                    grayTail(row, weights, from: quads, d, map.columnStep)
+                }
+            }
+        }
+    }
+
+    /// Outputs `0 ..< count` (a multiple of 4) of one row, four at a time.
+    @inline(__always)
+    private static func grayQuads(
+        _ row: UnsafePointer<Int16>, _ starts: UnsafePointer<Int>, _ weights: UnsafePointer<Int16>, _ groups: Int,
+        _ count: Int, _ d: UnsafeMutablePointer<UInt8>, _ step: Int
+    ) {
+        let taps = groups &* 8
+        var i = 0
+        while i < count {
+            let s0 = graySum(row + starts[i], weights + i &* taps, groups)
+            let s1 = graySum(row + starts[i &+ 1], weights + (i &+ 1) &* taps, groups)
+            let s2 = graySum(row + starts[i &+ 2], weights + (i &+ 2) &* taps, groups)
+            let s3 = graySum(row + starts[i &+ 3], weights + (i &+ 3) &* taps, groups)
+            // Lane sums of four vectors: interleave pairs and add, twice.
+            let a = SIMD4(s0[0], s1[0], s0[1], s1[1]) &+ SIMD4(s0[2], s1[2], s0[3], s1[3])
+            let b = SIMD4(s2[0], s3[0], s2[1], s3[1]) &+ SIMD4(s2[2], s3[2], s2[3], s3[3])
+            let sums = SIMD4(a[0], a[1], b[0], b[1]) &+ SIMD4(a[2], a[3], b[2], b[3])
+            let n = pointwiseMin(pointwiseMax((sums &+ (1 << 19)) &>> 20, SIMD4(repeating: 0)), SIMD4(repeating: 255))
+            let bytes = SIMD4<UInt8>(truncatingIfNeeded: n)
+            let out = d + i &* step
+            if step == 1 {
+                UnsafeMutableRawPointer(out).storeBytes(of: bytes, as: SIMD4<UInt8>.self)
+            } else {
+                out[0] = bytes[0]
+                out[step] = bytes[1]
+                out[2 &* step] = bytes[2]
+                out[3 &* step] = bytes[3]
+            }
+            i &+= 4
+        }
+    }
+
+    /// One output's products, pairwise added into four Int32 lanes (`pmaddwd` per 8 taps).
+    @inline(__always)
+    private static func graySum(_ p: UnsafePointer<Int16>, _ w: UnsafePointer<Int16>, _ groups: Int) -> SIMD4<Int32> {
+        var sum = SIMD4<Int32>()
+        for g in 0..<groups {
+            let x = UnsafeRawPointer(p + g &* 8).loadUnaligned(as: SIMD8<Int16>.self)
+            let k = UnsafeRawPointer(w + g &* 8).loadUnaligned(as: SIMD8<Int16>.self)
+            sum &+= multiplyAdd(x, k)
+        }
+        return sum
+    }
+
+    /// Outputs `from ..< destination` of one row, a sample at a time, with the same integers.
+    private static func grayTail(
+        _ row: UnsafePointer<Int16>, _ weights: ResampleWeights, from: Int, _ d: UnsafeMutablePointer<UInt8>, _ step: Int
+    ) {
+        let taps = weights.taps
+        for i in from..<weights.destination {
+            var a: Int32 = 1 << 19
+            for k in 0..<taps { a &+= Int32(row[weights.starts[i] &+ k]) &* weights.weights[i &* taps &+ k] }
+            d[i &* step] = UInt8(clampingShifted: a >> 20)
+        }
+    }
+}
