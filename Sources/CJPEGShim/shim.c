@@ -261,6 +261,11 @@ int pa_jpeg_prepare(pa_jpeg_decoder *d, unsigned scale_num, unsigned scale_denom
     switch (out_format) {
     case PA_JPEG_OUT_GRAY: c->out_color_space = JCS_GRAYSCALE; break;
     case PA_JPEG_OUT_CMYK: c->out_color_space = JCS_CMYK; break;
+    case PA_JPEG_OUT_PLANES:
+        /* No colour converter runs; out_color_space only has to be one libjpeg accepts. */
+        c->out_color_space = c->jpeg_color_space;
+        c->raw_data_out = TRUE;
+        break;
     default: c->out_color_space = JCS_EXT_RGB; break;
     }
     /* What TJFLAG_ACCURATEDCT gave (and libjpeg's default, stated so it cannot drift). */
@@ -347,6 +352,41 @@ int pa_jpeg_read_rows(pa_jpeg_decoder *d, unsigned char *rows, size_t stride, un
         d->rows_done += got;
     }
     *rows_read = d->rows_done;
+    return PA_JPEG_OK;
+}
+
+int pa_jpeg_plane_geometry(const pa_jpeg_decoder *d, int component, pa_jpeg_plane *plane) {
+    const struct jpeg_decompress_struct *c = &d->cinfo;
+    memset(plane, 0, sizeof *plane);
+    if (d->failed || !c->raw_data_out || component < 0 || component >= c->num_components) return PA_JPEG_ERROR;
+    const jpeg_component_info *comp = &c->comp_info[component];
+    plane->width = comp->downsampled_width;
+    plane->height = comp->downsampled_height;
+    plane->padded_width = comp->width_in_blocks * (unsigned)comp->DCT_scaled_size;
+    plane->rows_per_group = (unsigned)(comp->v_samp_factor * comp->DCT_scaled_size);
+    plane->h_samp_factor = comp->h_samp_factor;
+    plane->v_samp_factor = comp->v_samp_factor;
+    return PA_JPEG_OK;
+}
+
+int pa_jpeg_read_planes(pa_jpeg_decoder *d, unsigned char **rows, unsigned *lines_read) {
+    *lines_read = 0;
+    if (d->failed) return PA_JPEG_ERROR;
+    if (setjmp(d->err.jump)) return pa_jpeg_fail(d);
+    j_decompress_ptr c = &d->cinfo;
+    if (!c->raw_data_out || c->num_components > MAX_COMPONENTS) {
+        snprintf(d->error, sizeof d->error, "pa_jpeg_read_planes needs a PA_JPEG_OUT_PLANES decode");
+        return pa_jpeg_fail(d);
+    }
+    if (c->output_scanline >= c->output_height) return PA_JPEG_OK;
+    JSAMPARRAY planes[MAX_COMPONENTS];
+    size_t offset = 0;
+    for (int ci = 0; ci < c->num_components; ci++) {
+        planes[ci] = (JSAMPARRAY)(rows + offset);
+        offset += (size_t)(c->comp_info[ci].v_samp_factor * c->comp_info[ci].DCT_scaled_size);
+    }
+    JDIMENSION lines = (JDIMENSION)(c->max_v_samp_factor * c->min_DCT_scaled_size);
+    *lines_read = jpeg_read_raw_data(c, planes, lines);
     return PA_JPEG_OK;
 }
 

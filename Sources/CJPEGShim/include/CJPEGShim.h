@@ -39,10 +39,13 @@
 #define PA_JPEG_SAMP_440 4
 #define PA_JPEG_SAMP_411 5
 
-/* Output pixel formats (out_color_space): JCS_EXT_RGB, JCS_GRAYSCALE, JCS_CMYK. */
+/* Output pixel formats (out_color_space): JCS_EXT_RGB, JCS_GRAYSCALE, JCS_CMYK; or the stored
+   components as they are (raw_data_out: no upsampling, no colour conversion), read with
+   pa_jpeg_read_planes instead of pa_jpeg_read_rows. */
 #define PA_JPEG_OUT_RGB 0
 #define PA_JPEG_OUT_GRAY 1
 #define PA_JPEG_OUT_CMYK 2
+#define PA_JPEG_OUT_PLANES 3
 
 /* Progressive files with more scans than this are refused (TurboJPEG's TJFLAG_LIMITSCANS). */
 #define PA_JPEG_MAX_SCANS 500
@@ -50,6 +53,16 @@
 #define PA_JPEG_MAX_WARNINGS 16
 
 typedef struct pa_jpeg_decoder pa_jpeg_decoder;
+
+/* One component of a PA_JPEG_OUT_PLANES decode (after pa_jpeg_prepare). */
+typedef struct pa_jpeg_plane {
+    unsigned width;          /* samples per row (downsampled_width, at the DCT scale) */
+    unsigned height;         /* rows (downsampled_height) */
+    unsigned padded_width;   /* bytes libjpeg may write per row: width_in_blocks * DCT_scaled_size */
+    unsigned rows_per_group; /* rows one pa_jpeg_read_planes call hands out: v_samp_factor * DCT_scaled_size */
+    int h_samp_factor;
+    int v_samp_factor;
+} pa_jpeg_plane;
 
 /* What jpeg_read_header found. */
 typedef struct pa_jpeg_info {
@@ -98,6 +111,13 @@ int pa_jpeg_start(pa_jpeg_decoder *decoder);
    (fewer only at the end of the image). */
 int pa_jpeg_read_rows(pa_jpeg_decoder *decoder, unsigned char *rows, size_t stride, unsigned count,
                       unsigned *rows_read);
+/* PA_JPEG_OUT_PLANES: the geometry of `component` (0 ..< components). */
+int pa_jpeg_plane_geometry(const pa_jpeg_decoder *decoder, int component, pa_jpeg_plane *plane);
+/* PA_JPEG_OUT_PLANES: one iMCU row of every component (jpeg_read_raw_data). `rows` holds each
+   component's rows_per_group row pointers, component after component, each padded_width bytes
+   writable; rows past a plane's end are not written. `*lines_read` is the luma rows the group
+   covers (output_scanline moves by as many; 0 once every row is out). */
+int pa_jpeg_read_planes(pa_jpeg_decoder *decoder, unsigned char **rows, unsigned *lines_read);
 /* jpeg_finish_decompress: reads to the end-of-image marker (its warnings count), or, after an
    early stop, abandons the rest. */
 int pa_jpeg_finish(pa_jpeg_decoder *decoder);

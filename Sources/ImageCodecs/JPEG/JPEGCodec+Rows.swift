@@ -15,4 +15,29 @@ extension JPEGCodec {
             return try body(rows)
         }
     }
+
+    /// A planar decode of `data` (`JPEGRowDecoder.planar`): `body` gets the luma rows as a
+    /// `.gray` row source, which it must read to the end, then `chroma()` gives the two 4:2:0
+    /// chroma planes at the same scale. Nil, without calling `body`, when the file is not
+    /// three-component YCbCr or has a sampling the planes do not take (decode it as RGB then).
+    ///
+    ///     let planes = try JPEGCodec.withPlanes(data, options: options) { luma, chroma in
+    ///         let y = try luma.readAll()
+    ///         let (cb, cr) = chroma()
+    ///         return YCbCrPlanes(y: y, cb: cb, cr: cr)
+    ///     }
+    package static func withPlanes<R>(
+        _ data: Data, options: DecodeOptions,
+        _ body: (any ImageRowSource, () -> (cb: PixelBuffer, cr: PixelBuffer)) throws -> R
+    ) throws -> R? {
+        try data.withUnsafeBytes { bytes -> R? in
+            guard let rows = try JPEGRowDecoder.planar(bytes, options: options), let planes = rows.planes else {
+                return nil
+            }
+            return try body(rows) {
+                precondition(rows.rowsRead == rows.height, "chroma planes asked for before the last luma row")
+                return (planes.cb, planes.cr)
+            }
+        }
+    }
 }

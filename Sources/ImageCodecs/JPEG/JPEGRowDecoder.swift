@@ -67,10 +67,12 @@ final class JPEGRowDecoder: ImageRowSource {
     private var finished = false
     /// Damage found outside libjpeg's warnings (a missing end marker after an early stop).
     private var extraDamage: [String] = []
+    /// A planar decode's (`planar(_:options:)`) chroma side; its rows are the luma plane's.
+    private(set) var planes: JPEGPlaneCollector?
 
     var sourceWidth: Int { header.width }
     var sourceHeight: Int { header.height }
-    var rowsRead: Int { Int(pa_jpeg_output_scanline(raw)) }
+    var rowsRead: Int { planes?.lumaRowsOut ?? Int(pa_jpeg_output_scanline(raw)) }
 
     /// libjpeg's warnings so far, the first text of each kind, in order (a Motion-JPEG frame's
     /// "extraneous bytes before marker" at every restart marker is listed once).
@@ -155,6 +157,41 @@ final class JPEGRowDecoder: ImageRowSource {
         workingMemory = Int(output.working_memory) + scratchBytes
     }
 
+    /// A planar decode (`JPEGCodec.withPlanes`): the rows handed out are the luma plane
+    /// (`.gray`, at the DCT scale `options.minimumSize` picks), and `planes` gathers the chroma
+    /// into 4:2:0 planes as they pass. Nil, before anything is decoded, for a file that is not
+    /// three-component YCbCr or whose sampling `JPEGPlaneCollector` does not take.
+    static func planar(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(CodecError) -> JPEGRowDecoder? {
+        let decoder = try JPEGRowDecoder(header: bytes, strict: options.strict)
+        let header = decoder.header
+        guard header.colorSpace == PA_JPEG_CS_YCBCR, header.components == 3 else { return nil }
+        try Limits.check(width: header.width, height: header.height, budget: options.pixelBudget)
+        let scale = Scaling.jpeg(width: header.width, height: header.height, box: options.minimumSize)
+        let dcOnly = !options.validateAllScans && scale.num * 8 == scale.denom
+        var output = pa_jpeg_output()
+        let raw = decoder.raw
+        guard
+            pa_jpeg_prepare(raw, UInt32(scale.num), UInt32(scale.denom), PA_JPEG_OUT_PLANES, dcOnly ? 1 : 0, &output)
+                == PA_JPEG_OK
+        else { throw decoder.failure() }
+        var geometry: [pa_jpeg_plane] = []
+        for c in 0..<3 {
+            var plane = pa_jpeg_plane()
+            guard pa_jpeg_plane_geometry(raw, Int32(c), &plane) == PA_JPEG_OK else { return nil }
+            geometry.append(plane)
+        }
+        guard let planes = JPEGPlaneCollector(geometry, width: Int(output.width), height: Int(output.height)) else {
+            return nil
+        }
+        decoder.planes = planes
+        decoder.width = planes.width
+        decoder.height = planes.height
+        decoder.layout = .gray
+        decoder.isDCOnly = output.dc_only != 0
+        decoder.workingMemory = Int(output.working_memory) + planes.bytes
+        return decoder
+    }
+
     deinit { pa_jpeg_destroy(raw) }
 
     /// Rows converted from CMYK per step: the scratch holds this many CMYK rows.
@@ -170,6 +207,12 @@ final class JPEGRowDecoder: ImageRowSource {
         if !started {
             guard pa_jpeg_start(raw) == PA_JPEG_OK else { throw failure() }
             started = true
+        }
+        if let planes {
+            let (done, failed) = planes.readLuma(raw, into: buffer, stride: stride, count: wanted)
+            if failed { throw failure() }
+            if rowsRead == height { try finish() }
+            return done
         }
         var done = 0
         if let inverted = cmykInverted {

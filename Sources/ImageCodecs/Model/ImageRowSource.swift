@@ -61,25 +61,31 @@ extension ImageRowSource {
     }
 }
 
-/// Rows of a frame decoded whole (formats without a row decoder, and tests).
-final class FrameRowSource: ImageRowSource {
+/// Rows of a frame decoded whole (formats without a row decoder, the chroma planes a planar
+/// JPEG decode gathers, and tests).
+package final class FrameRowSource: ImageRowSource {
     let image: DecodedImage
-    private(set) var rowsRead = 0
+    package private(set) var rowsRead = 0
 
     init(_ image: DecodedImage) { self.image = image }
 
-    var width: Int { image.pixels.width }
-    var height: Int { image.pixels.height }
-    var layout: PixelBuffer.Layout { image.pixels.layout }
-    var sourceWidth: Int { image.sourceWidth }
-    var sourceHeight: Int { image.sourceHeight }
-    var iccProfile: [UInt8]? { image.iccProfile }
-    var notes: [String] { image.notes }
-    var warnings: [String] { image.warnings }
-    var damage: [String] { image.damage }
-    var workingMemory: Int { image.pixels.bytes.count }
+    /// The rows of `pixels`, as a decode of that size with nothing to say.
+    package convenience init(_ pixels: PixelBuffer) {
+        self.init(DecodedImage(pixels: pixels, sourceWidth: pixels.width, sourceHeight: pixels.height))
+    }
 
-    func readRows(into buffer: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws(CodecError) -> Int {
+    package var width: Int { image.pixels.width }
+    package var height: Int { image.pixels.height }
+    package var layout: PixelBuffer.Layout { image.pixels.layout }
+    package var sourceWidth: Int { image.sourceWidth }
+    package var sourceHeight: Int { image.sourceHeight }
+    package var iccProfile: [UInt8]? { image.iccProfile }
+    package var notes: [String] { image.notes }
+    package var warnings: [String] { image.warnings }
+    package var damage: [String] { image.damage }
+    package var workingMemory: Int { image.pixels.bytes.count }
+
+    package func readRows(into buffer: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws(CodecError) -> Int {
         let n = min(count, height - rowsRead)
         guard n > 0 else { return 0 }
         let rowBytes = width * layout.channels

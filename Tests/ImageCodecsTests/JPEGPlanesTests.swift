@@ -1,0 +1,140 @@
+internal import CTurboJPEG
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ImageCodecs
+
+/// The planar JPEG decode (`JPEGCodec.withPlanes`) and encode (`JPEGCodec.encode(_:quality:iccProfile:)`):
+/// the components libjpeg stores, no colour conversion either way.
+@Suite struct JPEGPlanesTests {
+    /// TurboJPEG's own planar decode at full size: Y, Cb, Cr as stored.
+    static func turboPlanes(_ data: Data) throws -> [PixelBuffer] {
+        let handle = try #require(tjInitDecompress())
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let bytes = [UInt8](data)
+        #expect(tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0)
+        func plane(_ c: Int32) -> PixelBuffer {
+            PixelBuffer(
+                width: Int(tjPlaneWidth(c, width, subsampling)), height: Int(tjPlaneHeight(c, height, subsampling)),
+                layout: .gray)
+        }
+        var (y, u, v) = (plane(0), plane(1), plane(2))
+        var strides = [y, u, v].map { Int32($0.stride) }
+        let status = y.withUnsafeMutableBytes { yb in
+            u.withUnsafeMutableBytes { ub in
+                v.withUnsafeMutableBytes { vb in
+                    var pointers: [UnsafeMutablePointer<UInt8>?] = [yb.baseAddress, ub.baseAddress, vb.baseAddress]
+                    return tjDecompressToYUVPlanes(
+                        handle, bytes, UInt(bytes.count), &pointers, width, &strides, height, Int32(TJFLAG_ACCURATEDCT))
+                }
+            }
+        }
+        #expect(status == 0)
+        return [y, u, v]
+    }
+
+    /// A 4:2:0 file at full size needs no reduction: the planes are libjpeg's, byte for byte.
+    @Test func fullSize420PlanesAreTheStoredComponents() throws {
+        let data = try Corpus.data("photos/mei_issue242_progressive.jpg")
+        let expected = try Self.turboPlanes(data)
+        let got = try #require(
+            try JPEGCodec.withPlanes(data, options: DecodeOptions()) { luma, chroma in
+                #expect(luma.layout == .gray)
+                let y = try luma.readAll()
+                let (cb, cr) = chroma()
+                return [y, cb, cr]
+            })
+        for (c, (g, e)) in zip(got, expected).enumerated() {
+            #expect(g.width == e.width && g.height == e.height, "component \(c) size")
+            #expect(g.bytes == e.bytes, "component \(c) bytes")
+        }
+    }
+
+    /// At 5/8 libjpeg scales 4:2:0 chroma up by IDCT to the luma size (jdmaster.c); the planes
+    /// come out at half of it, and the luma equals TurboJPEG's RGB decode's luma closely.
+    @Test(arguments: ["photos/mei_issue242_progressive.jpg", "photos/kodak_pixpro_fz201.jpg", "orientation/Landscape_6.jpg"])
+    func scaledPlanesAreFourTwoZero(_ file: String) throws {
+        let data = try Corpus.data(file)
+        let options = DecodeOptions(minimumSize: (450, 450))
+        let rgb = try ImageCodecs.decode(data, format: .jpeg, options: options).pixels
+        let planes = try #require(
+            try JPEGCodec.withPlanes(data, options: options) { luma, chroma in
+                let y = try luma.readAll()
+                let (cb, cr) = chroma()
+                return YCbCrPlanes(y: y, cb: cb, cr: cr)
+            })
+        #expect(planes.width == rgb.width && planes.height == rgb.height)
+        // Luma from the RGB decode (BT.601, as libjpeg converts): within a level or two of the
+        // stored luma, the RGB rounding and clamping aside.
+        var total = 0
+        rgb.withUnsafeBytes { p in
+            for i in 0..<(rgb.width * rgb.height) {
+                let (r, g, b) = (Double(p[3 * i]), Double(p[3 * i + 1]), Double(p[3 * i + 2]))
+                let y = (0.299 * r + 0.587 * g + 0.114 * b).rounded()
+                total += abs(Int(y) - Int(planes.y.bytes[i]))
+            }
+        }
+        #expect(Double(total) / Double(rgb.width * rgb.height) < 1.0, "\(file): mean luma difference")
+    }
+
+    @Test(arguments: ["photos/cmyk_canon_eos300d_wikimedia.jpg", "jpeg/jpeg-decoder/blank_800x280.jpg"])
+    func notThreeComponentYCbCrIsRefused(_ file: String) throws {
+        let data = try Corpus.data(file)
+        let result = try JPEGCodec.withPlanes(data, options: DecodeOptions()) { _, _ in 1 }
+        #expect(result == nil)
+    }
+
+    /// Each output the rounded mean of its (up to) 2 x 2 samples, edges repeated; the SIMD
+    /// stretch and the scalar tail give the same bytes.
+    @Test func chromaReductionIsTheRoundedMean() {
+        var rng = SplitMix64(seed: 0x9_1A7E)
+        for width in [1, 2, 3, 15, 16, 17, 31, 32, 33, 47, 100] {
+            let a = (0..<width).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let b = (0..<width).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            for fx in [1, 2] {
+                for same in [true, false] {
+                    let outWidth = fx == 2 ? (width + 1) / 2 : width
+                    var out = [UInt8](repeating: 0, count: outWidth)
+                    a.withUnsafeBufferPointer { pa in
+                        b.withUnsafeBufferPointer { pb in
+                            out.withUnsafeMutableBufferPointer { o in
+                                JPEGPlaneCollector.reduce(
+                                    pa.baseAddress!, same ? pa.baseAddress! : pb.baseAddress!, width: width, fx: fx,
+                                    into: o.baseAddress!)
+                            }
+                        }
+                    }
+                    let second = same ? a : b
+                    let expected = (0..<outWidth).map { x -> UInt8 in
+                        let x0 = fx * x, x1 = fx == 2 ? min(x0 + 1, width - 1) : x0
+                        return UInt8((Int(a[x0]) + Int(a[x1]) + Int(second[x0]) + Int(second[x1]) + 2) / 4)
+                    }
+                    #expect(out == expected, "width \(width) fx \(fx) same rows \(same)")
+                }
+            }
+        }
+    }
+
+    /// Planes encoded as they are decode to the same planes within the JPEG's own loss, and
+    /// a gray image's planes (chroma 128; 9 x 5, odd both ways, for the luma TurboJPEG reads
+    /// padded to even, `JPEGCodec.evenSized`) to gray pixels.
+    @Test func planarEncodeRoundTrips() throws {
+        let data = try Corpus.data("photos/mei_issue242_progressive.jpg")
+        let planes = try Self.turboPlanes(data)
+        let jpeg = try JPEGCodec.encode(YCbCrPlanes(y: planes[0], cb: planes[1], cr: planes[2]), quality: 95)
+        let again = try Self.turboPlanes(jpeg)
+        for c in 0..<3 {
+            let diff = zip(planes[c].bytes, again[c].bytes).map { abs(Int($0) - Int($1)) }
+            #expect(Double(diff.reduce(0, +)) / Double(diff.count) < 1.5, "component \(c)")
+        }
+        let flat = PixelBuffer(width: 9, height: 5, layout: .gray, bytes: [UInt8](repeating: 90, count: 45))
+        let chroma = PixelBuffer(width: 5, height: 3, layout: .gray, bytes: [UInt8](repeating: 128, count: 15))
+        let gray = try ImageCodecs.decode(
+            try JPEGCodec.encode(YCbCrPlanes(y: flat, cb: chroma, cr: chroma), quality: 90), format: .jpeg
+        ).pixels
+        #expect(gray.width == 9 && gray.height == 5)
+        #expect(gray.bytes.allSatisfy { abs(Int($0) - 90) <= 1 }, "\(gray.bytes)")
+    }
+}
