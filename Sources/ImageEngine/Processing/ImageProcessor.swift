@@ -31,6 +31,11 @@ import MediaTypes
 ///   the encoders take it whole, which is bounded by the output size.
 /// - **Decode once**, at the smallest codec scale covering the larger of the two outputs, in
 ///   stored orientation (a 90° orientation swaps the box).
+/// - **JPEG to JPEG in YCbCr**: a three-component YCbCr JPEG whose output is a JPEG is resized as
+///   its luma and 4:2:0 chroma planes, with no RGB round trip (`transcodePlanes`), when that
+///   holds no more memory than the RGB route and the decode is not at 1/8; the step
+///   "resampled as YCbCr 4:2:0 planes" says so. Over the byte cap at `quality` it falls back
+///   to the RGB route's search.
 /// - **Thumbnail source**: the main output's upright pixels (before any byte-cap shrink) when they
 ///   cover the thumbnail, because they are smaller than the decode and already upright; otherwise
 ///   a second streamed decode at the same scale. On a passthrough the decode is made at the
@@ -152,6 +157,7 @@ public final class ImageProcessor {
             width: max(mainSize.width, job.thumbSize?.width ?? 0), height: max(mainSize.height, job.thumbSize?.height ?? 0))
         var options = Self.decodeOptions(stored: stored, covering: cover, orientation, limits, powerOfTwoScales: job.isCMYK)
         options.validateAllScans = limits.validateAllScans
+        if let planar = try transcodePlanes(job, options: options, log: &log) { return planar }
         let main = try Self.stream(input, options: options, decodeAhead: limits.decodeAhead) { source throws(CodecError) in
             try rowResizer.resize(source, to: mainSize, orientation: orientation)
         }
@@ -200,7 +206,7 @@ public final class ImageProcessor {
 }
 
 /// What `process` knows of a still image once its header is read and the plan made.
-private struct StillJob {
+struct StillJob {
     let input: EncodedInput
     let info: ImageInfo
     let format: MediaFormat

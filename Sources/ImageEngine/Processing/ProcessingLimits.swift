@@ -49,6 +49,9 @@ public struct ProcessingLimits: Sendable, Hashable {
     /// the same bytes either way. true by default; a server that wants one thread per image
     /// (as many workers as cores) turns it off.
     public var decodeAhead: Bool = true
+    /// Resize a YCbCr JPEG's planes into a JPEG instead of going through RGB
+    /// (`ImageProcessor.transcodePlanes`). On by default; the tests turn it off to compare.
+    package var resizesPlanes: Bool = true
     /// Most frames an animation (animated WebP, GIF) may have to be kept animated: 300. Our own
     /// policy, not Apple's (Apple documents only the 10 MB cap): every frame is decoded, resized
     /// and quantised once per size tried, so the cap bounds the work per item (300 frames at

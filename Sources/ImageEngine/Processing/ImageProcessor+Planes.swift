@@ -1,0 +1,152 @@
+import Foundation
+import ImageCodecs
+import MediaTypes
+
+/// The JPEG-to-JPEG transcode through YCbCr planes.
+///
+/// A JPEG stores luma and two chroma planes, and the output JPEG stores the same. Through RGB,
+/// the decoder upsamples the chroma and converts to RGB, the resizer resamples three full-size
+/// channels, and the encoder converts back and averages the chroma down again. Through planes,
+/// the decoder hands out its components as they are (`JPEGCodec.withPlanes`: the chroma
+/// reduced to 4:2:0 as it arrives), the luma plane streams through the same `RowResizer` (with
+/// the orientation fused in), then the two quarter-size chroma planes, held whole,
+/// and the encoder takes the planes as its components (`JPEGCodec.encode(_:quality:iccProfile:)`).
+/// That is half the samples to resample and no colour conversion either way; the luma is the
+/// same Lanczos3 of the same decoded luma, the chroma is the source's own, never upsampled.
+extension ImageProcessor {
+    /// The planar path's output, or nil when it does not apply and `transcode`'s RGB path
+    /// runs instead: a source other than three-component YCbCr JPEG (CMYK, RGB-stored, grey), a
+    /// sampling the planes do not take (4:4:0, 4:1:1, unusual factors), a decode where the
+    /// planes do not pay or would hold more than the RGB path (`planesFit`), or an
+    /// encode at `limits.quality` over the byte cap (the RGB path's quality search runs then).
+    func transcodePlanes(
+        _ job: StillJob, options: DecodeOptions, log: inout ProcessingLog
+    ) throws(ProcessingError) -> ProcessingResult? {
+        let (stored, orientation, limits, mainSize) = (job.stored, job.orientation, job.limits, job.mainSize)
+        guard limits.resizesPlanes, job.format == .jpeg, !job.isCMYK, job.info.colorSpace == "ycbcr",
+            Self.planesFit(stored: stored, options: options, output: mainSize)
+        else { return nil }
+        let decode = try Self.streamPlanes(job.input, options: options, decodeAhead: limits.decodeAhead) {
+            luma throws(CodecError) in
+            try rowResizer.resize(luma, to: mainSize, orientation: orientation).pixels
+        }
+        guard let decode else { return nil }
+        var planarLog = log
+        try Self.record(decode, stored: stored, format: job.format, limits: limits, &planarLog)
+        if orientation != .up {
+            planarLog.steps.append("oriented upright (\(planarLog.orientationSource) \(orientation.rawValue))")
+        }
+        let chroma = YCbCrPlanes.chromaSize(width: mainSize.width, height: mainSize.height)
+        let chromaSize = Size(width: chroma.width, height: chroma.height)
+        let (cb, cr) = decode.value.chroma
+        let planes: YCbCrPlanes
+        do {
+            planes = YCbCrPlanes(
+                y: decode.value.y,
+                cb: try rowResizer.resize(FrameRowSource(cb), to: chromaSize, orientation: orientation).pixels,
+                cr: try rowResizer.resize(FrameRowSource(cr), to: chromaSize, orientation: orientation).pixels)
+        } catch {
+            throw .codec(error)
+        }
+        if mainSize != job.upright {
+            planarLog.steps.append(
+                "resized \(job.upright.width)x\(job.upright.height) -> \(mainSize.width)x\(mainSize.height)")
+        }
+        planarLog.steps.append("resampled as YCbCr 4:2:0 planes (no RGB round trip)")
+        let icc = Self.profile(decode.iccProfile, for: .rgb, &planarLog)
+        let data: Data
+        do { data = try JPEGCodec.encode(planes, quality: limits.quality, iccProfile: icc) } catch { throw .codec(error) }
+        guard data.count <= limits.byteCap else {
+            log.steps.append(
+                "YCbCr planes at q\(limits.quality) are \(data.count) bytes, over \(limits.byteCap): fitted through RGB")
+            return nil
+        }
+        planarLog.steps.append("encoded jpeg q\(limits.quality) (\(data.count) bytes)")
+        let output = ProcessedImage(
+            data: data, format: .jpeg, width: mainSize.width, height: mainSize.height, quality: limits.quality)
+        let thumbnail = try job.thumbSize.map { size throws(ProcessingError) in
+            try planarThumbnail(planes, size: size, icc: icc, limits: limits, log: &planarLog)
+        }
+        log = planarLog
+        return ProcessingResult(
+            output: output, passthrough: false, thumbnail: thumbnail, steps: log.steps, warnings: log.warnings,
+            sourceWidth: stored.width, sourceHeight: stored.height, uprightSourceSize: job.upright)
+    }
+
+    /// True when the planar path pays and holds no more than the RGB path: not a 1/8 decode
+    /// (there the decode is nearly all entropy decoding, the colour work the planes skip is
+    /// small, and W1's thumbnails measured the same time either way), and the chroma planes
+    /// gathered at the decode scale plus the output planes take no more bytes than the RGB
+    /// path's output frame (3 bytes a pixel). A 5/8 decode for a 2048 px fit holds about two
+    /// thirds of that frame.
+    static func planesFit(stored: Size, options: DecodeOptions, output: Size) -> Bool {
+        let decoded = ImageCodecs.scaledSize(
+            width: stored.width, height: stored.height, minimumSize: options.minimumSize, format: .jpeg)
+        guard decoded.width > (stored.width + 7) / 8 else { return false }
+        func planeBytes(_ w: Int, _ h: Int) -> Int { 2 * ((w + 1) / 2) * ((h + 1) / 2) }
+        let held = planeBytes(decoded.width, decoded.height) + output.width * output.height
+            + planeBytes(output.width, output.height)
+        return held <= 3 * output.width * output.height
+    }
+
+    /// `stream` for a planar decode: `luma` gets the luma rows (and must read them all); the
+    /// chroma planes are taken once the decode (and any decode-ahead thread) is done. Nil when
+    /// `JPEGCodec.withPlanes` does not take the file.
+    static func streamPlanes(
+        _ input: EncodedInput, options: DecodeOptions, decodeAhead: Bool,
+        _ luma: (any ImageRowSource) throws(CodecError) -> PixelBuffer
+    ) throws(ProcessingError) -> StreamedDecode<(y: PixelBuffer, chroma: (PixelBuffer, PixelBuffer))>? {
+        do {
+            return try JPEGCodec.withPlanes(input.data, options: options) { inner, chroma in
+                var prefetcher: PrefetchingRowSource?
+                if decodeAhead && PrefetchingRowSource.pays(width: inner.width, height: inner.height) {
+                    prefetcher = PrefetchingRowSource(inner)
+                }
+                defer { prefetcher?.finish() }
+                let source: any ImageRowSource = prefetcher ?? inner
+                let y = try luma(source)
+                prefetcher?.finish()
+                let planes = chroma()
+                return StreamedDecode(
+                    value: (y: y, chroma: (planes.cb, planes.cr)), width: source.width, height: source.height,
+                    layout: source.layout, iccProfile: source.iccProfile, warnings: source.warnings,
+                    damage: source.damage, notes: source.notes)
+            }
+        } catch let error as CodecError {
+            throw .codec(error)
+        } catch let error as ProcessingError {
+            throw error
+        } catch {
+            throw .codec(.corrupt(codec: "row decoder", message: "\(error)"))
+        }
+    }
+
+    /// The thumbnail resampled from the main output's planes, as `encodeThumbnail` makes it
+    /// from RGB: JPEG at `thumbnailQuality`, made smaller while over the byte cap.
+    private func planarThumbnail(
+        _ planes: YCbCrPlanes, size requested: Size, icc: [UInt8]?, limits: ProcessingLimits,
+        log: inout ProcessingLog
+    ) throws(ProcessingError) -> ProcessedImage {
+        var size = requested
+        while true {
+            let chroma = YCbCrPlanes.chromaSize(width: size.width, height: size.height)
+            let chromaSize = Size(width: chroma.width, height: chroma.height)
+            let thumb = YCbCrPlanes(
+                y: resizer.resize(planes.y, to: size), cb: resizer.resize(planes.cb, to: chromaSize),
+                cr: resizer.resize(planes.cr, to: chromaSize))
+            let data: Data
+            do { data = try JPEGCodec.encode(thumb, quality: limits.thumbnailQuality, iccProfile: icc) } catch {
+                throw .codec(error)
+            }
+            if data.count > limits.byteCap, size.width * size.height > 1 {
+                size = TargetSize.shrunk(size, by: 0.75, aspectOf: requested)
+                continue
+            }
+            var step = "thumbnail \(size.width)x\(size.height) jpeg q\(limits.thumbnailQuality) (from the main output)"
+            if size != requested { step += " (held to \(limits.byteCap) bytes)" }
+            log.steps.append(step)
+            return ProcessedImage(
+                data: data, format: .jpeg, width: size.width, height: size.height, quality: limits.thumbnailQuality)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import MediaTypes
+import TestSupport
+import Testing
+
+@testable import ImageCodecs
+@testable import ImageEngine
+
+/// JPEG to JPEG through YCbCr planes (`ImageProcessor.transcodePlanes`), held to the RGB route
+/// it stands in for: the same sizes, steps and format, pixels within JPEG's own noise.
+@Suite struct PlanarTranscodeTests {
+    static let planarStep = "resampled as YCbCr 4:2:0 planes (no RGB round trip)"
+
+    /// 4:2:2 at 1/2, progressive 4:2:0 at 5/8 (chroma scaled up by IDCT), the four transposing
+    /// and mirroring orientations, progressive 4:4:4, and a Motion-JPEG 4:2:2 frame.
+    static let cases: [(String, Int)] = [
+        ("photos/kodak_pixpro_fz201.jpg", 2048), ("photos/mei_issue242_progressive.jpg", 700),
+        ("orientation/Landscape_5.jpg", 500), ("orientation/Landscape_6.jpg", 500),
+        ("orientation/Landscape_7.jpg", 500), ("orientation/Landscape_8.jpg", 500),
+        ("orientation/Landscape_3.jpg", 333), ("jpeg/jpeg-decoder/progressive3.jpg", 400),
+        ("jpeg/jpeg-decoder/mjpeg.jpg", 700),
+    ]
+
+    static func process(_ data: Data, _ limits: ProcessingLimits, planes: Bool) throws -> ProcessingResult {
+        var limits = limits
+        limits.resizesPlanes = planes
+        return try ImageProcessor().process(data, sniffed: try Sniffer.sniff(data), limits: limits)
+    }
+
+    static func decoded(_ image: ProcessedImage) throws -> PixelBuffer {
+        try ImageCodecs.decode(image.data, format: image.format).pixels
+    }
+
+    /// Mean absolute difference over every byte.
+    static func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+        Double(zip(a.bytes, b.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.bytes.count)
+    }
+
+    @Test(arguments: cases)
+    func planesMatchTheRGBRoute(_ file: String, _ side: Int) throws {
+        let data = try Corpus.data(file)
+        let limits = ProcessingLimits(maxLongSide: side, thumbnailSize: 96)
+        let planar = try Self.process(data, limits, planes: true)
+        let rgb = try Self.process(data, limits, planes: false)
+        #expect(planar.steps.contains(Self.planarStep), "\(file): \(planar.steps)")
+        #expect(!rgb.steps.contains(Self.planarStep))
+        // The same log but for the planar step (and the encoded sizes: the planar chroma is
+        // averaged before the resize, not after it, so it keeps a little more detail).
+        func sizesOut(_ steps: [String]) -> [String] {
+            steps.filter { $0 != Self.planarStep }.map { $0.replacing(/\(\d+ bytes\)/, with: "(N bytes)") }
+        }
+        #expect(sizesOut(planar.steps) == sizesOut(rgb.steps), "\(file)")
+        #expect(planar.warnings == rgb.warnings)
+        #expect(planar.output.format == .jpeg && planar.output.quality == rgb.output.quality)
+        #expect(planar.output.width == rgb.output.width && planar.output.height == rgb.output.height)
+        let (a, b) = (try Self.decoded(planar.output), try Self.decoded(rgb.output))
+        #expect(SSIM.luma(a, b) >= 0.98, "\(file): luma SSIM \(SSIM.luma(a, b))")
+        #expect(Self.meanDifference(a, b) <= 2.0, "\(file): mean difference \(Self.meanDifference(a, b))")
+        let (ta, tb) = (try #require(planar.thumbnail), try #require(rgb.thumbnail))
+        #expect(ta.width == tb.width && ta.height == tb.height && ta.format == tb.format)
+        let (da, db) = (try Self.decoded(ta), try Self.decoded(tb))
+        #expect(SSIM.luma(da, db) >= 0.97, "\(file) thumbnail: luma SSIM \(SSIM.luma(da, db))")
+        #expect(Self.meanDifference(da, db) <= 3.0, "\(file) thumbnail")
+    }
+
+    /// Over the byte cap at `quality`, the RGB route's quality search fits it, and says so.
+    @Test func overTheByteCapFitsThroughRGB() throws {
+        let data = try Corpus.data("photos/mei_issue242_progressive.jpg")
+        let result = try Self.process(data, ProcessingLimits(byteCap: 20_000, maxLongSide: 700), planes: true)
+        #expect(result.output.data.count <= 20_000)
+        #expect(!result.steps.contains(Self.planarStep))
+        #expect(result.steps.contains { $0.hasSuffix("over 20000: fitted through RGB") }, "\(result.steps)")
+    }
+
+    /// CMYK, a 1/8 decode (a thumbnail-sized fit) and grey keep the RGB route.
+    @Test(arguments: [
+        ("photos/cmyk_canon_eos300d_wikimedia.jpg", 300), ("photos/kodak_pixpro_fz201.jpg", 256),
+        ("jpeg/jpeg-decoder/blank_800x280.jpg", 500),
+    ])
+    func otherJPEGsKeepTheRGBRoute(_ file: String, _ side: Int) throws {
+        let data = try Corpus.data(file)
+        let result = try Self.process(data, ProcessingLimits(maxLongSide: side), planes: true)
+        #expect(!result.passthrough)
+        #expect(!result.steps.contains(Self.planarStep), "\(file): \(result.steps)")
+    }
+
+    /// The planes never hold more than the RGB frame they replace.
+    @Test func planesFitOnlyWhenTheyPayAndHoldLess() {
+        func fits(_ w: Int, _ h: Int, box: (Int, Int), _ ow: Int, _ oh: Int) -> Bool {
+            ImageProcessor.planesFit(
+                stored: Size(width: w, height: h), options: DecodeOptions(minimumSize: box),
+                output: Size(width: ow, height: oh))
+        }
+        #expect(fits(4000, 3000, box: (2048, 1536), 2048, 1536))  // 5/8: 2500x1875
+        #expect(!fits(4000, 3000, box: (256, 192), 256, 192))  // 1/8
+        #expect(!fits(1000, 1000, box: (130, 130), 130, 130))  // 1/4 = 250: chroma alone is 1.8x the output
+    }
+}
