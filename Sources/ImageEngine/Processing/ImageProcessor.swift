@@ -33,7 +33,7 @@ import MediaTypes
 ///   stored orientation (a 90° orientation swaps the box).
 /// - **JPEG to JPEG in YCbCr**: a three-component YCbCr JPEG whose output is a JPEG is resized as
 ///   its luma and 4:2:0 chroma planes, with no RGB round trip (`transcodePlanes`), when that
-///   holds no more memory than the RGB route and the decode is not at 1/8; the step
+///   holds no more memory than the RGB route and the decode scale is above 1/4; the step
 ///   "resampled as YCbCr 4:2:0 planes" says so. Over the byte cap at `quality` it falls back
 ///   to the RGB route's search.
 /// - **Thumbnail source**: the main output's upright pixels (before any byte-cap shrink) when they

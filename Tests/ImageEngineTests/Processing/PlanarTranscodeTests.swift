@@ -72,9 +72,10 @@ import Testing
         #expect(result.steps.contains { $0.hasSuffix("over 20000: fitted through RGB") }, "\(result.steps)")
     }
 
-    /// CMYK, a 1/8 decode (a thumbnail-sized fit) and grey keep the RGB route.
+    /// CMYK, a 1/8 decode (a thumbnail-sized fit), a 1/4 one and grey keep the RGB route.
     @Test(arguments: [
         ("photos/cmyk_canon_eos300d_wikimedia.jpg", 300), ("photos/kodak_pixpro_fz201.jpg", 256),
+        ("photos/mei_issue242_progressive.jpg", 256),
         ("jpeg/jpeg-decoder/blank_800x280.jpg", 500),
     ])
     func otherJPEGsKeepTheRGBRoute(_ file: String, _ side: Int) throws {
@@ -93,6 +94,8 @@ import Testing
         }
         #expect(fits(4000, 3000, box: (2048, 1536), 2048, 1536))  // 5/8: 2500x1875
         #expect(!fits(4000, 3000, box: (256, 192), 256, 192))  // 1/8
+        #expect(!fits(4000, 3000, box: (1000, 750), 1000, 750))  // 1/4
+        #expect(fits(4000, 3000, box: (1400, 1050), 1400, 1050))  // 3/8: 1500x1125
         #expect(!fits(1000, 1000, box: (130, 130), 130, 130))  // 1/4 = 250: chroma alone is 1.8x the output
     }
 }
