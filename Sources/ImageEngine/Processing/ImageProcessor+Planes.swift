@@ -15,7 +15,8 @@ import MediaTypes
 /// same Lanczos3 of the same decoded luma, the chroma is the source's own, never upsampled.
 extension ImageProcessor {
     /// The planar path's output, or nil when it does not apply and `transcode`'s RGB path
-    /// runs instead: a source other than three-component YCbCr JPEG (CMYK, RGB-stored, grey), a
+    /// runs instead: a source other than a single-frame three-component YCbCr JPEG (CMYK,
+    /// RGB-stored, grey; the RGB route warns about extra frames), a
     /// sampling the planes do not take (4:4:0, 4:1:1, unusual factors), a decode at 1/4 or 1/8
     /// or one whose planes would hold more than the RGB path (`planesFit`), or an
     /// encode at `limits.quality` over the byte cap (the RGB path's quality search runs then).
@@ -23,7 +24,7 @@ extension ImageProcessor {
         _ job: StillJob, options: DecodeOptions, log: inout ProcessingLog
     ) throws(ProcessingError) -> ProcessingResult? {
         let (stored, orientation, limits, mainSize) = (job.stored, job.orientation, job.limits, job.mainSize)
-        guard limits.resizesPlanes, job.format == .jpeg, !job.isCMYK, job.info.colorSpace == "ycbcr",
+        guard limits.resizesPlanes, job.format == .jpeg, !job.isCMYK, job.info.colorSpace == "ycbcr", job.info.frames == 1,
             Self.planesFit(stored: stored, options: options, output: mainSize)
         else { return nil }
         let decode = try Self.streamPlanes(job.input, options: options, decodeAhead: limits.decodeAhead) {

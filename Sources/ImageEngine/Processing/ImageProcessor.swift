@@ -157,7 +157,7 @@ public final class ImageProcessor {
             width: max(mainSize.width, job.thumbSize?.width ?? 0), height: max(mainSize.height, job.thumbSize?.height ?? 0))
         var options = Self.decodeOptions(stored: stored, covering: cover, orientation, limits, powerOfTwoScales: job.isCMYK)
         options.validateAllScans = limits.validateAllScans
-        if let planar = try transcodePlanes(job, options: options, log: &log) { return planar }
+        if !animated, let planar = try transcodePlanes(job, options: options, log: &log) { return planar }
         let main = try Self.stream(input, options: options, decodeAhead: limits.decodeAhead) { source throws(CodecError) in
             try rowResizer.resize(source, to: mainSize, orientation: orientation)
         }
