@@ -86,6 +86,30 @@ import Testing
         #expect(result == nil)
     }
 
+    /// The chroma factors come from the sampling factors and IDCT sizes, and the sizes must
+    /// agree: 4:2:0 at 5/8 (chroma scaled up by IDCT) and at 1/1, 4:2:2, 4:4:0, 4:4:4; not 4:1:1,
+    /// and not 3x1 luma with 2x1 chroma, whose 3-pixel-wide chroma is 2 wide, half of 3 rounded up,
+    /// but whose ratio is 3:2 (libjpeg's RGB decode refuses it, so the planes must too).
+    @Test func chromaFactorsComeFromTheSampling() {
+        typealias Shape = JPEGPlaneCollector.Shape
+        func factors(_ luma: (Int, Int, Int, Int, Int), _ chroma: (Int, Int, Int, Int, Int)) -> [Int]? {
+            JPEGPlaneCollector.factors(
+                luma: Shape(width: luma.0, height: luma.1, hSamp: luma.2, vSamp: luma.3, dctSize: luma.4),
+                chroma: Shape(width: chroma.0, height: chroma.1, hSamp: chroma.2, vSamp: chroma.3, dctSize: chroma.4)
+            ).map { [$0.fx, $0.fy] }
+        }
+        #expect(factors((2040, 1530, 2, 2, 5), (2040, 1530, 1, 1, 10)) == [2, 2])
+        #expect(factors((3264, 2448, 2, 2, 8), (1632, 1224, 1, 1, 8)) == [1, 1])
+        #expect(factors((3265, 2447, 2, 2, 8), (1633, 1224, 1, 1, 8)) == [1, 1])
+        #expect(factors((2880, 1920, 2, 1, 5), (1440, 1920, 1, 1, 5)) == [1, 2])
+        #expect(factors((600, 900, 1, 2, 5), (600, 450, 1, 1, 5)) == [2, 1])
+        #expect(factors((407, 294, 1, 1, 5), (407, 294, 1, 1, 5)) == [2, 2])
+        #expect(factors((1, 1, 1, 1, 8), (1, 1, 1, 1, 8)) == [1, 1])
+        #expect(factors((400, 300, 4, 1, 8), (100, 300, 1, 1, 8)) == nil)
+        #expect(factors((3, 1, 3, 1, 8), (2, 1, 2, 1, 8)) == nil)
+        #expect(factors((2040, 1530, 2, 2, 5), (1020, 765, 1, 1, 10)) == nil)  // sizes disagree with the ratio
+    }
+
     /// Each output the rounded mean of its (up to) 2 x 2 samples, edges repeated; the SIMD
     /// stretch and the scalar tail give the same bytes.
     @Test func chromaReductionIsTheRoundedMean() {

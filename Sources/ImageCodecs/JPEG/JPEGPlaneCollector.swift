@@ -9,7 +9,9 @@ internal import CJPEGShim
 /// 5/8), half width and full height for 4:2:2, the luma size for 4:4:4. Each is brought to
 /// half width and height (rounded up) by averaging 2 or 4 samples (a 2:1 box, edges repeated),
 /// so the planes are always the encoder's 4:2:0 and hold a quarter of the decoded size each.
-/// Other samplings (4:4:0, 4:1:1, unusual factors) are not taken: `init` returns nil.
+/// 4:4:0 is taken too (full width, half height). Samplings whose chroma is not 1 or 2 luma
+/// samples a side, as the sampling factors times the IDCT sizes say (4:1:1, or 3x1 luma with
+/// 2x1 chroma, which libjpeg's upsampler refuses), are not: `init` returns nil.
 final class JPEGPlaneCollector {
     /// Luma size at the decode scale.
     let width: Int
@@ -41,13 +43,9 @@ final class JPEGPlaneCollector {
     var bytes: Int { groupBytes + pending.reduce(0) { $0 + $1.count } + cb.bytes.count + cr.bytes.count }
 
     init?(_ geometry: [pa_jpeg_plane], width: Int, height: Int) {
-        guard geometry.count == 3, Int(geometry[0].width) == width, Int(geometry[0].height) == height,
-            geometry[0].h_samp_factor >= max(geometry[1].h_samp_factor, geometry[2].h_samp_factor),
-            geometry[0].v_samp_factor >= max(geometry[1].v_samp_factor, geometry[2].v_samp_factor),
-            geometry[1].width == geometry[2].width, geometry[1].height == geometry[2].height,
-            let fx = Self.factor(Int(geometry[1].width), of: width),
-            let fy = Self.factor(Int(geometry[1].height), of: height)
-        else { return nil }
+        guard geometry.count == 3, Int(geometry[0].width) == width, Int(geometry[0].height) == height else { return nil }
+        let shapes = geometry.map(Shape.init)
+        guard shapes[1] == shapes[2], let (fx, fy) = Self.factors(luma: shapes[0], chroma: shapes[1]) else { return nil }
         self.geometry = geometry
         (self.width, self.height, self.fx, self.fy) = (width, height, fx, fy)
         let chroma = YCbCrPlanes.chromaSize(width: width, height: height)
@@ -70,12 +68,52 @@ final class JPEGPlaneCollector {
 
     deinit { group.deallocate() }
 
-    /// 2 when `plane` samples make half of `full` (rounded up) two at a time, 1 when they are
-    /// already half; nil for anything else.
-    private static func factor(_ plane: Int, of full: Int) -> Int? {
-        if plane == full { return full > 1 ? 2 : 1 }
-        if plane == (full + 1) / 2 { return 1 }
-        return nil
+    /// One component as the factors need it: its size at the decode scale, its sampling factors
+    /// and its IDCT size (libjpeg may give chroma a larger one than luma: jdmaster.c).
+    struct Shape: Equatable {
+        var width: Int
+        var height: Int
+        var hSamp: Int
+        var vSamp: Int
+        var dctSize: Int
+
+        init(width: Int, height: Int, hSamp: Int, vSamp: Int, dctSize: Int) {
+            (self.width, self.height, self.hSamp, self.vSamp, self.dctSize) = (width, height, hSamp, vSamp, dctSize)
+        }
+
+        init(_ plane: pa_jpeg_plane) {
+            let vSamp = max(Int(plane.v_samp_factor), 1)
+            self.init(
+                width: Int(plane.width), height: Int(plane.height), hSamp: Int(plane.h_samp_factor), vSamp: vSamp,
+                dctSize: Int(plane.rows_per_group) / vSamp)
+        }
+    }
+
+    /// How many stored chroma samples make one sample of the planes, per axis (2 when libjpeg
+    /// hands chroma out at the luma size, 1 when at half of it), or nil. The ratio comes from
+    /// the sampling: luma covers `hSamp × dctSize` samples of an MCU row where the chroma covers
+    /// its own, and it must be a whole 1 or 2; the sizes must then agree with it.
+    ///
+    ///     factors(luma: Shape(width: 2040, height: 1530, hSamp: 2, vSamp: 2, dctSize: 5),
+    ///             chroma: Shape(width: 2040, height: 1530, hSamp: 1, vSamp: 1, dctSize: 10))  // (2, 2): 4:2:0 at 5/8
+    static func factors(luma: Shape, chroma: Shape) -> (fx: Int, fy: Int)? {
+        let across = (luma.hSamp * luma.dctSize, chroma.hSamp * chroma.dctSize)
+        let down = (luma.vSamp * luma.dctSize, chroma.vSamp * chroma.dctSize)
+        guard across.1 > 0, down.1 > 0, across.0 % across.1 == 0, down.0 % down.1 == 0,
+            let fx = factor(chroma.width, of: luma.width, ratio: across.0 / across.1),
+            let fy = factor(chroma.height, of: luma.height, ratio: down.0 / down.1)
+        else { return nil }
+        return (fx, fy)
+    }
+
+    /// For `ratio` luma samples per chroma sample: 2 when the plane is the full size (averaged
+    /// two at a time), 1 when it is half of it (rounded up); nil when the size disagrees.
+    private static func factor(_ plane: Int, of full: Int, ratio: Int) -> Int? {
+        switch ratio {
+        case 1 where plane == full: return full > 1 ? 2 : 1
+        case 2 where plane == (full + 1) / 2: return 1
+        default: return nil
+        }
     }
 
     /// Copies up to `count` luma rows into `buffer`, reading groups as needed.
@@ -106,7 +144,8 @@ final class JPEGPlaneCollector {
     private func readGroup(_ decoder: OpaquePointer) -> Bool {
         var lines: UInt32 = 0
         let status = pointers.withUnsafeMutableBufferPointer { pa_jpeg_read_planes(decoder, $0.baseAddress, &lines) }
-        guard status == PA_JPEG_OK else { return false }
+        // No lines: nothing was written (only a suspending source does that), so no chroma either.
+        guard status == PA_JPEG_OK, lines > 0 else { return status == PA_JPEG_OK }
         lumaCursor = 0
         lumaInGroup = min(Int(lines), height - lumaRowsOut)
         for c in 1...2 {
