@@ -17,25 +17,55 @@ extension ImageProcessor {
     /// The planar path's output, or nil when it does not apply and `transcode`'s RGB path
     /// runs instead: a source other than a single-frame three-component YCbCr JPEG (CMYK,
     /// RGB-stored, grey; the RGB route warns about extra frames), a
-    /// sampling the planes do not take (4:4:0, 4:1:1, unusual factors), a decode at 1/4 or 1/8
+    /// sampling the planes do not take (`JPEGPlaneCollector.factors`: 4:1:1, fractional ratios), a decode at 1/4 or 1/8
     /// or one whose planes would hold more than the RGB path (`planesFit`), or an
     /// encode at `limits.quality` over the byte cap (the RGB path's quality search runs then).
     func transcodePlanes(
         _ job: StillJob, options: DecodeOptions, log: inout ProcessingLog
     ) throws(ProcessingError) -> ProcessingResult? {
-        let (stored, orientation, limits, mainSize) = (job.stored, job.orientation, job.limits, job.mainSize)
+        let (stored, limits, mainSize) = (job.stored, job.limits, job.mainSize)
         guard limits.resizesPlanes, job.format == .jpeg, !job.isCMYK, job.info.colorSpace == "ycbcr", job.info.frames == 1,
             Self.planesFit(stored: stored, options: options, output: mainSize)
         else { return nil }
-        let decode = try Self.streamPlanes(job.input, options: options, decodeAhead: limits.decodeAhead) {
+        var planarLog = log
+        guard let frame = try planarFrame(job, options: options, log: &planarLog) else { return nil }
+        let data: Data
+        do { data = try JPEGCodec.encode(frame.planes, quality: limits.quality, iccProfile: frame.icc) } catch {
+            throw .codec(error)
+        }
+        guard data.count <= limits.byteCap else {
+            log.steps.append(
+                "YCbCr planes at q\(limits.quality) are \(data.count) bytes, over \(limits.byteCap): fitted through RGB")
+            return nil
+        }
+        planarLog.steps.append("encoded jpeg q\(limits.quality) (\(data.count) bytes)")
+        let output = ProcessedImage(
+            data: data, format: .jpeg, width: mainSize.width, height: mainSize.height, quality: limits.quality)
+        let thumbnail = try job.thumbSize.map { size throws(ProcessingError) in
+            try planarThumbnail(frame.planes, size: size, icc: frame.icc, within: mainSize, limits: limits, log: &planarLog)
+        }
+        log = planarLog
+        return ProcessingResult(
+            output: output, passthrough: false, thumbnail: thumbnail, steps: log.steps, warnings: log.warnings,
+            sourceWidth: stored.width, sourceHeight: stored.height, uprightSourceSize: job.upright)
+    }
+
+    /// The planar decode, resized to `job.mainSize` and turned upright, with its steps logged as
+    /// `transcode` logs them, and the profile that describes it; nil when `JPEGCodec.withPlanes`
+    /// does not take the file. The chroma planes at the decode scale are released on return, so
+    /// the encode holds only the output planes (and, for an odd size, the padded luma).
+    private func planarFrame(_ job: StillJob, options: DecodeOptions, log: inout ProcessingLog)
+        throws(ProcessingError) -> (planes: YCbCrPlanes, icc: [UInt8]?)?
+    {
+        let (orientation, mainSize) = (job.orientation, job.mainSize)
+        let decode = try Self.streamPlanes(job.input, options: options, decodeAhead: job.limits.decodeAhead) {
             luma throws(CodecError) in
             try rowResizer.resize(luma, to: mainSize, orientation: orientation).pixels
         }
         guard let decode else { return nil }
-        var planarLog = log
-        try Self.record(decode, stored: stored, format: job.format, limits: limits, &planarLog)
+        try Self.record(decode, stored: job.stored, format: job.format, limits: job.limits, &log)
         if orientation != .up {
-            planarLog.steps.append("oriented upright (\(planarLog.orientationSource) \(orientation.rawValue))")
+            log.steps.append("oriented upright (\(log.orientationSource) \(orientation.rawValue))")
         }
         let chroma = YCbCrPlanes.chromaSize(width: mainSize.width, height: mainSize.height)
         let chromaSize = Size(width: chroma.width, height: chroma.height)
@@ -50,28 +80,10 @@ extension ImageProcessor {
             throw .codec(error)
         }
         if mainSize != job.upright {
-            planarLog.steps.append(
-                "resized \(job.upright.width)x\(job.upright.height) -> \(mainSize.width)x\(mainSize.height)")
+            log.steps.append("resized \(job.upright.width)x\(job.upright.height) -> \(mainSize.width)x\(mainSize.height)")
         }
-        planarLog.steps.append("resampled as YCbCr 4:2:0 planes (no RGB round trip)")
-        let icc = Self.profile(decode.iccProfile, for: .rgb, &planarLog)
-        let data: Data
-        do { data = try JPEGCodec.encode(planes, quality: limits.quality, iccProfile: icc) } catch { throw .codec(error) }
-        guard data.count <= limits.byteCap else {
-            log.steps.append(
-                "YCbCr planes at q\(limits.quality) are \(data.count) bytes, over \(limits.byteCap): fitted through RGB")
-            return nil
-        }
-        planarLog.steps.append("encoded jpeg q\(limits.quality) (\(data.count) bytes)")
-        let output = ProcessedImage(
-            data: data, format: .jpeg, width: mainSize.width, height: mainSize.height, quality: limits.quality)
-        let thumbnail = try job.thumbSize.map { size throws(ProcessingError) in
-            try planarThumbnail(planes, size: size, icc: icc, limits: limits, log: &planarLog)
-        }
-        log = planarLog
-        return ProcessingResult(
-            output: output, passthrough: false, thumbnail: thumbnail, steps: log.steps, warnings: log.warnings,
-            sourceWidth: stored.width, sourceHeight: stored.height, uprightSourceSize: job.upright)
+        log.steps.append("resampled as YCbCr 4:2:0 planes (no RGB round trip)")
+        return (planes, Self.profile(decode.iccProfile, for: .rgb, &log))
     }
 
     /// True when the planar path pays and holds no more than the RGB path. It pays at decode
@@ -81,7 +93,8 @@ extension ImageProcessor {
     /// Pillow's reference by 0.00003 (three progressive photos decoded at 1/4). And the chroma planes
     /// gathered at the decode scale plus the output planes take no more bytes than the RGB
     /// path's output frame (3 bytes a pixel). A 5/8 decode for a 2048 px fit holds about two
-    /// thirds of that frame.
+    /// thirds of that frame. At the encode the decode-scale chroma is gone (`planarFrame`), and
+    /// an odd-sized luma's padded copy (`JPEGCodec.evenSized`, one luma frame) is within it too.
     static func planesFit(stored: Size, options: DecodeOptions, output: Size) -> Bool {
         let decoded = ImageCodecs.scaledSize(
             width: stored.width, height: stored.height, minimumSize: options.minimumSize, format: .jpeg)
@@ -127,7 +140,7 @@ extension ImageProcessor {
     /// The thumbnail resampled from the main output's planes, as `encodeThumbnail` makes it
     /// from RGB: JPEG at `thumbnailQuality`, made smaller while over the byte cap.
     private func planarThumbnail(
-        _ planes: YCbCrPlanes, size requested: Size, icc: [UInt8]?, limits: ProcessingLimits,
+        _ planes: YCbCrPlanes, size requested: Size, icc: [UInt8]?, within output: Size, limits: ProcessingLimits,
         log: inout ProcessingLog
     ) throws(ProcessingError) -> ProcessedImage {
         var size = requested
@@ -145,9 +158,12 @@ extension ImageProcessor {
                 size = TargetSize.shrunk(size, by: 0.75, aspectOf: requested)
                 continue
             }
-            var step = "thumbnail \(size.width)x\(size.height) jpeg q\(limits.thumbnailQuality) (from the main output)"
-            if size != requested { step += " (held to \(limits.byteCap) bytes)" }
-            log.steps.append(step)
+            // Word for word the RGB route's step (`encodeThumbnail`, then " (from the main output)").
+            var step = "thumbnail \(size.width)x\(size.height) jpeg q\(limits.thumbnailQuality)"
+            if size != requested {
+                step += " (held to the attachment's \(output.width)x\(output.height) and \(limits.byteCap) bytes)"
+            }
+            log.steps.append(step + " (from the main output)")
             return ProcessedImage(
                 data: data, format: .jpeg, width: size.width, height: size.height, quality: limits.thumbnailQuality)
         }

@@ -12,13 +12,15 @@ import Testing
     static let planarStep = "resampled as YCbCr 4:2:0 planes (no RGB round trip)"
 
     /// 4:2:2 at 1/2, progressive 4:2:0 at 5/8 (chroma scaled up by IDCT), the four transposing
-    /// and mirroring orientations, progressive 4:4:4, and a Motion-JPEG 4:2:2 frame.
-    static let cases: [(String, Int)] = [
-        ("photos/kodak_pixpro_fz201.jpg", 2048), ("photos/mei_issue242_progressive.jpg", 700),
-        ("orientation/Landscape_5.jpg", 500), ("orientation/Landscape_6.jpg", 500),
-        ("orientation/Landscape_7.jpg", 500), ("orientation/Landscape_8.jpg", 500),
-        ("orientation/Landscape_3.jpg", 333), ("jpeg/jpeg-decoder/progressive3.jpg", 400),
-        ("jpeg/jpeg-decoder/mjpeg.jpg", 700),
+    /// and mirroring orientations, a half turn at 3/8, progressive 4:4:4, and a Motion-JPEG 4:2:2
+    /// frame at 3/4. The fit is a fraction of the file's long side, so the decode scale is the
+    /// same with the bundled files and with the corpus's larger ones (`make conformance`).
+    static let cases: [(String, Double)] = [
+        ("photos/kodak_pixpro_fz201.jpg", 0.444), ("photos/mei_issue242_progressive.jpg", 0.547),
+        ("orientation/Landscape_5.jpg", 0.556), ("orientation/Landscape_6.jpg", 0.556),
+        ("orientation/Landscape_7.jpg", 0.556), ("orientation/Landscape_8.jpg", 0.556),
+        ("orientation/Landscape_3.jpg", 0.37), ("jpeg/jpeg-decoder/progressive3.jpg", 0.615),
+        ("jpeg/jpeg-decoder/mjpeg.jpg", 0.73),
     ]
 
     static func process(_ data: Data, _ limits: ProcessingLimits, planes: Bool) throws -> ProcessingResult {
@@ -37,9 +39,11 @@ import Testing
     }
 
     @Test(arguments: cases)
-    func planesMatchTheRGBRoute(_ file: String, _ side: Int) throws {
+    func planesMatchTheRGBRoute(_ file: String, _ fraction: Double) throws {
         let data = try Corpus.data(file)
-        let limits = ProcessingLimits(maxLongSide: side, thumbnailSize: 96)
+        let sniffed = try Sniffer.sniff(data)
+        let long = max(try #require(sniffed.width), try #require(sniffed.height))
+        let limits = ProcessingLimits(maxLongSide: Int(Double(long) * fraction), thumbnailSize: 96)
         let planar = try Self.process(data, limits, planes: true)
         let rgb = try Self.process(data, limits, planes: false)
         #expect(planar.steps.contains(Self.planarStep), "\(file): \(planar.steps)")
@@ -60,7 +64,8 @@ import Testing
         #expect(ta.width == tb.width && ta.height == tb.height && ta.format == tb.format)
         let (da, db) = (try Self.decoded(ta), try Self.decoded(tb))
         #expect(SSIM.luma(da, db) >= 0.97, "\(file) thumbnail: luma SSIM \(SSIM.luma(da, db))")
-        #expect(Self.meanDifference(da, db) <= 3.0, "\(file) thumbnail")
+        // q80 at 96 px quantises coarsely: two slightly different sources differ by more there.
+        #expect(Self.meanDifference(da, db) <= 4.0, "\(file) thumbnail: mean difference \(Self.meanDifference(da, db))")
     }
 
     /// Over the byte cap at `quality`, the RGB route's quality search fits it, and says so.
