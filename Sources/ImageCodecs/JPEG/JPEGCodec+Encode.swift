@@ -31,19 +31,31 @@ extension JPEGCodec {
         var flags = TJFLAG_ACCURATEDCT
         if progressive { flags |= TJFLAG_PROGRESSIVE }
 
+        // TurboJPEG 2.1 keeps the optimised Huffman tables of a progressive job in the handle; a
+        // later baseline job on it writes a corrupt stream ("bad Huffman code").
+        return try compressed(iccProfile: iccProfile, spoilsHandle: progressive) { handle, jpegBuffer, jpegSize in
+            pixels.withUnsafeBytes { source in
+                tjCompress2(
+                    handle, source.baseAddress, Int32(pixels.width), Int32(pixels.stride), Int32(pixels.height),
+                    Int32(format.rawValue), jpegBuffer, jpegSize, Int32(sampling.rawValue),
+                    Int32(min(100, max(1, quality))), Int32(flags))
+            }
+        }
+    }
+
+    /// One TurboJPEG compress call (`call` gets the handle and the output pointers, returns its
+    /// status) on a pooled handle: its bytes copied out and freed, `iccProfile` embedded, a
+    /// failure in TurboJPEG's words. `spoilsHandle`: the handle is dropped, not pooled again.
+    private static func compressed(
+        iccProfile: [UInt8]?, spoilsHandle: Bool = false,
+        _ call: (tjhandle, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<UInt>) -> Int32
+    ) throws(CodecError) -> Data {
         let encoded = try TurboJPEGPool.compressors.with { handle throws(CodecError) -> [UInt8] in
             var jpegBuffer: UnsafeMutablePointer<UInt8>? = nil
             var jpegSize: UInt = 0
             defer { if let jpegBuffer { tjFree(jpegBuffer) } }
-            let status = pixels.withUnsafeBytes { source in
-                tjCompress2(
-                    handle.raw, source.baseAddress, Int32(pixels.width), Int32(pixels.stride), Int32(pixels.height),
-                    Int32(format.rawValue), &jpegBuffer, &jpegSize, Int32(sampling.rawValue),
-                    Int32(min(100, max(1, quality))), Int32(flags))
-            }
-            // TurboJPEG 2.1 keeps the optimised Huffman tables of a progressive job in the
-            // handle; a later baseline job on it writes a corrupt stream ("bad Huffman code").
-            if progressive { handle.isReusable = false }
+            let status = call(handle.raw, &jpegBuffer, &jpegSize)
+            if spoilsHandle { handle.isReusable = false }
             guard status == 0, let jpegBuffer, jpegSize > 0 else {
                 throw .encodeFailed(codec: name, message: handle.failure())
             }
@@ -68,30 +80,19 @@ extension JPEGCodec {
         // column and one row past an odd-sized image: give it those, the edge repeated.
         let luma = Self.evenSized(planes.y)
         let strides = [Int32(luma.stride), Int32(planes.cb.stride), Int32(planes.cr.stride)]
-        let encoded = try TurboJPEGPool.compressors.with { handle throws(CodecError) -> [UInt8] in
-            var jpegBuffer: UnsafeMutablePointer<UInt8>? = nil
-            var jpegSize: UInt = 0
-            defer { if let jpegBuffer { tjFree(jpegBuffer) } }
-            let status = luma.withUnsafeBytes { y in
+        return try compressed(iccProfile: iccProfile) { handle, jpegBuffer, jpegSize in
+            luma.withUnsafeBytes { y in
                 planes.cb.withUnsafeBytes { cb in
                     planes.cr.withUnsafeBytes { cr in
                         var sources: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
                         return tjCompressFromYUVPlanes(
-                            handle.raw, &sources, Int32(planes.width), strides, Int32(planes.height),
-                            Int32(TJSAMP_420.rawValue), &jpegBuffer, &jpegSize, Int32(min(100, max(1, quality))),
+                            handle, &sources, Int32(planes.width), strides, Int32(planes.height),
+                            Int32(TJSAMP_420.rawValue), jpegBuffer, jpegSize, Int32(min(100, max(1, quality))),
                             Int32(TJFLAG_ACCURATEDCT))
                     }
                 }
             }
-            guard status == 0, let jpegBuffer, jpegSize > 0 else {
-                throw .encodeFailed(codec: name, message: handle.failure())
-            }
-            return Array(UnsafeBufferPointer(start: jpegBuffer, count: Int(jpegSize)))
         }
-        if let iccProfile, !iccProfile.isEmpty {
-            return Data(JPEGICC.embed(iccProfile, in: encoded))
-        }
-        return Data(encoded)
     }
 
     /// `plane` with an even width and height, the last column and row repeated into the pad;

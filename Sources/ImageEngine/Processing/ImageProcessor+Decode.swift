@@ -16,6 +16,13 @@ struct StreamedDecode<Value> {
     var damage: [String]
     /// How the codec handled the colours (a CMYK conversion), logged as steps.
     var notes: [String] = []
+
+    /// The same decode with `transform` applied to its value.
+    func map<T>(_ transform: (Value) throws -> T) rethrows -> StreamedDecode<T> {
+        StreamedDecode<T>(
+            value: try transform(value), width: width, height: height, layout: layout, iccProfile: iccProfile,
+            warnings: warnings, damage: damage, notes: notes)
+    }
 }
 
 extension ImageProcessor {
@@ -55,26 +62,39 @@ extension ImageProcessor {
     ) throws(ProcessingError) -> StreamedDecode<Value> {
         do {
             return try ImageCodecs.withRows(input.data, format: input.format, options: options) { inner in
-                var prefetcher: PrefetchingRowSource?
-                if decodeAhead && PrefetchingRowSource.pays(width: inner.width, height: inner.height) {
-                    prefetcher = PrefetchingRowSource(inner)
-                }
-                defer { prefetcher?.finish() }
-                let source: any ImageRowSource = prefetcher ?? inner
-                let value = try body(source)
-                prefetcher?.finish()
-                return StreamedDecode(
-                    value: value, width: source.width, height: source.height, layout: source.layout,
-                    iccProfile: source.iccProfile, warnings: source.warnings, damage: source.damage,
-                    notes: source.notes)
+                try streamed(inner, decodeAhead: decodeAhead, body)
             }
-        } catch let error as CodecError {
-            throw .codec(error)
-        } catch let error as ProcessingError {
-            throw error
         } catch {
-            // withRows throws only CodecError, and the body only CodecError.
-            throw .codec(.corrupt(codec: "row decoder", message: "\(error)"))
+            throw processingError(error)
+        }
+    }
+
+    /// `body` over `inner`'s rows, behind a decode-ahead thread when one pays
+    /// (`PrefetchingRowSource.pays`), and what the source said once `body` is done; the thread
+    /// is stopped and joined before this returns, on every path.
+    static func streamed<Value>(
+        _ inner: any ImageRowSource, decodeAhead: Bool, _ body: (any ImageRowSource) throws(CodecError) -> Value
+    ) throws(CodecError) -> StreamedDecode<Value> {
+        var prefetcher: PrefetchingRowSource?
+        if decodeAhead && PrefetchingRowSource.pays(width: inner.width, height: inner.height) {
+            prefetcher = PrefetchingRowSource(inner)
+        }
+        defer { prefetcher?.finish() }
+        let source: any ImageRowSource = prefetcher ?? inner
+        let value = try body(source)
+        prefetcher?.finish()
+        return StreamedDecode(
+            value: value, width: source.width, height: source.height, layout: source.layout,
+            iccProfile: source.iccProfile, warnings: source.warnings, damage: source.damage, notes: source.notes)
+    }
+
+    /// An error out of a streamed decode as the engine throws it: a codec's as `.codec`.
+    static func processingError(_ error: any Error) -> ProcessingError {
+        switch error {
+        case let error as CodecError: return .codec(error)
+        case let error as ProcessingError: return error
+        // The codecs' row entry points throw only CodecError, and the bodies only CodecError.
+        default: return .codec(.corrupt(codec: "row decoder", message: "\(error)"))
         }
     }
 

@@ -114,26 +114,13 @@ extension ImageProcessor {
     ) throws(ProcessingError) -> StreamedDecode<(y: PixelBuffer, chroma: (PixelBuffer, PixelBuffer))>? {
         do {
             return try JPEGCodec.withPlanes(input.data, options: options) { inner, chroma in
-                var prefetcher: PrefetchingRowSource?
-                if decodeAhead && PrefetchingRowSource.pays(width: inner.width, height: inner.height) {
-                    prefetcher = PrefetchingRowSource(inner)
-                }
-                defer { prefetcher?.finish() }
-                let source: any ImageRowSource = prefetcher ?? inner
-                let y = try luma(source)
-                prefetcher?.finish()
+                // `streamed` has joined any decode-ahead thread, the chroma's writer, by now.
+                let decoded = try streamed(inner, decodeAhead: decodeAhead, luma)
                 let planes = chroma()
-                return StreamedDecode(
-                    value: (y: y, chroma: (planes.cb, planes.cr)), width: source.width, height: source.height,
-                    layout: source.layout, iccProfile: source.iccProfile, warnings: source.warnings,
-                    damage: source.damage, notes: source.notes)
+                return decoded.map { (y: $0, chroma: (planes.cb, planes.cr)) }
             }
-        } catch let error as CodecError {
-            throw .codec(error)
-        } catch let error as ProcessingError {
-            throw error
         } catch {
-            throw .codec(.corrupt(codec: "row decoder", message: "\(error)"))
+            throw processingError(error)
         }
     }
 
