@@ -125,34 +125,22 @@ extension ImageProcessor {
     }
 
     /// The thumbnail resampled from the main output's planes, as `encodeThumbnail` makes it
-    /// from RGB: JPEG at `thumbnailQuality`, made smaller while over the byte cap.
+    /// from RGB (`fitThumbnail`): JPEG at `thumbnailQuality`, made smaller while over the byte cap.
     private func planarThumbnail(
         _ planes: YCbCrPlanes, size requested: Size, icc: [UInt8]?, within output: Size, limits: ProcessingLimits,
         log: inout ProcessingLog
     ) throws(ProcessingError) -> ProcessedImage {
-        var size = requested
-        while true {
+        let image = try fitThumbnail(requested, within: output, limits: limits, log: &log) { size throws(CodecError) in
             let chroma = YCbCrPlanes.chromaSize(width: size.width, height: size.height)
             let chromaSize = Size(width: chroma.width, height: chroma.height)
             let thumb = YCbCrPlanes(
                 y: resizer.resize(planes.y, to: size), cb: resizer.resize(planes.cb, to: chromaSize),
                 cr: resizer.resize(planes.cr, to: chromaSize))
-            let data: Data
-            do { data = try JPEGCodec.encode(thumb, quality: limits.thumbnailQuality, iccProfile: icc) } catch {
-                throw .codec(error)
-            }
-            if data.count > limits.byteCap, size.width * size.height > 1 {
-                size = TargetSize.shrunk(size, by: 0.75, aspectOf: requested)
-                continue
-            }
-            // Word for word the RGB route's step (`encodeThumbnail`, then " (from the main output)").
-            var step = "thumbnail \(size.width)x\(size.height) jpeg q\(limits.thumbnailQuality)"
-            if size != requested {
-                step += " (held to the attachment's \(output.width)x\(output.height) and \(limits.byteCap) bytes)"
-            }
-            log.steps.append(step + " (from the main output)")
+            let data = try JPEGCodec.encode(thumb, quality: limits.thumbnailQuality, iccProfile: icc)
             return ProcessedImage(
                 data: data, format: .jpeg, width: size.width, height: size.height, quality: limits.thumbnailQuality)
         }
+        log.steps[log.steps.count - 1] += " (from the main output)"
+        return image
     }
 }

@@ -88,28 +88,39 @@ extension ImageProcessor {
         _ thumb: PixelBuffer, icc: [UInt8]?, within output: Size, limits: ProcessingLimits, log: inout ProcessingLog
     ) throws(ProcessingError) -> ProcessedImage {
         let requested = Size(width: thumb.width, height: thumb.height)
+        let opaque = AlphaChannel.isOpaque(thumb)
+        return try fitThumbnail(requested, within: output, limits: limits, log: &log) { size throws(CodecError) in
+            let pixels = size == requested ? thumb : resizer.resize(thumb, to: size)
+            if opaque {
+                let data = try JPEGCodec.encode(pixels, quality: limits.thumbnailQuality, iccProfile: icc)
+                return ProcessedImage(
+                    data: data, format: .jpeg, width: size.width, height: size.height, quality: limits.thumbnailQuality)
+            }
+            let data = try PNGCodec.encode(pixels, iccProfile: icc)
+            return ProcessedImage(data: data, format: .png, width: size.width, height: size.height)
+        }
+    }
+
+    /// The thumbnail `make` encodes at `requested` (held within `output`), made smaller (×0.75
+    /// a step) while it is over `byteCap`, and its step logged: the one loop behind
+    /// `encodeThumbnail` and the planar route's thumbnail.
+    func fitThumbnail(
+        _ requested: Size, within output: Size, limits: ProcessingLimits, log: inout ProcessingLog,
+        _ make: (Size) throws(CodecError) -> ProcessedImage
+    ) throws(ProcessingError) -> ProcessedImage {
         var size = requested
         if size.width > output.width || size.height > output.height {
             size = FitBox.fit(requested, in: output)
         }
-        let opaque = AlphaChannel.isOpaque(thumb)
         do {
             while true {
-                let pixels = size == requested ? thumb : resizer.resize(thumb, to: size)
-                let image: ProcessedImage
-                if opaque {
-                    let data = try JPEGCodec.encode(pixels, quality: limits.thumbnailQuality, iccProfile: icc)
-                    image = ProcessedImage(
-                        data: data, format: .jpeg, width: size.width, height: size.height, quality: limits.thumbnailQuality)
-                } else {
-                    let data = try PNGCodec.encode(pixels, iccProfile: icc)
-                    image = ProcessedImage(data: data, format: .png, width: size.width, height: size.height)
-                }
+                let image = try make(size)
                 if image.data.count > limits.byteCap, size.width * size.height > 1 {
                     size = TargetSize.shrunk(size, by: 0.75, aspectOf: requested)
                     continue
                 }
-                var step = "thumbnail \(size.width)x\(size.height) " + (opaque ? "jpeg q\(limits.thumbnailQuality)" : "png")
+                var step = "thumbnail \(size.width)x\(size.height) "
+                step += image.format == .jpeg ? "jpeg q\(image.quality ?? limits.thumbnailQuality)" : "png"
                 if size != requested {
                     step += " (held to the attachment's \(output.width)x\(output.height) and \(limits.byteCap) bytes)"
                 }
