@@ -16,10 +16,13 @@ extension JPEGCodec {
         }
     }
 
-    /// A planar decode of `data` (`JPEGRowDecoder.planar`): `body` gets the luma rows as a
-    /// `.gray` row source, which it must read to the end, then `chroma()` gives the two 4:2:0
-    /// chroma planes at the same scale. Nil, without calling `body`, when the file is not
-    /// three-component YCbCr or has a sampling the planes do not take (decode it as RGB then).
+    /// A planar decode of `data`: `body` gets the luma rows as a `.gray` row source, which it
+    /// must read to the end, then `chroma()` gives the two 4:2:0 chroma planes at the same
+    /// scale. At 1/8 they come from the DC coefficients alone when `dcPlanes` takes the file
+    /// (no libjpeg entropy decoding), else from libjpeg's raw components
+    /// (`JPEGRowDecoder.planar`), unless `onlyDCAtOneEighth`. Nil, without calling `body`, when
+    /// the file is not three-component YCbCr or has a sampling the planes do not take, or at
+    /// 1/8 with `onlyDCAtOneEighth` when `dcPlanes` does not take it (decode it as RGB then).
     ///
     ///     let planes = try JPEGCodec.withPlanes(data, options: options) { luma, chroma in
     ///         let y = try luma.readAll()
@@ -27,11 +30,23 @@ extension JPEGCodec {
     ///         return YCbCrPlanes(y: y, cb: cb, cr: cr)
     ///     }
     package static func withPlanes<R>(
-        _ data: Data, options: DecodeOptions,
+        _ data: Data, options: DecodeOptions, onlyDCAtOneEighth: Bool = false,
         _ body: (any ImageRowSource, () -> (cb: PixelBuffer, cr: PixelBuffer)) throws -> R
     ) throws -> R? {
         try data.withUnsafeBytes { bytes -> R? in
-            guard let rows = try JPEGRowDecoder.planar(bytes, options: options), let planes = rows.planes else {
+            let decoder = try JPEGRowDecoder(header: bytes, strict: options.strict)
+            let scale = Scaling.jpeg(width: decoder.header.width, height: decoder.header.height, box: options.minimumSize)
+            let eighth = scale.num * 8 == scale.denom
+            if eighth, let dc = try dcPlanes(bytes, header: decoder, options: options) {
+                let luma = FrameRowSource(dc.luma)
+                return try body(luma) {
+                    precondition(luma.rowsRead == luma.height, "chroma planes asked for before the last luma row")
+                    return (dc.cb, dc.cr)
+                }
+            }
+            guard !(eighth && onlyDCAtOneEighth), let rows = try JPEGRowDecoder.planar(decoder, options: options),
+                let planes = rows.planes
+            else {
                 return nil
             }
             return try body(rows) {

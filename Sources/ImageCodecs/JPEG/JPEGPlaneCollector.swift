@@ -1,8 +1,9 @@
 internal import CJPEGShim
 
 /// The planar side of a `JPEGRowDecoder` opened with `JPEGCodec.withPlanes`: reads libjpeg's
-/// raw component rows (`pa_jpeg_read_planes`, one iMCU row at a time), hands out the luma rows
-/// and reduces the chroma rows as they arrive into two 4:2:0 planes held whole.
+/// raw component rows (`pa_jpeg_read_planes`, one iMCU row at a time; or `JPEGDCDecoder`'s at
+/// 1/8, in the same layout), hands out the luma rows and reduces the chroma rows as they arrive
+/// into two 4:2:0 planes held whole.
 ///
 /// libjpeg hands chroma out at the size its IDCT made: half the luma size for 4:2:0 at 1/1,
 /// but the luma size at the odd scales (jdmaster.c scales 4:2:0 chroma up by IDCT, 10x10 at
@@ -116,14 +117,26 @@ final class JPEGPlaneCollector {
         }
     }
 
-    /// Copies up to `count` luma rows into `buffer`, reading groups as needed.
-    func readLuma(_ decoder: OpaquePointer, into buffer: UnsafeMutablePointer<UInt8>, stride: Int, count: Int)
+    /// Reads one group into the row pointers (`pa_jpeg_read_planes`' layout): the luma lines it
+    /// covers (0 when nothing was written), or nil on a failure.
+    typealias GroupReader = (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> Int?
+
+    /// The group reader over libjpeg's raw-data interface.
+    static func libjpeg(_ decoder: OpaquePointer) -> GroupReader {
+        { rows in
+            var lines: UInt32 = 0
+            return pa_jpeg_read_planes(decoder, rows, &lines) == PA_JPEG_OK ? Int(lines) : nil
+        }
+    }
+
+    /// Copies up to `count` luma rows into `buffer`, reading groups with `read` as needed.
+    func readLuma(_ read: GroupReader, into buffer: UnsafeMutablePointer<UInt8>, stride: Int, count: Int)
         -> (rows: Int, failed: Bool)
     {
         var done = 0
         while done < count && lumaRowsOut < height {
             if lumaInGroup == 0 {
-                if !readGroup(decoder) { return (done, true) }
+                if !readGroup(read) { return (done, true) }
                 if lumaInGroup == 0 { break }
             }
             let n = min(count - done, lumaInGroup)
@@ -140,12 +153,11 @@ final class JPEGPlaneCollector {
         return (done, false)
     }
 
-    /// One `pa_jpeg_read_planes` call; its chroma rows reduced into the planes at once.
-    private func readGroup(_ decoder: OpaquePointer) -> Bool {
-        var lines: UInt32 = 0
-        let status = pointers.withUnsafeMutableBufferPointer { pa_jpeg_read_planes(decoder, $0.baseAddress, &lines) }
+    /// One group read; its chroma rows reduced into the planes at once.
+    private func readGroup(_ read: GroupReader) -> Bool {
+        guard let lines = pointers.withUnsafeMutableBufferPointer({ read($0.baseAddress!) }) else { return false }
         // No lines: nothing was written (only a suspending source does that), so no chroma either.
-        guard status == PA_JPEG_OK, lines > 0 else { return status == PA_JPEG_OK }
+        guard lines > 0 else { return true }
         lumaCursor = 0
         lumaInGroup = min(Int(lines), height - lumaRowsOut)
         for c in 1...2 {

@@ -160,9 +160,9 @@ final class JPEGRowDecoder: ImageRowSource {
     /// A planar decode (`JPEGCodec.withPlanes`): the rows handed out are the luma plane
     /// (`.gray`, at the DCT scale `options.minimumSize` picks), and `planes` gathers the chroma
     /// into 4:2:0 planes as they pass. Nil, before anything is decoded, for a file that is not
-    /// three-component YCbCr or whose sampling `JPEGPlaneCollector` does not take.
-    static func planar(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(CodecError) -> JPEGRowDecoder? {
-        let decoder = try JPEGRowDecoder(header: bytes, strict: options.strict)
+    /// three-component YCbCr or whose sampling `JPEGPlaneCollector` does not take. `decoder`
+    /// is fresh from `init(header:strict:)`.
+    static func planar(_ decoder: JPEGRowDecoder, options: DecodeOptions) throws(CodecError) -> JPEGRowDecoder? {
         let header = decoder.header
         guard header.colorSpace == PA_JPEG_CS_YCBCR, header.components == 3 else { return nil }
         try Limits.check(width: header.width, height: header.height, budget: options.pixelBudget)
@@ -209,7 +209,7 @@ final class JPEGRowDecoder: ImageRowSource {
             started = true
         }
         if let planes {
-            let (done, failed) = planes.readLuma(raw, into: buffer, stride: stride, count: wanted)
+            let (done, failed) = planes.readLuma(JPEGPlaneCollector.libjpeg(raw), into: buffer, stride: stride, count: wanted)
             if failed { throw failure() }
             if rowsRead == height { try finish() }
             return done
