@@ -17,7 +17,8 @@ extension ImageProcessor {
     /// The planar path's output, or nil when it does not apply and `transcode`'s RGB path
     /// runs instead: a source other than a single-frame three-component YCbCr JPEG (CMYK,
     /// RGB-stored, grey; the RGB route warns about extra frames), a
-    /// sampling the planes do not take (`JPEGPlaneCollector.factors`: 4:1:1, fractional ratios), a decode at 1/4 or 1/8
+    /// sampling the planes do not take (`JPEGPlaneCollector.factors`: 4:1:1, fractional ratios), a decode at 1/4,
+    /// at 1/8 one the DC-only reader does not take (progressive, a damaged or odd stream: `JPEGCodec.withPlanes`),
     /// or one whose planes would hold more than the RGB path (`planesFit`), or an
     /// encode at `limits.quality` over the byte cap (the RGB path's quality search runs then).
     func transcodePlanes(
@@ -86,18 +87,28 @@ extension ImageProcessor {
         return (planes, Self.profile(decode.iccProfile, for: .rgb, &log))
     }
 
-    /// True when the planar path pays and holds no more than the RGB path. It pays at decode
-    /// scales above 1/4: the colour work and the resize it halves grow with the decoded pixels,
-    /// the entropy decoding it cannot touch with the file, and at 1/8 and 1/4 (W1's 256 px
-    /// thumbnails) it measured the same time, while lowering W1's mean luma SSIM against
-    /// Pillow's reference by 0.00003 (three progressive photos decoded at 1/4). And the chroma planes
-    /// gathered at the decode scale plus the output planes take no more bytes than the RGB
-    /// path's output frame (3 bytes a pixel). A 5/8 decode for a 2048 px fit holds about two
-    /// thirds of that frame. At the encode the decode-scale chroma is gone (`planarFrame`), and
-    /// an odd-sized luma's padded copy (`JPEGCodec.evenSized`, one luma frame) is within it too.
+    /// True when the planar path pays and holds no more than the memory `workingMemory`
+    /// counts for the image.
+    ///
+    /// It pays at decode scales above 1/4: the colour work and the resize it halves grow with
+    /// the decoded pixels, the entropy decoding it cannot touch with the file. There the chroma
+    /// planes gathered at the decode scale plus the output planes must take no more bytes than
+    /// the RGB path's output frame (3 bytes a pixel). A 5/8 decode for a 2048 px fit holds
+    /// about two thirds of that frame. At the encode the decode-scale chroma is gone
+    /// (`planarFrame`), and an odd-sized luma's padded copy (`JPEGCodec.evenSized`, one luma
+    /// frame) is within it too.
+    ///
+    /// At 1/4 (W1's 256 px thumbnails of small photos) it measured the same time as RGB, while
+    /// lowering W1's mean luma SSIM against Pillow's reference by 0.00003 (three progressive
+    /// photos), so 1/4 stays RGB. At 1/8 the codec reads only the DC coefficients of a baseline
+    /// file (`JPEGCodec.withPlanes`, `JPEGDCDecoder`), which takes the entropy decoding itself
+    /// on; a file it does not take goes the RGB way. Its planes at 1/8 (1.5 bytes a decoded
+    /// pixel) are counted by `workingMemory` as the decoder's, and the output planes hold half
+    /// the frame it counts, so 1/8 always fits.
     static func planesFit(stored: Size, options: DecodeOptions, output: Size) -> Bool {
         let decoded = ImageCodecs.scaledSize(
             width: stored.width, height: stored.height, minimumSize: options.minimumSize, format: .jpeg)
+        if decoded.width == (stored.width + 7) / 8 && decoded.height == (stored.height + 7) / 8 { return true }
         guard decoded.width > (stored.width + 3) / 4 else { return false }
         func planeBytes(_ w: Int, _ h: Int) -> Int { 2 * ((w + 1) / 2) * ((h + 1) / 2) }
         let held = planeBytes(decoded.width, decoded.height) + output.width * output.height
@@ -113,7 +124,7 @@ extension ImageProcessor {
         _ luma: (any ImageRowSource) throws(CodecError) -> PixelBuffer
     ) throws(ProcessingError) -> StreamedDecode<(y: PixelBuffer, chroma: (PixelBuffer, PixelBuffer))>? {
         do {
-            return try JPEGCodec.withPlanes(input.data, options: options) { inner, chroma in
+            return try JPEGCodec.withPlanes(input.data, options: options, onlyDCAtOneEighth: true) { inner, chroma in
                 // `streamed` has joined any decode-ahead thread, the chroma's writer, by now.
                 let decoded = try streamed(inner, decodeAhead: decodeAhead, luma)
                 let planes = chroma()

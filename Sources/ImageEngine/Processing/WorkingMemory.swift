@@ -32,7 +32,8 @@ extension ImageProcessor {
     /// hands out is at most that), HEIC/HEIF/AVIF always (libheif decodes the whole image: see
     /// `heifDecoderMemory`) — and `nil` (not known) assumes it does. A sequential decoder
     /// holds a few MCU rows or two PNG rows: 128 bytes per decoded column + 256 KB of tables
-    /// and zlib state. This counts the row decoders; a codec still decoding whole frames
+    /// and zlib state; a baseline JPEG at 1/8 also its planes, read whole (1.5 bytes a decoded
+    /// pixel: `JPEGDCDecoder`). This counts the row decoders; a codec still decoding whole frames
     /// (`FrameRowSource`) holds the decoded frame besides.
     ///
     /// A GIF, and a WebP that is (or may be) animated, are counted for the animation path too
@@ -63,7 +64,7 @@ extension ImageProcessor {
         let main = TargetSize.main(for: stored, limits: limits)
         let thumb = limits.thumbnailSize.map { TargetSize.thumbnail(for: stored, side: $0) }
         let cover = Size(width: max(main.width, thumb?.width ?? 0), height: max(main.height, thumb?.height ?? 0))
-        var resize = 0, decodedWidth = 0
+        var resize = 0, decodedWidth = 0, decodedPixels = 0
         for swapped in [false, true] {
             // `main` and `cover` are upright; a transposing orientation decodes the swapped box.
             let box = swapped ? (cover.height, cover.width) : (cover.width, cover.height)
@@ -73,23 +74,30 @@ extension ImageProcessor {
                 source: Size(width: decoded.width, height: decoded.height), channels: 4, to: target)
             resize = max(resize, bytes)
             decodedWidth = max(decodedWidth, decoded.width)
+            decodedPixels = max(decodedPixels, decoded.width * decoded.height)
         }
         let frame = main.width * main.height * 4
         let shrunk = frame * 64 / 100
         let decode = resize - frame
-            + decoderMemory(width: width, height: height, decodedWidth: decodedWidth, format: format, holdsFrame)
+            + decoderMemory(
+                width: width, height: height, decoded: (decodedWidth, decodedPixels), format: format, holdsFrame)
         let encode = 2 * min(limits.byteCap, frame / 2)
         let thumbnail = thumb.map { $0.width * $0.height * 4 + main.width * $0.height * 8 } ?? 0
         return frame + shrunk + max(decode, encode, thumbnail)
     }
 
-    /// The decoder's own bytes (see `workingMemory`).
+    /// The decoder's own bytes (see `workingMemory`); `decoded` is the widest decode and the
+    /// largest in pixels.
     private static func decoderMemory(
-        width: Int, height: Int, decodedWidth: Int, format: MediaFormat, _ holdsFrame: Bool?
+        width: Int, height: Int, decoded: (width: Int, pixels: Int), format: MediaFormat, _ holdsFrame: Bool?
     ) -> Int {
-        let sequential = decodedWidth * 128 + 256 * 1024
+        let sequential = decoded.width * 128 + 256 * 1024
         switch format {
-        case .jpeg: return holdsFrame ?? true ? sequential + width * height * 3 : sequential
+        case .jpeg:
+            // At 1/8 a baseline file is read whole into its luma and 4:2:0 chroma planes first
+            // (`JPEGCodec.withPlanes`, `JPEGDCDecoder`): 1.5 bytes a decoded pixel.
+            let dcPlanes = decoded.width == (width + 7) / 8 ? decoded.pixels * 3 / 2 : 0
+            return holdsFrame ?? true ? sequential + width * height * 3 : sequential + dcPlanes
         case .png: return holdsFrame ?? true ? sequential + width * height * 8 : sequential
         case .heic, .heif, .avif: return sequential + heifDecoderMemory(width: width, height: height, format: format)
         default: return sequential + width * height * 4
