@@ -14,7 +14,20 @@
         _ = try? ImageCodecs.decode(data, format: format, options: strict)
     }
 
-    let jpegHarness = Harness(name: "jpeg") { probeAndDecode($0, format: .jpeg) }
+    /// The planar decode at 1/8, as a thumbnail-sized fit takes it: the DC-only reader
+    /// (`JPEGDCDecoder`) over the bytes libjpeg's header read accepted.
+    func dcPlanes(_ bytes: [UInt8]) {
+        let options = DecodeOptions(minimumSize: (1, 1), pixelBudget: 16_000_000)
+        _ = try? JPEGCodec.withPlanes(Data(bytes), options: options, onlyDCAtOneEighth: true) { luma, chroma in
+            _ = try luma.readAll()
+            _ = chroma()
+        }
+    }
+
+    let jpegHarness = Harness(name: "jpeg") {
+        probeAndDecode($0, format: .jpeg)
+        dcPlanes($0)
+    }
     let pngHarness = Harness(name: "png") { probeAndDecode($0, format: .png) }
     let webpHarness = Harness(name: "webp") { probeAndDecode($0, format: .webp) }
     /// HEIC, HEIF and AVIF share one codec (libheif picks the decoder by brand): the box walk
