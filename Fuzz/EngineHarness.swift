@@ -235,8 +235,9 @@
         static func engineFuzzOutcome(_ data: Data, rules: AppleRules, limits: ProcessingLimits) -> StageOutcome {
             var options = ItemOptions(container: URL(fileURLWithPath: "/nonexistent"))
             options.cpuThreads = 1
-            options.rules = rules
+            // `limits` first: it holds the policy, so setting it whole after the rules would undo them.
             options.limits = limits
+            options.policy.rules = rules
             let outcome = MediaStage(options: options).prepare(data, claims: MediaClaims())
             return StageOutcome(
                 prepared: outcome.status == .prepared, reason: outcome.reason, data: outcome.data,
