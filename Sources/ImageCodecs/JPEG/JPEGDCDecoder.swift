@@ -4,7 +4,7 @@ internal import CJPEGShim
 /// per 8x8 block, the same samples libjpeg's 1x1 IDCT makes at scale 1/8.
 ///
 /// At 1/8 the output of a block is its DC coefficient alone, but libjpeg still decodes every AC
-/// coefficient into the block, zeroes the block first and dequantises. Here each AC code is
+/// coefficient into the block (zeroed first, each value extended and stored). Here each AC code is
 /// only skipped: one table lookup gives the bits of two or three codes with their values and how
 /// far they move along the block (`HuffmanLookup`). Every entropy-coded bit is still read, so a
 /// damaged stream is found as libjpeg finds it; but nothing here warns: anything libjpeg would
