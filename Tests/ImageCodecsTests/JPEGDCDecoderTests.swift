@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import TestSupport
 import Testing
 
@@ -140,13 +141,8 @@ import Testing
 
     /// The first byte after the SOS segment.
     static func scanStart(_ bytes: [UInt8]) -> Int? {
-        var pos = 2
-        while pos + 4 <= bytes.count, bytes[pos] == 0xFF {
-            let length = Int(bytes[pos + 2]) << 8 | Int(bytes[pos + 3])
-            if bytes[pos + 1] == 0xDA { return pos + 2 + length }
-            pos += 2 + length
-        }
-        return nil
+        guard let sos = try? JPEGSegments.read(bytes).last, sos.marker == 0xDA else { return nil }
+        return sos.payloadRange.upperBound
     }
 
     /// Huffman tables libjpeg refuses are refused: an all-ones code, a DC symbol over 15.

@@ -1,4 +1,5 @@
 internal import CJPEGShim
+import MediaTypes
 
 /// A baseline JPEG read for its DC coefficients only: each component at 1/8 scale, one sample
 /// per 8x8 block, the same samples libjpeg's 1x1 IDCT makes at scale 1/8.
@@ -42,12 +43,14 @@ struct JPEGDCDecoder {
     /// The headers of a single-scan, Huffman-coded, 8-bit baseline or extended-sequential JPEG
     /// read up to its scan; nil for anything else. `bytes` must outlive the reader.
     init?(_ bytes: UnsafeRawBufferPointer) {
-        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        // The shared walker: SOI, then the segments up to and including the first SOS.
+        guard let segments = try? JPEGSegments.read(bytes), let sos = segments.last, sos.marker == 0xDA else {
+            return nil
+        }
         var headers = Headers()
-        var pos = 2
-        while true {
-            guard let (marker, payload) = Self.nextSegment(bytes, at: &pos) else { return nil }
-            switch marker {
+        for segment in segments.dropLast() {
+            let payload = segment.payloadRange
+            switch segment.marker {
             case 0xC0, 0xC1:
                 guard headers.frame == nil, let frame = Frame(bytes, payload) else { return nil }
                 headers.frame = frame
@@ -58,23 +61,21 @@ struct JPEGDCDecoder {
             case 0xDD:
                 guard payload.count == 2 else { return nil }
                 headers.restartInterval = Int(bytes[payload.lowerBound]) << 8 | Int(bytes[payload.lowerBound + 1])
-            case 0xDA:
-                guard let scan = Scan(bytes, payload, headers),
-                    scan.components.reduce(0, { $0 + $1.h * $1.v }) <= 10  // libjpeg's D_MAX_BLOCKS_IN_MCU
-                else { return nil }
-                (self.scan, restartInterval, self.bytes) = (scan, headers.restartInterval, bytes)
-                state = BitState(pos: payload.upperBound)
-                geometry = scan.components.map { c in
-                    pa_jpeg_plane(
-                        width: UInt32(c.width), height: UInt32(c.height), padded_width: UInt32(scan.mcusAcross * c.h),
-                        rows_per_group: UInt32(c.v), h_samp_factor: Int32(c.h), v_samp_factor: Int32(c.v))
-                }
-                return
             case 0xE0...0xEF, 0xFE:
                 continue
             default:
-                return nil  // SOF2 and the other processes, DAC, DNL, EOI before a scan, ...
+                return nil  // SOF2 and the other processes, DAC, DNL, ...
             }
+        }
+        guard let scan = Scan(bytes, sos.payloadRange, headers),
+            scan.components.reduce(0, { $0 + $1.h * $1.v }) <= 10  // libjpeg's D_MAX_BLOCKS_IN_MCU
+        else { return nil }
+        (self.scan, restartInterval, self.bytes) = (scan, headers.restartInterval, bytes)
+        state = BitState(pos: sos.payloadRange.upperBound)
+        geometry = scan.components.map { c in
+            pa_jpeg_plane(
+                width: UInt32(c.width), height: UInt32(c.height), padded_width: UInt32(scan.mcusAcross * c.h),
+                rows_per_group: UInt32(c.v), h_samp_factor: Int32(c.h), v_samp_factor: Int32(c.v))
         }
     }
 
@@ -94,20 +95,6 @@ struct JPEGDCDecoder {
     /// After the last group: true when the EOI marker follows the data, with nothing between.
     mutating func finish() -> Bool {
         progress.mcuRow == scan.mcusDown && state.finish(bytes)
-    }
-
-    /// The marker after `pos` (fill bytes allowed, nothing else) and its payload's byte range,
-    /// with `pos` moved past the segment; nil when the bytes are not one.
-    private static func nextSegment(_ bytes: UnsafeRawBufferPointer, at pos: inout Int) -> (UInt8, Range<Int>)? {
-        guard pos < bytes.count, bytes[pos] == 0xFF else { return nil }
-        while pos < bytes.count && bytes[pos] == 0xFF { pos += 1 }
-        guard pos + 2 < bytes.count else { return nil }
-        let marker = bytes[pos]
-        let length = Int(bytes[pos + 1]) << 8 | Int(bytes[pos + 2])
-        guard length >= 2, pos + 1 + length <= bytes.count else { return nil }
-        let payload = (pos + 3)..<(pos + 1 + length)
-        pos = payload.upperBound
-        return (marker, payload)
     }
 }
 

@@ -69,6 +69,8 @@ final class JPEGRowDecoder: ImageRowSource {
     private var extraDamage: [String] = []
     /// A planar decode's (`planar(_:options:)`) chroma side; its rows are the luma plane's.
     private(set) var planes: JPEGPlaneCollector?
+    /// The planes' group reader over this decompressor, made once, not at every `readRows`.
+    private lazy var libjpegGroups = JPEGPlaneCollector.libjpeg(raw)
 
     var sourceWidth: Int { header.width }
     var sourceHeight: Int { header.height }
@@ -209,7 +211,7 @@ final class JPEGRowDecoder: ImageRowSource {
             started = true
         }
         if let planes {
-            let (done, failed) = planes.readLuma(JPEGPlaneCollector.libjpeg(raw), into: buffer, stride: stride, count: wanted)
+            let (done, failed) = planes.readLuma(libjpegGroups, into: buffer, stride: stride, count: wanted)
             if failed { throw failure() }
             if rowsRead == height { try finish() }
             return done

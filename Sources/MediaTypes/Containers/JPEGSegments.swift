@@ -59,6 +59,21 @@ public enum JPEGSegments {
     package static func read(
         _ bytes: [UInt8], skippingExtraneousBytes: Bool = false, stopAfter: (JPEGSegment) -> Bool = { _ in false }
     ) throws(Failure) -> [JPEGSegment] {
+        try walk(bytes, skippingExtraneousBytes: skippingExtraneousBytes, stopAfter: stopAfter)
+    }
+
+    /// `read` over bytes read in place (a decoder's view of a file it must not copy).
+    package static func read(
+        _ bytes: UnsafeRawBufferPointer, skippingExtraneousBytes: Bool = false,
+        stopAfter: (JPEGSegment) -> Bool = { _ in false }
+    ) throws(Failure) -> [JPEGSegment] {
+        try walk(bytes, skippingExtraneousBytes: skippingExtraneousBytes, stopAfter: stopAfter)
+    }
+
+    /// The walk behind both `read`s; `bytes` is indexed from 0.
+    private static func walk<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes, skippingExtraneousBytes: Bool, stopAfter: (JPEGSegment) -> Bool
+    ) throws(Failure) -> [JPEGSegment] where Bytes.Index == Int {
         guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw .notJPEG }
         var segments: [JPEGSegment] = []
         var i = 2
