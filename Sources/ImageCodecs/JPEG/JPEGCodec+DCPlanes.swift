@@ -1,3 +1,4 @@
+import Foundation
 internal import CJPEGShim
 
 extension JPEGCodec {
@@ -42,5 +43,24 @@ extension JPEGCodec {
             pixels: luma, sourceWidth: header.width, sourceHeight: header.height, iccProfile: decoder.embeddedProfile,
             notes: [dcNote])
         return (image, collector.cb, collector.cr)
+    }
+
+    /// Proves `data` whole by reading it with `dcPlanes` alone, for a validation decode at 1/8:
+    /// the size of the 1/8 planes and the embedded ICC profile, or nil when `dcPlanes` does not
+    /// take the file (not a three-component YCbCr baseline JPEG decoded at 1/8, a header that
+    /// raised a libjpeg warning, data the reader finds any fault in) or on any error. A file it
+    /// takes is one libjpeg decodes without a warning (`JPEGDCDecoderTests`); for any other, the
+    /// caller's libjpeg decode reports what it finds.
+    ///
+    ///     if let read = JPEGCodec.validateByDC(data, options: DecodeOptions(minimumSize: (1, 1))) { ... }
+    package static func validateByDC(_ data: Data, options: DecodeOptions)
+        -> (width: Int, height: Int, iccProfile: [UInt8]?)?
+    {
+        data.withUnsafeBytes { bytes in
+            guard let decoder = try? JPEGRowDecoder(header: bytes, strict: options.strict),
+                let read = try? dcPlanes(bytes, header: decoder, options: options)
+            else { return nil }
+            return (read.luma.pixels.width, read.luma.pixels.height, read.luma.iccProfile)
+        }
     }
 }
