@@ -108,22 +108,9 @@ import Testing
     func damageIsTakenOnlyWhenLibjpegSeesNone(_ name: String) throws {
         let original = [UInt8](try Self.fixture(name))
         let scanStart = try #require(Self.scanStart(original))
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(bound))
-        }
         var taken = 0, refused = 0
-        for trial in 0..<150 {
-            var bytes = original
-            let at = scanStart + next(original.count - scanStart)
-            switch trial % 5 {
-            case 0: bytes.removeSubrange(at...)  // cut short
-            case 1: bytes[at] ^= UInt8(1 << next(8))  // one bit flipped
-            case 2: bytes[at] = UInt8(next(256))  // one byte changed
-            case 3: bytes.insert(contentsOf: [0xFF, 0xD0 + UInt8(next(8))], at: at)  // a stray restart marker
-            default: bytes.insert(contentsOf: [0xFF, 0xFF, UInt8(next(256))], at: at)  // fill and a byte
-            }
+        let variants = JPEGDamage.variants(of: original, scanStart: scanStart, count: 150, seed: 0x9E37_79B9_7F4A_7C15)
+        for (trial, bytes) in variants.enumerated() {
             let data = Data(bytes)
             guard let dc = try? Self.dcPlanes(data) else {
                 refused += 1

@@ -72,30 +72,17 @@ import Testing
         #expect(!Self.takenByDC(tiny))
     }
 
-    /// Damaged files, as `JPEGDCDecoderTests` makes them: cut short, a bit flipped, a byte
-    /// changed, a stray restart marker, fill and a byte. The same outcome both ways, lenient and
-    /// strict; both readers are exercised. Deterministic (a fixed LCG).
+    /// Damaged files (`JPEGDamage`, as `JPEGDCDecoderTests` uses them): cut short, a bit flipped,
+    /// a byte changed, a stray restart marker, fill and a byte. The same outcome both ways, lenient
+    /// and strict; both readers are exercised. Deterministic (a fixed LCG).
     @Test(arguments: ["codecs/dc/restart-every-mcu-420.jpg", "codecs/dc/optimized-422.jpg"])
     func damagedFilesValidateAsLibjpegDoes(_ name: String) throws {
         let original = [UInt8](try Data(contentsOf: Corpus.testImages.appendingPathComponent(name)))
         let sos = try #require(try? JPEGSegments.read(original).last)
         let scanStart = sos.payloadRange.upperBound
-        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(bound))
-        }
         var taken = 0, refused = 0
-        for trial in 0..<100 {
-            var bytes = original
-            let at = scanStart + next(original.count - scanStart)
-            switch trial % 5 {
-            case 0: bytes.removeSubrange(at...)
-            case 1: bytes[at] ^= UInt8(1 << next(8))
-            case 2: bytes[at] = UInt8(next(256))
-            case 3: bytes.insert(contentsOf: [0xFF, 0xD0 + UInt8(next(8))], at: at)
-            default: bytes.insert(contentsOf: [0xFF, 0xFF, UInt8(next(256))], at: at)
-            }
+        let variants = JPEGDamage.variants(of: original, scanStart: scanStart, count: 100, seed: 0x2545_F491_4F6C_DD1D)
+        for (trial, bytes) in variants.enumerated() {
             let data = Data(bytes)
             if Self.takenByDC(data) { taken += 1 } else { refused += 1 }
             let strict = trial % 2 == 1
