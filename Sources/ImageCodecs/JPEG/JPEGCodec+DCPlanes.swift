@@ -24,13 +24,8 @@ extension JPEGCodec {
         throws(CodecError) -> (luma: DecodedImage, cb: PixelBuffer, cr: PixelBuffer)?
     {
         let header = decoder.header
-        guard header.colorSpace == PA_JPEG_CS_YCBCR, header.components == 3, !header.isProgressive,
-            !header.isMultiScan, decoder.warningCount == 0
-        else { return nil }
-        try Limits.check(width: header.width, height: header.height, budget: options.pixelBudget)
-        let scale = Scaling.jpeg(width: header.width, height: header.height, box: options.minimumSize)
         let (width, height) = ((header.width + 7) / 8, (header.height + 7) / 8)
-        guard scale.num * 8 == scale.denom, var reader = JPEGDCDecoder(bytes), reader.geometry.count == 3,
+        guard var reader = try dcReader(bytes, header: decoder, options: options),
             let collector = JPEGPlaneCollector(reader.geometry, width: width, height: height)
         else { return nil }
         var luma = PixelBuffer(width: width, height: height, layout: .gray)
@@ -45,12 +40,33 @@ extension JPEGCodec {
         return (image, collector.cb, collector.cr)
     }
 
-    /// Proves `data` whole by reading it with `dcPlanes` alone, for a validation decode at 1/8:
-    /// the size of the 1/8 planes and the embedded ICC profile, or nil when `dcPlanes` does not
-    /// take the file (not a three-component YCbCr baseline JPEG decoded at 1/8, a header that
-    /// raised a libjpeg warning, data the reader finds any fault in) or on any error. A file it
-    /// takes is one libjpeg decodes without a warning (`JPEGDCDecoderTests`); for any other, the
-    /// caller's libjpeg decode reports what it finds.
+    /// The DC reader over `bytes` when it may take the file (see `dcPlanes`): the scale is 1/8,
+    /// the file a three-component YCbCr baseline JPEG whose header raised no warning, within the
+    /// pixel budget, and sampled as `JPEGPlaneCollector` takes it (as libjpeg's upsampler does).
+    /// Nil otherwise; the budget's error is thrown, as libjpeg's decode would throw it.
+    private static func dcReader(_ bytes: UnsafeRawBufferPointer, header decoder: JPEGRowDecoder, options: DecodeOptions)
+        throws(CodecError) -> JPEGDCDecoder?
+    {
+        let header = decoder.header
+        guard header.colorSpace == PA_JPEG_CS_YCBCR, header.components == 3, !header.isProgressive,
+            !header.isMultiScan, decoder.warningCount == 0
+        else { return nil }
+        try Limits.check(width: header.width, height: header.height, budget: options.pixelBudget)
+        let scale = Scaling.jpeg(width: header.width, height: header.height, box: options.minimumSize)
+        guard scale.num * 8 == scale.denom, let reader = JPEGDCDecoder(bytes),
+            JPEGPlaneCollector.takes(reader.geometry, width: (header.width + 7) / 8, height: (header.height + 7) / 8)
+        else { return nil }
+        return reader
+    }
+
+    /// Proves `data` whole with the DC reader alone, for a validation decode at 1/8: it takes
+    /// the files `dcPlanes` takes and reads their data to the end marker, one MCU row at a time
+    /// into one scratch group that is overwritten (a row of blocks of each component at 1/8, so
+    /// what it holds grows with the width, never the area). Returns the size of libjpeg's 1/8
+    /// decode and the embedded ICC profile, or nil when the reader does not take the file (see
+    /// `dcReader`), finds any fault in its data, or on any error. A file it takes is one
+    /// libjpeg decodes without a warning (`JPEGDCDecoderTests`, `ValidationByDCTests`); for any
+    /// other, the caller's libjpeg decode reports what it finds.
     ///
     ///     if let read = JPEGCodec.validateByDC(data, options: DecodeOptions(minimumSize: (1, 1))) { ... }
     package static func validateByDC(_ data: Data, options: DecodeOptions)
@@ -58,9 +74,27 @@ extension JPEGCodec {
     {
         data.withUnsafeBytes { bytes in
             guard let decoder = try? JPEGRowDecoder(header: bytes, strict: options.strict),
-                let read = try? dcPlanes(bytes, header: decoder, options: options)
+                let taken = try? dcReader(bytes, header: decoder, options: options)
             else { return nil }
-            return (read.luma.pixels.width, read.luma.pixels.height, read.luma.iccProfile)
+            var reader = taken
+            let planes = reader.geometry
+            let groupBytes = planes.reduce(0) { $0 + Int($1.padded_width) * Int($1.rows_per_group) }
+            let group = UnsafeMutablePointer<UInt8>.allocate(capacity: max(groupBytes, 1))
+            defer { group.deallocate() }
+            var rows: [UnsafeMutablePointer<UInt8>?] = []
+            var offset = 0
+            for plane in planes {
+                for _ in 0..<Int(plane.rows_per_group) {
+                    rows.append(group + offset)
+                    offset += Int(plane.padded_width)
+                }
+            }
+            while true {
+                guard let lines = rows.withUnsafeMutableBufferPointer({ reader.readGroup($0.baseAddress!) }) else { return nil }
+                if lines == 0 { break }
+            }
+            guard reader.finish() else { return nil }
+            return ((decoder.header.width + 7) / 8, (decoder.header.height + 7) / 8, decoder.embeddedProfile)
         }
     }
 }

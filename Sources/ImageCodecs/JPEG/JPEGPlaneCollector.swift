@@ -44,9 +44,9 @@ final class JPEGPlaneCollector {
     var bytes: Int { groupBytes + pending.reduce(0) { $0 + $1.count } + cb.bytes.count + cr.bytes.count }
 
     init?(_ geometry: [pa_jpeg_plane], width: Int, height: Int) {
-        guard geometry.count == 3, Int(geometry[0].width) == width, Int(geometry[0].height) == height else { return nil }
+        guard Self.takes(geometry, width: width, height: height) else { return nil }
         let shapes = geometry.map(Shape.init)
-        guard shapes[1] == shapes[2], let (fx, fy) = Self.factors(luma: shapes[0], chroma: shapes[1]) else { return nil }
+        guard let (fx, fy) = Self.factors(luma: shapes[0], chroma: shapes[1]) else { return nil }
         self.geometry = geometry
         (self.width, self.height, self.fx, self.fy) = (width, height, fx, fy)
         let chroma = YCbCrPlanes.chromaSize(width: width, height: height)
@@ -68,6 +68,14 @@ final class JPEGPlaneCollector {
     }
 
     deinit { group.deallocate() }
+
+    /// Whether `init` takes these planes: three components, the luma `width` x `height`, both
+    /// chroma components alike and sampled 1 or 2 luma samples a side (`factors`).
+    static func takes(_ geometry: [pa_jpeg_plane], width: Int, height: Int) -> Bool {
+        guard geometry.count == 3, Int(geometry[0].width) == width, Int(geometry[0].height) == height else { return false }
+        let shapes = geometry.map(Shape.init)
+        return shapes[1] == shapes[2] && factors(luma: shapes[0], chroma: shapes[1]) != nil
+    }
 
     /// One component as the factors need it: its size at the decode scale, its sampling factors
     /// and its IDCT size (libjpeg may give chroma a larger one than luma: jdmaster.c).

@@ -8,7 +8,7 @@ import Testing
 
 /// The validation decode (`ImageProcessor.decodeToValidate`, what a pass-through JPEG gets in
 /// `prepare` and `verify`) reads a baseline file by its DC coefficients when it can
-/// (`validatedByDC`). Held here to libjpeg's 1/8 decode, which it stands in for: the same log,
+/// (`validationByDCReader`). Held here to libjpeg's 1/8 decode, which it stands in for: the same log,
 /// or the same error, for whole files and damaged ones, lenient and strict.
 @Suite struct ValidationByDCTests {
     /// What validating `data` ends in: the log's steps and warnings, or the error. With
@@ -43,19 +43,28 @@ import Testing
         JPEGCodec.validateByDC(data, options: DecodeOptions(minimumSize: (1, 1))) != nil
     }
 
-    static let files = [
-        "codecs/dc/restart-every-mcu-420.jpg", "codecs/dc/restart-two-rows-444.jpg", "codecs/dc/optimized-422.jpg",
-        "codecs/dc/quality-100-420.jpg", "codecs/dc/sampled-440.jpg", "codecs/dc/sampled-411.jpg",
-        "codecs/dc/gray.jpg", "codecs/dc/progressive.jpg", "codecs/dc/arithmetic.jpg",
-        "conformance/jpeg/jpeg-decoder/partial_progressive.jpg", "conformance/jpeg/jpeg-decoder/icc_missing_chunk.jpeg",
-        "conformance/jpeg/jpeg-decoder/extraneous-data.jpg", "conformance/jpeg/jpeg-decoder/restarts.jpg",
-        "conformance/jpeg/jpeg-decoder/16bit-qtables.jpg", "conformance/jpeg/jpeg-decoder/non-interleaved-mcu.jpg",
+    /// Whole files, and whether the DC reader takes each (else libjpeg validates it): only the
+    /// three-component YCbCr baseline files sampled as libjpeg's upsampler takes them, decoded
+    /// at 1/8 with no warning.
+    static let files: [(name: String, takenByDC: Bool)] = [
+        ("codecs/dc/restart-every-mcu-420.jpg", true), ("codecs/dc/restart-two-rows-444.jpg", true),
+        ("codecs/dc/optimized-422.jpg", true), ("codecs/dc/quality-100-420.jpg", true),
+        ("codecs/dc/sampled-440.jpg", true), ("codecs/dc/sampled-411.jpg", false), ("codecs/dc/gray.jpg", false),
+        ("codecs/dc/progressive.jpg", false), ("codecs/dc/arithmetic.jpg", false),
+        ("conformance/jpeg/jpeg-decoder/partial_progressive.jpg", false),
+        ("conformance/jpeg/jpeg-decoder/icc_missing_chunk.jpeg", false),
+        ("conformance/jpeg/jpeg-decoder/extraneous-data.jpg", false),
+        ("conformance/jpeg/jpeg-decoder/restarts.jpg", true),
+        ("conformance/jpeg/jpeg-decoder/16bit-qtables.jpg", false),
+        ("conformance/jpeg/jpeg-decoder/non-interleaved-mcu.jpg", false),
     ]
 
-    /// Whole files: the same outcome both ways; the baseline YCbCr ones taken by the DC reader.
-    @Test(arguments: files)
+    /// Whole files: the same outcome both ways, and the route the table says.
+    @Test(arguments: files.map(\.name))
     func wholeFilesValidateAsLibjpegDoes(_ name: String) throws {
         let data = try Data(contentsOf: Corpus.testImages.appendingPathComponent(name))
+        let expected = try #require(Self.files.first { $0.name == name }).takenByDC
+        #expect(Self.takenByDC(data) == expected, "\(name): taken by the DC reader \(!expected)")
         for strict in [false, true] {
             #expect(
                 Self.outcome(data, strict: strict, libjpeg: false) == Self.outcome(data, strict: strict, libjpeg: true),
@@ -63,12 +72,54 @@ import Testing
         }
     }
 
+    /// A taken fixture, changed where damage detection meets the end of the file and the
+    /// header: bytes after EOI (both routes ignore them), a COM segment or a restart marker
+    /// between the data and EOI (the reader leaves those to libjpeg), an ICC profile (taken,
+    /// and the same profile as libjpeg's). The same outcome both ways, lenient and strict.
+    @Test func endsAndProfilesValidateAsLibjpegDoes() throws {
+        let original = [UInt8](try Data(contentsOf: Corpus.testImages.appendingPathComponent("codecs/dc/optimized-422.jpg")))
+        #expect(original.suffix(2) == [0xFF, 0xD9])
+        let body = Array(original.dropLast(2))
+        let profile = [UInt8](try Data(contentsOf: Corpus.testImages.appendingPathComponent("codecs/canon_s90.icc")))
+        let marker = Array("ICC_PROFILE".utf8) + [0, 1, 1]
+        let app2Length = 2 + marker.count + profile.count
+        let withProfile =
+            [0xFF, 0xD8, 0xFF, 0xE2, UInt8(app2Length >> 8), UInt8(app2Length & 0xFF)] + marker + profile
+            + original.dropFirst(2)
+        let variants: [(String, [UInt8], Bool)] = [
+            ("bytes after EOI", original + Array("trailing".utf8), true),
+            ("COM before EOI", body + [0xFF, 0xFE, 0x00, 0x05, 0x61, 0x62, 0x63] + [0xFF, 0xD9], false),
+            ("RST before EOI", body + [0xFF, 0xD0, 0xFF, 0xD9], false),
+            ("no EOI", body, false),
+            ("an ICC profile", withProfile, true),
+        ]
+        for (what, bytes, taken) in variants {
+            let data = Data(bytes)
+            #expect(Self.takenByDC(data) == taken, "\(what): taken by the DC reader \(!taken)")
+            for strict in [false, true] {
+                #expect(
+                    Self.outcome(data, strict: strict, libjpeg: false) == Self.outcome(data, strict: strict, libjpeg: true),
+                    "\(what), strict \(strict)")
+            }
+        }
+        let read = try #require(JPEGCodec.validateByDC(Data(withProfile), options: DecodeOptions(minimumSize: (1, 1))))
+        #expect(read.iccProfile == profile)
+        let input = EncodedInput(Data(withProfile), format: .jpeg)
+        let options = DecodeOptions(minimumSize: (1, 1))
+        let libjpeg = try ImageProcessor.stream(input, options: options) { source throws(CodecError) in
+            try source.discardRows()
+        }
+        #expect(libjpeg.iccProfile == read.iccProfile)
+        #expect(libjpeg.width == read.width && libjpeg.height == read.height)
+    }
+
     @Test func theReaderTakesTheBaselineFixtures() throws {
         for name in ["codecs/dc/restart-every-mcu-420.jpg", "codecs/dc/optimized-422.jpg", "codecs/dc/quality-100-420.jpg"] {
             #expect(Self.takenByDC(try Data(contentsOf: Corpus.testImages.appendingPathComponent(name))), "\(name)")
         }
-        // A 4x4 progressive file decodes at 1/1 for a 1x1 box: never the DC reader's.
-        let tiny = try Data(contentsOf: Corpus.testImages.appendingPathComponent(Self.files[9]))
+        // A 4x4 progressive file: refused as progressive (and a 4x4 file decodes at 1/4 for a
+        // 1x1 box, not 1/8: Scaling.jpeg).
+        let tiny = try Data(contentsOf: Corpus.testImages.appendingPathComponent("conformance/jpeg/jpeg-decoder/partial_progressive.jpg"))
         #expect(!Self.takenByDC(tiny))
     }
 
