@@ -27,6 +27,8 @@
     let jpegHarness = Harness(name: "jpeg") {
         probeAndDecode($0, format: .jpeg)
         dcPlanes($0)
+        // The validation read of a pass-through JPEG: the same reader over one scratch MCU row.
+        _ = JPEGCodec.validateByDC(Data($0), options: DecodeOptions(minimumSize: (1, 1), pixelBudget: 16_000_000))
     }
     let pngHarness = Harness(name: "png") { probeAndDecode($0, format: .png) }
     let webpHarness = Harness(name: "webp") { probeAndDecode($0, format: .webp) }
