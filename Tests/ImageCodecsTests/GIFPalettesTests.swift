@@ -104,4 +104,17 @@ struct GIFPalettesTests {
         #expect(compact.palette.count <= GIFEncoder.Quality.compact.maxColors)
         #expect(Self.largestError(region, compact) < 64)
     }
+
+    /// A region over `GIFEncoder.largestFrame` pixels is refused before libimagequant sees it
+    /// (its 2.17 leaks a row per image above that); one of exactly that many is quantised.
+    @Test func regionsOverTheLargestFrameAreRefused() throws {
+        let palettes = GIFPalettes()
+        let over = [UInt8](repeating: 255, count: 2049 * 2048 * 4)
+        #expect(throws: CodecError.self) {
+            try palettes.indices(for: over, width: 2049, height: 2048, quality: .standard)
+        }
+        let most = Self.noise(width: 2048, height: 2048, centre: (128, 128, 128), seed: 5)
+        let indexed = try palettes.indices(for: most, width: 2048, height: 2048, quality: .standard)
+        #expect(indexed.indices.count == 2048 * 2048 && palettes.quantized == 1)
+    }
 }

@@ -23,6 +23,15 @@ import Foundation
 /// - A frame whose distinct colours fit the palette is written with exact colours; otherwise
 ///   libimagequant chooses `quality.maxColors` colours and dithers at `quality.dithering`.
 package struct GIFEncoder {
+    /// The most pixels a GIF frame may have: 2048 x 2048 (the default long side's square), the
+    /// largest image libimagequant quantises in memory (its LIQ_HIGH_MEMORY_LIMIT of 64 MB over
+    /// 16 bytes a pixel). Above it, it "conserves memory" row by row, and Debian 12's 2.17 then
+    /// loses a row of 16 bytes a pixel at each quantise and remap (the conserving row is
+    /// allocated again over the first; fixed upstream after 2.17): found by the engine fuzz
+    /// with a long side of 2599. The animation path sizes its GIFs within it
+    /// (`ImageProcessor.encodeAnimation`); `GIFPalettes` refuses a larger region.
+    package static let largestFrame = 4_194_304
+
     /// Palette quantisation settings (libimagequant).
     package struct Quality: Sendable, Hashable {
         /// Most colours in a frame's palette (2...256), the transparent entry included.

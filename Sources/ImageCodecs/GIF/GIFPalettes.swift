@@ -61,6 +61,13 @@ package final class GIFPalettes {
     func indices(for region: [UInt8], width: Int, height: Int, quality: GIFEncoder.Quality) throws(CodecError)
         -> (indices: [UInt8], palette: [(UInt8, UInt8, UInt8)], transparent: Int?)
     {
+        guard width * height <= GIFEncoder.largestFrame else {
+            throw .encodeFailed(
+                codec: Self.codec,
+                message:
+                    "a \(width)x\(height) frame is over the \(GIFEncoder.largestFrame) pixels libimagequant quantises without leaking (GIFEncoder.largestFrame); scale it down first"
+            )
+        }
         OpenMPThreads.serialOnThisThread()
         let transparent = Self.hasTransparentPixels(region)
         var indices = [UInt8](repeating: 0, count: width * height)

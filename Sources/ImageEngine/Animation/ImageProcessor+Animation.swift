@@ -120,6 +120,13 @@ extension ImageProcessor {
                 "sized \(facts.canvas.width)x\(facts.canvas.height) -> \(size.width)x\(size.height) for the long side and the decoded budget"
             )
         }
+        let framed = TargetSize.withinMemory(size, aspectOf: facts.canvas, budget: GIFEncoder.largestFrame * 4)
+        if framed != size {
+            log.steps.append(
+                "sized \(size.width)x\(size.height) -> \(framed.width)x\(framed.height): a GIF frame has at most \(GIFEncoder.largestFrame) pixels (GIFEncoder.largestFrame)"
+            )
+            size = framed
+        }
         size = Self.firstSize(size, data, format: format, facts: facts, cap: limits.byteCap, &log)
         let palettes: [(GIFEncoder.Quality, String)] = [
             (.standard, "256 colours"), (.compact, "128 colours"), (.smallest, "64 colours"),

@@ -217,6 +217,22 @@ struct AnimationProcessingTests {
         #expect(result.output.frames == 3)
     }
 
+    /// With a long side over 2048, a GIF is still encoded within `GIFEncoder.largestFrame`
+    /// pixels (libimagequant 2.17 leaks above it): the budget allows 2061x2061 here, the frame
+    /// limit 2048x2048.
+    @Test func aGIFIsEncodedWithinTheLargestFrame() throws {
+        let gif = RawGIFWriter.flat(width: 2100, height: 2100, frames: 1)  // 5 MB: under the byte cap
+        var limits = ProcessingLimits()
+        limits.maxLongSide = 4096
+        limits.decodedBudget = 17_000_000
+        let result = try Processing.run(gif, limits)
+        #expect(result.output.format == .gif && result.output.width == 2048 && result.output.height == 2048, "\(result.output.width)x\(result.output.height) \(result.steps)")
+        #expect(result.output.frames == 1)
+        #expect(
+            result.steps.contains { $0.hasPrefix("sized 2061x2061 -> 2048x2048: a GIF frame has at most 4194304 pixels") },
+            "\(result.steps)")
+    }
+
     /// The plan `prepare` and `verify` share.
     @Test func thePlanNamesTheLimit() {
         let limits = ProcessingLimits()
