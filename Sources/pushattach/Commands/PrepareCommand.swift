@@ -17,7 +17,7 @@ struct PrepareCommand: Command {
         static let thumbnail = OptionInfo.int(
             "--thumbnail", "N", "Also write a thumbnail whose long side is N pixels.", default: nil, in: 16...4096)
         static let maxLongSide = OptionInfo.int(
-            "--max-long-side", "N", "Fit images to N pixels on the long side (GIFs stay within 2048x2048 pixels).",
+            "--max-long-side", "N", "Fit images to N pixels on the long side.",
             default: library.limits.maxLongSide, in: 16...16384)
         static let quality = OptionInfo.int(
             "--quality", "Q", "JPEG quality, 1-100.", default: library.limits.quality, in: 1...100)

@@ -63,7 +63,7 @@ struct ServeCommand: Command {
             "--idle-timeout", "SECONDS", "Close a connection idle (or sending its request head) this long.",
             default: library.idleTimeout, in: 1...3600)
         static let maxLongSide = OptionInfo.int(
-            "--max-long-side", "N", "Fit images to N pixels on the long side (GIFs stay within 2048x2048 pixels).",
+            "--max-long-side", "N", "Fit images to N pixels on the long side.",
             default: library.preparer.limits.maxLongSide, in: 16...16384)
         static let quality = OptionInfo.int(
             "--quality", "Q", "JPEG quality, 1-100.", default: library.preparer.limits.quality, in: 1...100)
