@@ -109,24 +109,31 @@ extension ImageProcessor {
 
     // MARK: - Encode
 
+    /// The largest size an animation of `canvas` may be encoded at: within the long side and the
+    /// decoded budget (`TargetSize.main`), and a GIF frame within `GIFEncoder.largestFrame`
+    /// pixels; each step that shrinks it is logged.
+    private static func largestSize(_ canvas: Size, _ limits: ProcessingLimits, _ log: inout ProcessingLog) -> Size {
+        let size = TargetSize.main(for: canvas, limits: limits)
+        if size != canvas {
+            log.steps.append(
+                "sized \(canvas.width)x\(canvas.height) -> \(size.width)x\(size.height) for the long side and the decoded budget"
+            )
+        }
+        let framed = TargetSize.withinMemory(size, aspectOf: canvas, budget: GIFEncoder.largestFrame * 4)
+        if framed != size {
+            log.steps.append(
+                "sized \(size.width)x\(size.height) -> \(framed.width)x\(framed.height): a GIF frame has at most \(GIFEncoder.largestFrame) pixels (GIFEncoder.largestFrame)"
+            )
+        }
+        return framed
+    }
+
     /// The size search: encode, and on passing the byte cap, a smaller size (see the notes).
     private func encodeAnimation(
         _ data: Data, format: MediaFormat, facts: AnimationFacts, thumbSize: Size?, _ limits: ProcessingLimits,
         _ log: inout ProcessingLog
     ) throws(ProcessingError) -> ProcessingResult {
-        var size = TargetSize.main(for: facts.canvas, limits: limits)
-        if size != facts.canvas {
-            log.steps.append(
-                "sized \(facts.canvas.width)x\(facts.canvas.height) -> \(size.width)x\(size.height) for the long side and the decoded budget"
-            )
-        }
-        let framed = TargetSize.withinMemory(size, aspectOf: facts.canvas, budget: GIFEncoder.largestFrame * 4)
-        if framed != size {
-            log.steps.append(
-                "sized \(size.width)x\(size.height) -> \(framed.width)x\(framed.height): a GIF frame has at most \(GIFEncoder.largestFrame) pixels (GIFEncoder.largestFrame)"
-            )
-            size = framed
-        }
+        var size = Self.largestSize(facts.canvas, limits, &log)
         size = Self.firstSize(size, data, format: format, facts: facts, cap: limits.byteCap, &log)
         let palettes: [(GIFEncoder.Quality, String)] = [
             (.standard, "256 colours"), (.compact, "128 colours"), (.smallest, "64 colours"),
