@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <jpeglib.h>
+#include <jpegint.h> /* struct jpeg_inverse_dct: the per-component IDCT of the output pass */
 
 /* The error manager with the jump target of the entry point currently running. */
 typedef struct pa_jpeg_error_mgr {
@@ -37,6 +38,9 @@ struct pa_jpeg_decoder {
 
     unsigned char *icc;
     unsigned int icc_length;
+
+    /* The luma's NxN IDCT, which pa_jpeg_idct_chroma_at_own_scale runs for the chroma too. */
+    inverse_DCT_method_ptr own_scale_idct;
 
     char error[JMSG_LENGTH_MAX];
     unsigned long warning_count;
@@ -298,6 +302,55 @@ static int pa_jpeg_needed_coefficients_final(j_decompress_ptr c) {
     return 1;
 }
 
+/* A raw (planar) decode's chroma at its own scale. At N/8 for N = 3, 5, 6 or 7, jdmaster.c gives
+   4:2:0 chroma a 2Nx2N IDCT, scaling it up to the luma's size instead of upsampling it later; the
+   planes then reduce it back to 4:2:0 (JPEGPlaneCollector). Those IDCTs are plain C and cost
+   more per block than libjpeg's whole luma IDCT: at 6/8 the 12x12 was 18 % of a 3264x2448
+   photo's `prepare` (perf), more than the luma's 6x6 (11 %). This runs the luma's NxN IDCT on a
+   chroma block instead and writes each sample into a 2x2 square of the 2Nx2N cell the output
+   pass expects, so the rounded mean the planes take of each square is that sample: chroma
+   decoded at its own N/8 scale, byte for byte what TurboJPEG's scaled tjDecompressToYUVPlanes
+   gives (JPEGPlanesTests). Both IDCTs are libjpeg's ISLOW kind and read the same dequantisation
+   table (the quantisation values as they are), so the chroma's table serves the NxN one. */
+static void pa_jpeg_idct_chroma_at_own_scale(j_decompress_ptr cinfo, jpeg_component_info *comp, JCOEFPTR coef,
+                                             JSAMPARRAY output, JDIMENSION column) {
+    pa_jpeg_decoder *d = pa_jpeg_owner((j_common_ptr)cinfo);
+    int n = comp->DCT_scaled_size / 2;
+    JSAMPLE block[DCTSIZE * DCTSIZE];
+    JSAMPROW rows[DCTSIZE];
+    for (int r = 0; r < n; r++) rows[r] = block + r * DCTSIZE;
+    d->own_scale_idct(cinfo, comp, coef, rows, 0);
+    for (int r = 0; r < n; r++) {
+        JSAMPROW top = output[2 * r] + column, bottom = output[2 * r + 1] + column;
+        for (int x = 0; x < n; x++) {
+            JSAMPLE v = rows[r][x];
+            top[2 * x] = top[2 * x + 1] = bottom[2 * x] = bottom[2 * x + 1] = v;
+        }
+    }
+}
+
+/* After the output pass's IDCTs are chosen (jpeg_start_decompress, or jpeg_start_output in
+   buffered-image mode, both run jddctmgr's start_pass): a component whose IDCT is twice the
+   smallest one gets the NxN IDCT above. Only for raw planes: an RGB decode would show the 2x2
+   squares, where the 2Nx2N IDCT is a real upsampling. N = 1, 2 and 4 keep libjpeg's (2x2, 4x4
+   and 8x8: SIMD or next to free). */
+static void pa_jpeg_chroma_at_own_scale(pa_jpeg_decoder *d) {
+    j_decompress_ptr c = &d->cinfo;
+    int n = c->min_DCT_scaled_size;
+    if (!c->raw_data_out || !(n == 3 || n == 5 || n == 6 || n == 7)) return;
+    d->own_scale_idct = NULL;
+    for (int ci = 0; ci < c->num_components; ci++) {
+        if (c->comp_info[ci].DCT_scaled_size == n) {
+            d->own_scale_idct = c->idct->inverse_DCT[ci];
+            break;
+        }
+    }
+    if (d->own_scale_idct == NULL) return;
+    for (int ci = 0; ci < c->num_components; ci++) {
+        if (c->comp_info[ci].DCT_scaled_size == 2 * n) c->idct->inverse_DCT[ci] = pa_jpeg_idct_chroma_at_own_scale;
+    }
+}
+
 int pa_jpeg_start(pa_jpeg_decoder *d) {
     if (d->failed) return PA_JPEG_ERROR;
     if (setjmp(d->err.jump)) return pa_jpeg_fail(d);
@@ -331,6 +384,7 @@ int pa_jpeg_start(pa_jpeg_decoder *d) {
            before it, so the output pass never pulls that scan's data in. */
         (void)jpeg_start_output(c, d->stopped_early ? c->input_scan_number - 1 : c->input_scan_number);
     }
+    pa_jpeg_chroma_at_own_scale(d);
     d->started = 1;
     return PA_JPEG_OK;
 }

@@ -8,13 +8,16 @@ import Testing
 /// The planar JPEG decode (`JPEGCodec.withPlanes`) and encode (`JPEGCodec.encode(_:quality:iccProfile:)`):
 /// the components libjpeg stores, no colour conversion either way.
 @Suite struct JPEGPlanesTests {
-    /// TurboJPEG's own planar decode at full size: Y, Cb, Cr as stored.
-    static func turboPlanes(_ data: Data) throws -> [PixelBuffer] {
+    /// TurboJPEG's own planar decode at `eighths`/8 (full size by default): Y, Cb, Cr as stored,
+    /// each at its own scale.
+    static func turboPlanes(_ data: Data, eighths: Int32 = 8) throws -> [PixelBuffer] {
         let handle = try #require(tjInitDecompress())
         defer { tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let bytes = [UInt8](data)
         #expect(tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0)
+        // TJSCALED(): ceil(dimension * num / denom).
+        (width, height) = ((width * eighths + 7) / 8, (height * eighths + 7) / 8)
         func plane(_ c: Int32) -> PixelBuffer {
             PixelBuffer(
                 width: Int(tjPlaneWidth(c, width, subsampling)), height: Int(tjPlaneHeight(c, height, subsampling)),
@@ -52,7 +55,44 @@ import Testing
         }
     }
 
-    /// At 5/8 libjpeg scales 4:2:0 chroma up by IDCT to the luma size (jdmaster.c); the planes
+    /// At N/8 for N = 3, 5, 6, 7 libjpeg gives 4:2:0 chroma a 2Nx2N IDCT (jdmaster.c), which the
+    /// shim replaces by the luma's NxN one (CJPEGShim, `pa_jpeg_idct_chroma_at_own_scale`): every
+    /// plane is then TurboJPEG's own scaled planar decode, byte for byte. Baseline and
+    /// progressive, restart markers, odd sizes (a partial last block and MCU).
+    @Test(arguments: [
+        "photo-1600x1200.jpg", "progressive-640x480.jpg", "codecs/dc/restart-every-mcu-420.jpg",
+        "codecs/dc/quality-100-420.jpg",
+    ])
+    func scaledChromaIsDecodedAtItsOwnScale(_ file: String) throws {
+        let data = try Data(contentsOf: Corpus.testImages.appendingPathComponent(file))
+        let header = try JPEGCodec.readInfo(data)
+        for eighths in [3, 5, 6, 7] {
+            // TJSCALED(): ceil(dimension * num / denom); TurboJPEG's planes are padded to whole
+            // chroma samples, the decode's are not.
+            let (width, height) = ((header.width * eighths + 7) / 8, (header.height * eighths + 7) / 8)
+            let sizes = [(width, height), ((width + 1) / 2, (height + 1) / 2), ((width + 1) / 2, (height + 1) / 2)]
+            let expected = try Self.turboPlanes(data, eighths: Int32(eighths))
+            let got = try #require(
+                try JPEGCodec.withPlanes(data, options: DecodeOptions(minimumSize: (width, height))) { luma, chroma in
+                    let y = try luma.readAll()
+                    let (cb, cr) = chroma()
+                    return [y, cb, cr]
+                })
+            for (c, (g, e)) in zip(got, expected).enumerated() {
+                let place = "\(file) at \(eighths)/8, component \(c)"
+                #expect(g.width == sizes[c].0 && g.height == sizes[c].1, "\(place): \(g.width)x\(g.height)")
+                var differing = 0
+                for y in 0..<min(g.height, e.height) {
+                    for x in 0..<min(g.width, e.width) where g.bytes[y * g.stride + x] != e.bytes[y * e.stride + x] {
+                        differing += 1
+                    }
+                }
+                #expect(differing == 0, "\(place): \(differing) samples differ from TurboJPEG's")
+            }
+        }
+    }
+
+    /// At 5/8 libjpeg's layout holds 4:2:0 chroma at the luma size (jdmaster.c); the planes
     /// come out at half of it, and the luma equals TurboJPEG's RGB decode's luma closely.
     @Test(arguments: ["photos/mei_issue242_progressive.jpg", "photos/kodak_pixpro_fz201.jpg", "orientation/Landscape_6.jpg"])
     func scaledPlanesAreFourTwoZero(_ file: String) throws {

@@ -105,7 +105,9 @@ const unsigned char *pa_jpeg_icc_profile(const pa_jpeg_decoder *decoder, size_t 
    stop reading once the coefficients the output uses are final (see pa_jpeg_start). */
 int pa_jpeg_prepare(pa_jpeg_decoder *decoder, unsigned scale_num, unsigned scale_denom, int out_format,
                     int dc_only, pa_jpeg_output *output);
-/* jpeg_start_decompress (a multi-scan file is read whole here, or up to the early stop). */
+/* jpeg_start_decompress (a multi-scan file is read whole here, or up to the early stop). For
+   PA_JPEG_OUT_PLANES at 3/8, 5/8, 6/8 and 7/8, 4:2:0 chroma is decoded at its own scale (the
+   luma's NxN IDCT, each sample filling the 2x2 square of libjpeg's 2Nx2N cell; see shim.c). */
 int pa_jpeg_start(pa_jpeg_decoder *decoder);
 /* Reads up to `count` rows, `stride` bytes apart, into `rows`; `*rows_read` says how many
    (fewer only at the end of the image). */

@@ -7,7 +7,9 @@ internal import CJPEGShim
 ///
 /// libjpeg hands chroma out at the size its IDCT made: half the luma size for 4:2:0 at 1/1,
 /// but the luma size at the odd scales (jdmaster.c scales 4:2:0 chroma up by IDCT, 10x10 at
-/// 5/8), half width and full height for 4:2:2, the luma size for 4:4:4. Each is brought to
+/// 5/8; the shim gives it the luma's 5x5 IDCT instead and fills each 2x2 square with one sample,
+/// so the mean below is that sample), half width and full height for 4:2:2, the luma size for
+/// 4:4:4. Each is brought to
 /// half width and height (rounded up) by averaging 2 or 4 samples (a 2:1 box, edges repeated),
 /// so the planes are always the encoder's 4:2:0 and hold a quarter of the decoded size each.
 /// 4:4:0 is taken too (full width, half height). Samplings whose chroma is not 1 or 2 luma
