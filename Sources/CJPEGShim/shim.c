@@ -347,7 +347,13 @@ static void pa_jpeg_chroma_at_own_scale(pa_jpeg_decoder *d) {
     }
     if (d->own_scale_idct == NULL) return;
     for (int ci = 0; ci < c->num_components; ci++) {
-        if (c->comp_info[ci].DCT_scaled_size == 2 * n) c->idct->inverse_DCT[ci] = pa_jpeg_idct_chroma_at_own_scale;
+        const jpeg_component_info *comp = &c->comp_info[ci];
+        /* Half the luma's sampling both ways (4:2:0 chroma): the planes take the mean of each 2x2
+           square. Other samplings that get a doubled IDCT (h4v2 luma, 1x1 chroma) keep it. */
+        if (comp->DCT_scaled_size == 2 * n && 2 * comp->h_samp_factor == c->max_h_samp_factor &&
+            2 * comp->v_samp_factor == c->max_v_samp_factor) {
+            c->idct->inverse_DCT[ci] = pa_jpeg_idct_chroma_at_own_scale;
+        }
     }
 }
 
