@@ -24,9 +24,25 @@
         }
     }
 
+    /// The planar decode at 3/8 and 5/8, where 4:2:0 chroma gets the luma's IDCT in place of
+    /// libjpeg's doubled one (CJPEGShim's `pa_jpeg_idct_chroma_at_own_scale`).
+    func oddScalePlanes(_ bytes: [UInt8]) {
+        let data = Data(bytes)
+        guard let info = try? JPEGCodec.readInfo(data) else { return }
+        for eighths in [3, 5] {
+            let box = ((info.width * eighths + 7) / 8, (info.height * eighths + 7) / 8)
+            let options = DecodeOptions(minimumSize: box, pixelBudget: 4_000_000)
+            _ = try? JPEGCodec.withPlanes(data, options: options) { luma, chroma in
+                _ = try luma.readAll()
+                _ = chroma()
+            }
+        }
+    }
+
     let jpegHarness = Harness(name: "jpeg") {
         probeAndDecode($0, format: .jpeg)
         dcPlanes($0)
+        oddScalePlanes($0)
         // The validation read of a pass-through JPEG: the same reader over one scratch MCU row.
         _ = JPEGCodec.validateByDC(Data($0), options: DecodeOptions(minimumSize: (1, 1), pixelBudget: 16_000_000))
     }

@@ -48,15 +48,45 @@ extension JPEGCodec {
         throws(CodecError) -> JPEGDCDecoder?
     {
         let header = decoder.header
-        guard header.colorSpace == PA_JPEG_CS_YCBCR, header.components == 3, !header.isProgressive,
-            !header.isMultiScan, decoder.warningCount == 0
-        else { return nil }
-        try Limits.check(width: header.width, height: header.height, budget: options.pixelBudget)
-        let scale = Scaling.jpeg(width: header.width, height: header.height, box: options.minimumSize)
-        guard scale.num * 8 == scale.denom, let reader = JPEGDCDecoder(bytes),
+        guard !header.isProgressive, !header.isMultiScan, try takesAtOneEighth(decoder, options: options),
+            let reader = JPEGDCDecoder(bytes),
             JPEGPlaneCollector.takes(reader.geometry, width: (header.width + 7) / 8, height: (header.height + 7) / 8)
         else { return nil }
         return reader
+    }
+
+    /// What the readers of this file share: a three-component YCbCr JPEG whose header raised no
+    /// warning, within the pixel budget (its error is thrown, as libjpeg's decode would throw
+    /// it), that `options` decode at 1/8.
+    private static func takesAtOneEighth(_ decoder: JPEGRowDecoder, options: DecodeOptions) throws(CodecError) -> Bool {
+        let header = decoder.header
+        guard header.colorSpace == PA_JPEG_CS_YCBCR, header.components == 3, decoder.warningCount == 0 else {
+            return false
+        }
+        try Limits.check(width: header.width, height: header.height, budget: options.pixelBudget)
+        let scale = Scaling.jpeg(width: header.width, height: header.height, box: options.minimumSize)
+        return scale.num * 8 == scale.denom
+    }
+
+    /// A progressive file's validation at 1/8 by `JPEGProgressiveReader`: the files `dcReader`
+    /// would take but for being progressive (the same components, warnings, budget, scale and
+    /// sampling), read to EOI with every coefficient final. False for libjpeg to decode it.
+    private static func validateProgressive(
+        _ bytes: UnsafeRawBufferPointer, header decoder: JPEGRowDecoder, options: DecodeOptions
+    ) -> Bool {
+        let header = decoder.header
+        guard header.isProgressive, (try? takesAtOneEighth(decoder, options: options)) == true else { return false }
+        return JPEGProgressiveReader.readsWhole(bytes) { frame in
+            let (maxH, maxV) = (frame.maxH, frame.maxV)
+            let across = (frame.width + 8 * maxH - 1) / (8 * maxH)
+            let planes = frame.components.map { c in
+                pa_jpeg_plane(
+                    width: UInt32((frame.width * c.h + 8 * maxH - 1) / (8 * maxH)),
+                    height: UInt32((frame.height * c.v + 8 * maxV - 1) / (8 * maxV)), padded_width: UInt32(across * c.h),
+                    rows_per_group: UInt32(c.v), h_samp_factor: Int32(c.h), v_samp_factor: Int32(c.v))
+            }
+            return JPEGPlaneCollector.takes(planes, width: (header.width + 7) / 8, height: (header.height + 7) / 8)
+        }
     }
 
     /// Proves `data` whole with the DC reader alone, for a validation decode at 1/8: it takes
@@ -73,9 +103,11 @@ extension JPEGCodec {
         -> (width: Int, height: Int, iccProfile: [UInt8]?)?
     {
         data.withUnsafeBytes { bytes in
-            guard let decoder = try? JPEGRowDecoder(header: bytes, strict: options.strict),
-                let taken = try? dcReader(bytes, header: decoder, options: options)
-            else { return nil }
+            guard let decoder = try? JPEGRowDecoder(header: bytes, strict: options.strict) else { return nil }
+            if validateProgressive(bytes, header: decoder, options: options) {
+                return ((decoder.header.width + 7) / 8, (decoder.header.height + 7) / 8, decoder.embeddedProfile)
+            }
+            guard let taken = try? dcReader(bytes, header: decoder, options: options) else { return nil }
             var reader = taken
             let planes = reader.geometry
             let groupBytes = planes.reduce(0) { $0 + Int($1.padded_width) * Int($1.rows_per_group) }

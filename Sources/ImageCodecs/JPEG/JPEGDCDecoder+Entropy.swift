@@ -66,6 +66,14 @@ extension JPEGDCDecoder {
             return value < 1 &<< (n &- 1) ? value &- (1 &<< n) &+ 1 : value
         }
 
+        /// The next `n` (1...16) bits as an unsigned number (a progressive end-of-band run).
+        @inline(__always)
+        mutating func receiveBits(_ n: Int) -> Int {
+            let value = Int(bits &>> UInt64(64 &- n))
+            consume(n)
+            return value
+        }
+
         /// The buffer's unused bits, which must be less than a byte of real data (libjpeg counts
         /// whole bytes left as discarded and warns), and none of the zero padding used.
         var leftoverIsPadding: Bool { count >= padding && count - padding < 8 }
@@ -77,6 +85,12 @@ extension JPEGDCDecoder {
             }
             self = BitState(pos: pos + 2)
             return true
+        }
+
+        /// At the end of one of a progressive file's scans: only padding left, then a marker
+        /// (`pos` at its 0xFF, past any fill).
+        mutating func endOfScan(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            leftoverIsPadding && skipFill(bytes) && pos + 1 < bytes.count
         }
 
         /// At the scan's end: the EOI marker next, nothing between.

@@ -7,9 +7,10 @@ import Testing
 @testable import ImageEngine
 
 /// The validation decode (`ImageProcessor.decodeToValidate`, what a pass-through JPEG gets in
-/// `prepare` and `verify`) reads a baseline file by its DC coefficients when it can
-/// (`validationByDCReader`). Held here to libjpeg's 1/8 decode, which it stands in for: the same log,
-/// or the same error, for whole files and damaged ones, lenient and strict.
+/// `prepare` and `verify`) reads a baseline file by its DC coefficients when it can, a progressive
+/// one by `JPEGProgressiveReader` (`validationByDCReader`). Held here to libjpeg's 1/8 decode, which
+/// they stand in for: the same log, or the same error, for whole files and damaged ones, lenient
+/// and strict.
 @Suite struct ValidationByDCTests {
     /// What validating `data` ends in: the log's steps and warnings, or the error. With
     /// `libjpeg`, the decode `decodeToValidate` made before the DC reader.
@@ -43,20 +44,20 @@ import Testing
         JPEGCodec.validateByDC(data, options: DecodeOptions(minimumSize: (1, 1))) != nil
     }
 
-    /// Whole files, and whether the DC reader takes each (else libjpeg validates it): only the
-    /// three-component YCbCr baseline files sampled as libjpeg's upsampler takes them, decoded
-    /// at 1/8 with no warning.
+    /// Whole files, and whether the DC reader (or, for a progressive file, `JPEGProgressiveReader`)
+    /// takes each (else libjpeg validates it): only the three-component YCbCr files sampled as
+    /// libjpeg's upsampler takes them, decoded at 1/8 with no warning.
     static let files: [(name: String, takenByDC: Bool)] = [
         ("codecs/dc/restart-every-mcu-420.jpg", true), ("codecs/dc/restart-two-rows-444.jpg", true),
         ("codecs/dc/optimized-422.jpg", true), ("codecs/dc/quality-100-420.jpg", true),
         ("codecs/dc/sampled-440.jpg", true), ("codecs/dc/sampled-411.jpg", false), ("codecs/dc/gray.jpg", false),
-        ("codecs/dc/progressive.jpg", false), ("codecs/dc/arithmetic.jpg", false),
+        ("codecs/dc/progressive.jpg", true), ("codecs/dc/arithmetic.jpg", false), ("progressive-640x480.jpg", true),
         ("conformance/jpeg/jpeg-decoder/partial_progressive.jpg", false),
         ("conformance/jpeg/jpeg-decoder/icc_missing_chunk.jpeg", false),
         ("conformance/jpeg/jpeg-decoder/extraneous-data.jpg", false),
         ("conformance/jpeg/jpeg-decoder/restarts.jpg", true),
         ("conformance/jpeg/jpeg-decoder/16bit-qtables.jpg", false),
-        ("conformance/jpeg/jpeg-decoder/non-interleaved-mcu.jpg", false),
+        ("conformance/jpeg/jpeg-decoder/non-interleaved-mcu.jpg", true),
     ]
 
     /// Whole files: the same outcome both ways, and the route the table says.
@@ -124,9 +125,13 @@ import Testing
     }
 
     /// Damaged files (`JPEGDamage`, as `JPEGDCDecoderTests` uses them): cut short, a bit flipped,
-    /// a byte changed, a stray restart marker, fill and a byte. The same outcome both ways, lenient
-    /// and strict; both readers are exercised. Deterministic (a fixed LCG).
-    @Test(arguments: ["codecs/dc/restart-every-mcu-420.jpg", "codecs/dc/optimized-422.jpg"])
+    /// a byte changed, a stray restart marker, fill and a byte, anywhere after the first scan's
+    /// header (so in a progressive file's later scans and the tables between them too). The same
+    /// outcome both ways, lenient and strict; both routes are exercised. Deterministic (a fixed LCG).
+    @Test(arguments: [
+        "codecs/dc/restart-every-mcu-420.jpg", "codecs/dc/optimized-422.jpg", "codecs/dc/progressive.jpg",
+        "progressive-640x480.jpg",
+    ])
     func damagedFilesValidateAsLibjpegDoes(_ name: String) throws {
         let original = [UInt8](try Data(contentsOf: Corpus.testImages.appendingPathComponent(name)))
         let sos = try #require(try? JPEGSegments.read(original).last)
