@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The baseline JPEGs JPEGDCDecoderTests reads: each a layout the DC-only reader must get right
+# The JPEGs JPEGDCDecoderTests and ValidationByDCTests read: each a layout the DC-only reader must get right
 # (or refuse), cut from the repository's own photo-1600x1200.jpg. Run once by hand; the outputs
 # are committed. Needs cjpeg and djpeg (Debian's libjpeg-turbo-progs, 2.1.5) and ImageMagick.
 set -euo pipefail
@@ -16,4 +16,7 @@ cjpeg -quality 85 -grayscale /tmp/pa-dc.ppm > dc/gray.jpg
 cjpeg -quality 85 -sample 4x1 /tmp/pa-dc.ppm > dc/sampled-411.jpg
 cjpeg -quality 85 -arithmetic /tmp/pa-dc.ppm > dc/arithmetic.jpg
 cjpeg -quality 85 -progressive /tmp/pa-dc.ppm > dc/progressive.jpg
+# Progressive with restart markers (end-of-band runs and DC predictions reset at each), and 4:2:2.
+cjpeg -quality 85 -progressive -sample 2x2 -restart 1B /tmp/pa-dc.ppm > dc/progressive-restart-every-mcu-420.jpg
+cjpeg -quality 90 -progressive -sample 2x1 -restart 1 /tmp/pa-dc.ppm > dc/progressive-restart-rows-422.jpg
 rm -f /tmp/pa-dc.ppm

@@ -7,8 +7,9 @@ extension JPEGDCDecoder {
         private let storage: UnsafeMutableRawPointer
 
         /// Nil for a table libjpeg refuses: codes that overflow their length (no code may be all
-        /// ones), or a DC table with a symbol over 15.
-        init?(counts: [Int], symbols: [UInt8], isDC: Bool) {
+        /// ones), or a DC table with a symbol over 15. The `skip` table, 4,096 windows walked
+        /// code by code, is built for AC tables unless `skips` is false (it stays all zeros).
+        init?(counts: [Int], symbols: [UInt8], isDC: Bool, skips: Bool = true) {
             guard Self.isValid(counts: counts, symbols: symbols, isDC: isDC) else { return nil }
             let entries = 1 << HuffmanLookup.bits
             storage = .allocate(byteCount: 6 * entries + 2 * 17 * 8 + 256, alignment: 8)
@@ -37,7 +38,11 @@ extension JPEGDCDecoder {
                 if counts[length] > 0 { maxCode[length] = code - 1 }
                 code <<= 1
             }
-            for window in 0..<entries { skip[window] = Self.skipEntry(window, fast) }
+            if skips && !isDC {
+                for window in 0..<entries { skip[window] = Self.skipEntry(window, fast) }
+            } else {
+                skip.initialize(repeating: 0, count: entries)
+            }
         }
 
         deinit { storage.deallocate() }

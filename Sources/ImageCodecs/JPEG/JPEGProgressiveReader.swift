@@ -106,7 +106,8 @@ enum JPEGProgressiveReader {
         mutating func table(_ key: Int, _ headers: JPEGDCDecoder.Headers) -> JPEGDCDecoder.HuffmanTable? {
             if let table = built[key] { return table }
             guard let spec = key < 4 ? headers.dc[key] : headers.ac[key - 4],
-                let table = JPEGDCDecoder.HuffmanTable(counts: spec.counts, symbols: spec.symbols, isDC: key < 4)
+                let table = JPEGDCDecoder.HuffmanTable(
+                    counts: spec.counts, symbols: spec.symbols, isDC: key < 4, skips: false)
             else { return nil }
             built[key] = table
             return table
@@ -332,22 +333,25 @@ enum JPEGProgressiveReader {
 
         /// libjpeg's `decode_mcu_AC_refine` for one block: a correction bit for each coefficient
         /// already nonzero that a run passes or the band's end run covers, a new coefficient
-        /// (magnitude 1) where a run stops.
+        /// (magnitude 1) where a run stops. libjpeg walks the band a coefficient at a time; here
+        /// the history's bits say at once where a run of zeros stops (the run+1-th zero bit) and
+        /// how many correction bits it passes (the nonzero bits before it), and those are skipped
+        /// together.
         @inline(__always)
         private static func refine(
             _ scan: Scan, _ table: JPEGDCDecoder.HuffmanLookup, _ nonzero: inout UInt64, _ endRun: inout Int,
             _ bytes: UnsafeRawBufferPointer, _ s: inout JPEGDCDecoder.BitState
         ) -> Bool {
+            let end = scan.end
             var k = scan.start
             var nz = nonzero
             defer { nonzero = nz }
             if endRun == 0 {
-                while k <= scan.end {
+                while k <= end {
                     if s.count < 32 { s.refill(bytes) }
                     guard let (symbol, length) = table.decode(s.bits) else { return false }
                     s.consume(length)
-                    var run = symbol >> 4
-                    let size = symbol & 15
+                    let run = symbol >> 4, size = symbol & 15
                     if size != 0 {
                         guard size == 1 else { return false }  // libjpeg warns: a bad Huffman code
                         s.consume(1)  // the new coefficient's sign
@@ -356,35 +360,42 @@ enum JPEGProgressiveReader {
                         if run > 0 { endRun += s.receiveBits(run) }
                         break
                     }
-                    // Past `run` coefficients still zero, reading a correction bit for each nonzero one.
-                    repeat {
-                        if nz & (1 << UInt64(k)) != 0 {
-                            if s.count < 1 { s.refill(bytes) }
-                            s.consume(1)
-                        } else {
-                            run -= 1
-                            if run < 0 { break }
-                        }
-                        k += 1
-                    } while k <= scan.end
+                    // The run+1-th coefficient from k still zero (ZRL: the 16th), else past the band.
+                    var zeros = ~nz & band(k, end)
+                    for _ in 0..<run { zeros &= zeros &- 1 }
+                    let stop = zeros == 0 ? end + 1 : zeros.trailingZeroBitCount
+                    if stop > k { skip((nz & band(k, stop - 1)).nonzeroBitCount, bytes, &s) }
                     if size != 0 {
-                        guard k <= scan.end else { return false }  // libjpeg would store it past the band
-                        nz |= 1 << UInt64(k)
+                        guard stop <= end else { return false }  // libjpeg would store it past the band
+                        nz |= 1 << UInt64(stop)
                     }
-                    k += 1
+                    k = stop + 1
                 }
             }
             if endRun > 0 {
-                while k <= scan.end {
-                    if nz & (1 << UInt64(k)) != 0 {
-                        if s.count < 1 { s.refill(bytes) }
-                        s.consume(1)
-                    }
-                    k += 1
-                }
+                if k <= end { skip((nz & band(k, end)).nonzeroBitCount, bytes, &s) }
                 endRun -= 1
             }
             return true
+        }
+
+        /// Bits `from` through `to` (0...63, `from` <= `to`) set.
+        @inline(__always)
+        private static func band(_ from: Int, _ to: Int) -> UInt64 {
+            let upTo: UInt64 = to == 63 ? ~0 : (1 << UInt64(to + 1)) &- 1
+            return upTo & ~((1 << UInt64(from)) &- 1)
+        }
+
+        /// Consumes `n` (up to 64) bits: correction bits, whose values a validation does not need.
+        @inline(__always)
+        private static func skip(_ n: Int, _ bytes: UnsafeRawBufferPointer, _ s: inout JPEGDCDecoder.BitState) {
+            var left = n
+            while left > 0 {
+                if s.count < 32 { s.refill(bytes) }
+                let take = min(left, 32)
+                s.consume(take)
+                left -= take
+            }
         }
     }
 }

@@ -58,6 +58,12 @@ import Testing
         ("conformance/jpeg/jpeg-decoder/restarts.jpg", true),
         ("conformance/jpeg/jpeg-decoder/16bit-qtables.jpg", false),
         ("conformance/jpeg/jpeg-decoder/non-interleaved-mcu.jpg", true),
+        ("codecs/dc/progressive-restart-every-mcu-420.jpg", true), ("codecs/dc/progressive-restart-rows-422.jpg", true),
+        ("conformance/jpeg/jpeg-decoder/progressive3.jpg", true),
+        ("conformance/jpeg/jpeg-decoder/progressive-missing-ac.jpg", false),
+        ("conformance/jpeg/jpeg-decoder/progressive-missing-dc.jpg", false),
+        ("conformance/jpeg/jpeg-decoder/mozilla/jpg-progressive.jpg", true),
+        ("conformance/jpeg/libjpeg-turbo/testimgp.jpg", true),
     ]
 
     /// Whole files: the same outcome both ways, and the route the table says.
@@ -130,7 +136,8 @@ import Testing
     /// outcome both ways, lenient and strict; both routes are exercised. Deterministic (a fixed LCG).
     @Test(arguments: [
         "codecs/dc/restart-every-mcu-420.jpg", "codecs/dc/optimized-422.jpg", "codecs/dc/progressive.jpg",
-        "progressive-640x480.jpg",
+        "progressive-640x480.jpg", "codecs/dc/progressive-restart-every-mcu-420.jpg",
+        "codecs/dc/progressive-restart-rows-422.jpg", "conformance/jpeg/libjpeg-turbo/testimgp.jpg",
     ])
     func damagedFilesValidateAsLibjpegDoes(_ name: String) throws {
         let original = [UInt8](try Data(contentsOf: Corpus.testImages.appendingPathComponent(name)))
