@@ -1,5 +1,6 @@
-"""Pass-through JPEGs, validated: `verify` of a folder and `prepare` of a folder of baseline JPEGs that
-already fit (1600 px, q85, 4:2:0, upright), for two `pushattach` binaries, alternated. Every such
+"""Pass-through JPEGs, validated: `verify` of a folder and `prepare` of a folder of baseline JPEGs (or,
+with --progressive, progressive ones) that already fit (1600 px, q85, 4:2:0, upright), for two
+`pushattach` binaries, alternated. Every such
 file is only proved whole by a 1/8 decode (`ImageProcessor.decodeToValidate`), so this times that
 decode and what surrounds it (sniffing, hashing, writing).
 
@@ -7,22 +8,23 @@ The photos are the corpus photos re-encoded by Pillow; each is linked COPIES tim
 Prints wall and CPU seconds (user + system) per run and the medians; --json writes them.
 
     Benchmarks/.venv/bin/python Benchmarks/validation_bench.py --before /tmp/before/.build/release/pushattach \
-        --after .build/release/pushattach [--photos ../shared/corpus/photos] [--copies 100] [--rounds 3] [--json FILE]
+        --after .build/release/pushattach [--photos ../shared/corpus/photos] [--copies 100] [--rounds 3] [--progressive] [--json FILE]
 """
 import argparse, json, os, platform, resource, shutil, statistics, subprocess, sys, tempfile, time
 
 from PIL import Image, ImageOps
 
 
-def make_set(photos, folder, copies):
-    """The re-encoded photos, each linked `copies` times; returns the file paths."""
+def make_set(photos, folder, copies, progressive=False):
+    """The re-encoded photos (progressive ones with `progressive`), each linked `copies` times; returns
+    the file paths."""
     os.makedirs(folder)
     paths = []
     for name in sorted(n for n in os.listdir(photos) if n.lower().endswith((".jpg", ".jpeg"))):
         image = ImageOps.exif_transpose(Image.open(os.path.join(photos, name))).convert("RGB")
         image.thumbnail((1600, 1600))
         first = os.path.join(folder, f"{os.path.splitext(name)[0]}-0.jpg")
-        image.save(first, quality=85, subsampling=2)
+        image.save(first, quality=85, subsampling=2, progressive=progressive)
         paths.append(first)
         for i in range(1, copies):
             path = os.path.join(folder, f"{os.path.splitext(name)[0]}-{i}.jpg")
@@ -69,11 +71,12 @@ def main():
     ap.add_argument("--photos", default=default_photos)
     ap.add_argument("--copies", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--progressive", action="store_true", help="save the set as progressive JPEGs")
     ap.add_argument("--json")
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="validation-bench-")
     try:
-        paths = make_set(args.photos, os.path.join(work, "set"), args.copies)
+        paths = make_set(args.photos, os.path.join(work, "set"), args.copies, args.progressive)
         batch = os.path.join(work, "batch")  # prepare takes a folder as its INPUT
         os.makedirs(batch)
         for path in paths[:500]:
@@ -95,7 +98,8 @@ def main():
                     print(f"  round {r + 1}: {job} {label}: {wall:.2f} s wall, {cpu:.2f} s CPU", file=sys.stderr)
         medians = {k: {"wall_s": statistics.median(v["wall_s"] for v in runs[k]),
                        "cpu_s": statistics.median(v["cpu_s"] for v in runs[k])} for k in runs}
-        print(f"validation: {len(paths)} files for verify, 500 for prepare; {args.rounds} rounds alternated; "
+        kind = "progressive" if args.progressive else "baseline"
+        print(f"validation: {len(paths)} {kind} files for verify, 500 for prepare; {args.rounds} rounds alternated; "
               f"load {load:.2f} before")
         for job in ("verify", "prepare"):
             b, a = medians[f"{job} before"], medians[f"{job} after"]
@@ -105,7 +109,7 @@ def main():
             with open(args.json, "w") as fh:
                 json.dump({"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(),
                            "before": describe(args.before), "after": describe(args.after),
-                           "files": len(paths), "rounds": args.rounds, "load_before": load,
+                           "files": len(paths), "progressive": args.progressive, "rounds": args.rounds, "load_before": load,
                            "load_after": os.getloadavg()[0], "runs": runs, "medians": medians}, fh, indent=2)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -309,10 +309,7 @@ enum JPEGProgressiveReader {
             }
             var k = scan.start
             while k <= scan.end {
-                if s.count < 32 { s.refill(bytes) }
-                guard let (symbol, length) = table.decode(s.bits) else { return false }
-                s.consume(length)
-                let (run, size) = (symbol >> 4, symbol & 15)
+                guard let (run, size) = code(table, bytes, &s) else { return false }
                 if size != 0 {
                     k += run
                     guard k <= scan.end else { return false }  // libjpeg would store it past the band
@@ -321,9 +318,7 @@ enum JPEGProgressiveReader {
                 } else if run == 15 {
                     k += 15
                 } else {
-                    endRun = 1 << run
-                    if run > 0 { endRun += s.receiveBits(run) }
-                    endRun -= 1
+                    endRun = endOfBandRun(run, &s) - 1  // this block is the run's first
                     break
                 }
                 k += 1
@@ -348,16 +343,12 @@ enum JPEGProgressiveReader {
             defer { nonzero = nz }
             if endRun == 0 {
                 while k <= end {
-                    if s.count < 32 { s.refill(bytes) }
-                    guard let (symbol, length) = table.decode(s.bits) else { return false }
-                    s.consume(length)
-                    let run = symbol >> 4, size = symbol & 15
+                    guard let (run, size) = code(table, bytes, &s) else { return false }
                     if size != 0 {
                         guard size == 1 else { return false }  // libjpeg warns: a bad Huffman code
                         s.consume(1)  // the new coefficient's sign
                     } else if run != 15 {
-                        endRun = 1 << run
-                        if run > 0 { endRun += s.receiveBits(run) }
+                        endRun = endOfBandRun(run, &s)
                         break
                     }
                     // The run+1-th coefficient from k still zero (ZRL: the 16th), else past the band.
@@ -377,6 +368,25 @@ enum JPEGProgressiveReader {
                 endRun -= 1
             }
             return true
+        }
+
+        /// The next AC code's run and size (the value bits that follow are the caller's); nil for
+        /// a bad code.
+        @inline(__always)
+        private static func code(
+            _ table: JPEGDCDecoder.HuffmanLookup, _ bytes: UnsafeRawBufferPointer, _ s: inout JPEGDCDecoder.BitState
+        ) -> (run: Int, size: Int)? {
+            if s.count < 32 { s.refill(bytes) }
+            guard let (symbol, length) = table.decode(s.bits) else { return nil }
+            s.consume(length)
+            return (symbol >> 4, symbol & 15)
+        }
+
+        /// The blocks an end-of-band code (EOBn, `run` = n) ends, the one it is in included:
+        /// 2^n plus the n bits that follow it.
+        @inline(__always)
+        private static func endOfBandRun(_ run: Int, _ s: inout JPEGDCDecoder.BitState) -> Int {
+            run > 0 ? (1 << run) + s.receiveBits(run) : 1
         }
 
         /// Bits `from` through `to` (0...63, `from` <= `to`) set.
