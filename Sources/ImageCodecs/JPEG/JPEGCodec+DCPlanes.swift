@@ -82,8 +82,9 @@ extension JPEGCodec {
             let planes = frame.components.map { c in
                 pa_jpeg_plane(
                     width: UInt32((frame.width * c.h + 8 * maxH - 1) / (8 * maxH)),
-                    height: UInt32((frame.height * c.v + 8 * maxV - 1) / (8 * maxV)), padded_width: UInt32(across * c.h),
-                    rows_per_group: UInt32(c.v), h_samp_factor: Int32(c.h), v_samp_factor: Int32(c.v))
+                    height: UInt32((frame.height * c.v + 8 * maxV - 1) / (8 * maxV)),
+                    padded_width: UInt32(across * c.h), rows_per_group: UInt32(c.v), h_samp_factor: Int32(c.h),
+                    v_samp_factor: Int32(c.v))
             }
             return JPEGPlaneCollector.takes(planes, width: (header.width + 7) / 8, height: (header.height + 7) / 8)
         }

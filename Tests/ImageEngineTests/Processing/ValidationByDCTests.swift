@@ -124,8 +124,8 @@ import Testing
         for name in ["codecs/dc/restart-every-mcu-420.jpg", "codecs/dc/optimized-422.jpg", "codecs/dc/quality-100-420.jpg"] {
             #expect(Self.takenByDC(try Data(contentsOf: Corpus.testImages.appendingPathComponent(name))), "\(name)")
         }
-        // A 4x4 progressive file: refused as progressive (and a 4x4 file decodes at 1/4 for a
-        // 1x1 box, not 1/8: Scaling.jpeg).
+        // A 4x4 progressive file: refused by both readers, as a 4x4 file decodes at 1/4 for a
+        // 1x1 box, not 1/8 (Scaling.jpeg).
         let tiny = try Data(contentsOf: Corpus.testImages.appendingPathComponent("conformance/jpeg/jpeg-decoder/partial_progressive.jpg"))
         #expect(!Self.takenByDC(tiny))
     }
