@@ -337,21 +337,19 @@ static void pa_jpeg_idct_chroma_at_own_scale(j_decompress_ptr cinfo, jpeg_compon
 static void pa_jpeg_chroma_at_own_scale(pa_jpeg_decoder *d) {
     j_decompress_ptr c = &d->cinfo;
     int n = c->min_DCT_scaled_size;
-    if (!c->raw_data_out || !(n == 3 || n == 5 || n == 6 || n == 7)) return;
-    d->own_scale_idct = NULL;
-    for (int ci = 0; ci < c->num_components; ci++) {
-        if (c->comp_info[ci].DCT_scaled_size == n) {
-            d->own_scale_idct = c->idct->inverse_DCT[ci];
-            break;
-        }
-    }
-    if (d->own_scale_idct == NULL) return;
-    for (int ci = 0; ci < c->num_components; ci++) {
+    if (!c->raw_data_out || !(n == 3 || n == 5 || n == 6 || n == 7) || c->num_components < 2) return;
+    /* The luma is component 0, with the NxN IDCT. */
+    const jpeg_component_info *luma = &c->comp_info[0];
+    if (luma->DCT_scaled_size != n) return;
+    d->own_scale_idct = c->idct->inverse_DCT[0];
+    for (int ci = 1; ci < c->num_components; ci++) {
         const jpeg_component_info *comp = &c->comp_info[ci];
         /* Half the luma's sampling both ways (4:2:0 chroma): the planes take the mean of each 2x2
-           square. Other samplings that get a doubled IDCT (h4v2 luma, 1x1 chroma) keep it. */
-        if (comp->DCT_scaled_size == 2 * n && 2 * comp->h_samp_factor == c->max_h_samp_factor &&
-            2 * comp->v_samp_factor == c->max_v_samp_factor) {
+           square. Other samplings that get a doubled IDCT (h4v2 luma, 1x1 chroma) keep it, and so
+           does a luma sampled below its chroma (1x1 luma, 2x2 chroma: component 0 is then the one
+           with the doubled IDCT, and nothing is swapped). */
+        if (comp->DCT_scaled_size == 2 * n && luma->h_samp_factor == 2 * comp->h_samp_factor &&
+            luma->v_samp_factor == 2 * comp->v_samp_factor) {
             c->idct->inverse_DCT[ci] = pa_jpeg_idct_chroma_at_own_scale;
         }
     }

@@ -19,4 +19,6 @@ cjpeg -quality 85 -progressive /tmp/pa-dc.ppm > dc/progressive.jpg
 # Progressive with restart markers (end-of-band runs and DC predictions reset at each), and 4:2:2.
 cjpeg -quality 85 -progressive -sample 2x2 -restart 1B /tmp/pa-dc.ppm > dc/progressive-restart-every-mcu-420.jpg
 cjpeg -quality 90 -progressive -sample 2x1 -restart 1 /tmp/pa-dc.ppm > dc/progressive-restart-rows-422.jpg
+# Luma sampled below its chroma (1x1 luma, 2x2 chroma): libjpeg doubles the luma's IDCT at odd scales.
+cjpeg -quality 85 -sample 1x1,2x2,2x2 /tmp/pa-dc.ppm > dc/sampled-luma-1x1-chroma-2x2.jpg
 rm -f /tmp/pa-dc.ppm

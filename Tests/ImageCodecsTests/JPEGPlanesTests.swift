@@ -92,6 +92,38 @@ import Testing
         }
     }
 
+    /// A luma sampled below its chroma (1x1 luma, 2x2 chroma) gets libjpeg's doubled IDCT itself
+    /// at the odd scales, and keeps it: its plane is libjpeg's greyscale decode at that scale, byte
+    /// for byte (a first version gave it the chroma's NxN IDCT in 2x2 squares; found by review).
+    @Test func aLumaSampledBelowItsChromaKeepsLibjpegsIDCT() throws {
+        let file = "codecs/dc/sampled-luma-1x1-chroma-2x2.jpg"
+        let data = try Data(contentsOf: Corpus.testImages.appendingPathComponent(file))
+        let bytes = [UInt8](data)
+        let handle = try #require(tjInitDecompress())
+        defer { tjDestroy(handle) }
+        let header = try JPEGCodec.readInfo(data)
+        for eighths in [3, 5, 6, 7] {
+            let (width, height) = ((header.width * eighths + 7) / 8, (header.height * eighths + 7) / 8)
+            var expected = [UInt8](repeating: 0, count: width * height)
+            let status = tjDecompress2(
+                handle, bytes, UInt(bytes.count), &expected, Int32(width), Int32(width), Int32(height),
+                Int32(TJPF_GRAY.rawValue), Int32(TJFLAG_ACCURATEDCT))
+            #expect(status == 0, "TurboJPEG's greyscale decode at \(eighths)/8")
+            let luma = try #require(
+                try JPEGCodec.withPlanes(data, options: DecodeOptions(minimumSize: (width, height))) { luma, _ in
+                    try luma.readAll()
+                })
+            #expect(luma.width == width && luma.height == height, "\(eighths)/8: \(luma.width)x\(luma.height)")
+            var differing = 0
+            for y in 0..<min(height, luma.height) {
+                for x in 0..<min(width, luma.width) where luma.bytes[y * luma.stride + x] != expected[y * width + x] {
+                    differing += 1
+                }
+            }
+            #expect(differing == 0, "\(eighths)/8: \(differing) luma samples differ from libjpeg's")
+        }
+    }
+
     /// At 5/8 libjpeg's layout holds 4:2:0 chroma at the luma size (jdmaster.c); the planes
     /// come out at half of it, and the luma equals TurboJPEG's RGB decode's luma closely.
     @Test(arguments: ["photos/mei_issue242_progressive.jpg", "photos/kodak_pixpro_fz201.jpg", "orientation/Landscape_6.jpg"])

@@ -15,9 +15,10 @@ import MediaTypes
 /// Nothing here warns. Whatever libjpeg would warn about or treat specially makes `readsWhole`
 /// false, and the caller decodes with libjpeg, which reports it: a bad code or a correction
 /// code libjpeg calls bad, a premature end, junk or a wrong restart marker, a progression libjpeg
-/// calls inconsistent or bad, a coefficient placed past its band, more than 500 scans, a marker
-/// between scans other than DHT, DQT, DRI and COM, and an image some coefficient of which is
-/// never refined to its last bit.
+/// calls inconsistent or bad, a scan's components out of frame order, a quantisation table not
+/// yet defined, a coefficient placed past its band or one that libjpeg's 16-bit store wraps to
+/// zero, more than 500 scans, a marker between scans other than DHT, DQT, DRI and COM, and an
+/// image some coefficient of which is never refined to its last bit.
 ///
 ///     guard JPEGProgressiveReader.readsWhole(bytes) else { return nil }   // libjpeg decodes it
 enum JPEGProgressiveReader {
@@ -161,8 +162,11 @@ enum JPEGProgressiveReader {
             var blocks = 0
             for i in 0..<count {
                 let selector = p + 1 + 2 * i
+                // In frame order (libjpeg's get_sos refuses a component listed before one that
+                // precedes it in the frame), each with its quantisation table defined (libjpeg's
+                // latch_quant_tables refuses a missing one).
                 guard let index = frame.components.firstIndex(where: { $0.id == bytes[selector] }),
-                    !components.contains(index)
+                    index > components.last ?? -1, headers.quantDC[frame.components[index].table] != nil
                 else { return nil }
                 let (dcSlot, acSlot) = (Int(bytes[selector + 1] >> 4), Int(bytes[selector + 1] & 15))
                 guard dcSlot < 4, acSlot < 4 else { return nil }
@@ -313,7 +317,10 @@ enum JPEGProgressiveReader {
                 if size != 0 {
                     k += run
                     guard k <= scan.end else { return false }  // libjpeg would store it past the band
-                    s.consume(size)
+                    // libjpeg stores the value shifted by Al as a 16-bit JCOEF: one that wraps to
+                    // 0 is zero to its refinements, which would then read other bits.
+                    let value = s.receiveExtend(size)
+                    guard Int16(truncatingIfNeeded: value << scan.low) != 0 else { return false }
                     nonzero |= 1 << UInt64(k)
                 } else if run == 15 {
                     k += 15
