@@ -46,6 +46,25 @@ http {{ access_log off; keepalive_requests 1000000; sendfile on;
     sys.exit("whole_job: nginx did not start")
 
 
+def serve_job(photos, work, count):
+    """The job's photos served by nginx from a copy in `work` (nginx's worker runs as nobody under
+    root: a copy it can read) and its list of `count` URLs, each photo again and again under a
+    distinct query string; returns (nginx process, path of the URL list, number of photos)."""
+    names = sorted(n for n in os.listdir(photos) if n.lower().endswith((".jpg", ".jpeg")))
+    os.chmod(work, 0o755)
+    root = os.path.join(work, "photos")
+    shutil.copytree(photos, root)
+    for dirpath, dirs, files in os.walk(work):
+        os.chmod(dirpath, 0o755)
+        for f in files:
+            os.chmod(os.path.join(dirpath, f), 0o644)
+    server, port = nginx(root, work)
+    url_list = os.path.join(work, "urls.txt")
+    with open(url_list, "w") as f:
+        f.write("".join(f"http://127.0.0.1:{port}/p/{names[i % len(names)]}?n={i}\n" for i in range(count)))
+    return server, url_list, len(names)
+
+
 def timed(cmd):
     """(seconds, peak RSS bytes) of `cmd` under /usr/bin/time."""
     start = time.perf_counter()
@@ -105,22 +124,9 @@ def main():
         return
 
     photos = os.path.abspath(args.photos)
-    names = sorted(n for n in os.listdir(photos) if n.lower().endswith((".jpg", ".jpeg")))
     work = tempfile.mkdtemp(prefix="whole-job-")
-    os.chmod(work, 0o755)
-    # nginx's worker runs as nobody under root: serve a copy it can read.
-    root = os.path.join(work, "photos")
-    shutil.copytree(photos, root)
-    for dirpath, dirs, files in os.walk(work):
-        os.chmod(dirpath, 0o755)
-        for f in files:
-            os.chmod(os.path.join(dirpath, f), 0o644)
-    server, port = nginx(root, work)
+    server, url_list, photo_count = serve_job(photos, work, args.count)
     try:
-        urls = [f"http://127.0.0.1:{port}/p/{names[i % len(names)]}?n={i}" for i in range(args.count)]
-        url_list = os.path.join(work, "urls.txt")
-        with open(url_list, "w") as f:
-            f.write("\n".join(urls) + "\n")
         load_before = os.getloadavg()[0]
         runs = {"pushattach prepare": [], "Python peer": []}
         for r in range(args.rounds):
@@ -151,7 +157,7 @@ def main():
         figures[tool] = {"seconds": seconds, "images_per_s": args.count / seconds,
                          "peak_rss_mb": max(v[1] for v in values) / 1e6}
     ours, peer = figures["pushattach prepare"], figures["Python peer"]
-    print(f"whole job: {args.count} URLs ({len(names)} photos from {photos}, distinct query strings) over nginx "
+    print(f"whole job: {args.count} URLs ({photo_count} photos from {photos}, distinct query strings) over nginx "
           f"on 127.0.0.1; {args.rounds} rounds alternated; {os.cpu_count()} cores; load {load_before:.2f} before, "
           f"{load_after:.2f} after")
     print(f"{'tool':20} {'s (median)':>10} {'images/s':>9} {'peak RSS MB':>12}")

@@ -10,7 +10,7 @@ import argparse, json, os, resource, shutil, statistics, subprocess, sys, tempfi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from validation_bench import describe, machine  # noqa: E402
-from whole_job import nginx  # noqa: E402
+from whole_job import serve_job  # noqa: E402
 
 
 def main():
@@ -23,23 +23,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--json")
     args = ap.parse_args()
-    photos = os.path.abspath(args.photos)
-    names = sorted(n for n in os.listdir(photos) if n.lower().endswith((".jpg", ".jpeg")))
     work = tempfile.mkdtemp(prefix="whole-job-ab-")
-    os.chmod(work, 0o755)
-    root = os.path.join(work, "photos")  # nginx's worker runs as nobody: a copy it can read
-    shutil.copytree(photos, root)
-    for dirpath, _, files in os.walk(work):
-        os.chmod(dirpath, 0o755)
-        for f in files:
-            os.chmod(os.path.join(dirpath, f), 0o644)
-    server, port = nginx(root, work)
+    server, url_list, _ = serve_job(os.path.abspath(args.photos), work, args.count)
     binaries = {"before": args.before, "after": args.after}
     runs = {label: [] for label in binaries}
     try:
-        url_list = os.path.join(work, "urls.txt")
-        with open(url_list, "w") as f:
-            f.write("".join(f"http://127.0.0.1:{port}/p/{names[i % len(names)]}?n={i}\n" for i in range(args.count)))
         load = os.getloadavg()[0]
         for r in range(args.rounds):
             for label in (list(binaries) if r % 2 == 0 else list(reversed(list(binaries)))):

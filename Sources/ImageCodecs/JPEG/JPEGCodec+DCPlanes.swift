@@ -77,16 +77,8 @@ extension JPEGCodec {
         let header = decoder.header
         guard header.isProgressive, (try? takesAtOneEighth(decoder, options: options)) == true else { return false }
         return JPEGProgressiveReader.readsWhole(bytes) { frame in
-            let (maxH, maxV) = (frame.maxH, frame.maxV)
-            let across = (frame.width + 8 * maxH - 1) / (8 * maxH)
-            let planes = frame.components.map { c in
-                pa_jpeg_plane(
-                    width: UInt32((frame.width * c.h + 8 * maxH - 1) / (8 * maxH)),
-                    height: UInt32((frame.height * c.v + 8 * maxV - 1) / (8 * maxV)),
-                    padded_width: UInt32(across * c.h), rows_per_group: UInt32(c.v), h_samp_factor: Int32(c.h),
-                    v_samp_factor: Int32(c.v))
-            }
-            return JPEGPlaneCollector.takes(planes, width: (header.width + 7) / 8, height: (header.height + 7) / 8)
+            JPEGPlaneCollector.takes(
+                frame.planesAtOneEighth, width: (header.width + 7) / 8, height: (header.height + 7) / 8)
         }
     }
 

@@ -95,7 +95,7 @@ extension JPEGDCDecoder {
 
         /// At the scan's end: the EOI marker next, nothing between.
         mutating func finish(_ bytes: UnsafeRawBufferPointer) -> Bool {
-            leftoverIsPadding && skipFill(bytes) && pos + 1 < bytes.count && bytes[pos + 1] == 0xD9
+            endOfScan(bytes) && bytes[pos + 1] == 0xD9
         }
 
         /// Moves `pos` to the last of a run of 0xFF bytes (fill before a marker); false when

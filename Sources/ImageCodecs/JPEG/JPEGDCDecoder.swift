@@ -123,6 +123,32 @@ extension JPEGDCDecoder {
 
         var maxH: Int { components.map(\.h).max() ?? 1 }
         var maxV: Int { components.map(\.v).max() ?? 1 }
+
+        /// libjpeg's size of component `index` in blocks: ceil(image size * sampling / (max
+        /// sampling * 8)).
+        func blocks(_ index: Int) -> (across: Int, down: Int) {
+            let (c, maxH, maxV) = (components[index], maxH, maxV)
+            return ((width * c.h + 8 * maxH - 1) / (8 * maxH), (height * c.v + 8 * maxV - 1) / (8 * maxV))
+        }
+
+        /// The MCUs of a scan of every component: ceil(image size / (max sampling * 8)).
+        var mcus: (across: Int, down: Int) {
+            let (maxH, maxV) = (maxH, maxV)
+            return ((width + 8 * maxH - 1) / (8 * maxH), (height + 8 * maxV - 1) / (8 * maxV))
+        }
+
+        /// Each component's plane at 1/8 as `pa_jpeg_plane_geometry` describes libjpeg's for a
+        /// scan of every component: its blocks, the row a group writes (whole MCUs) and the rows
+        /// per group.
+        var planesAtOneEighth: [pa_jpeg_plane] {
+            let across = mcus.across
+            return components.indices.map { i in
+                let (c, size) = (components[i], blocks(i))
+                return pa_jpeg_plane(
+                    width: UInt32(size.across), height: UInt32(size.down), padded_width: UInt32(across * c.h),
+                    rows_per_group: UInt32(c.v), h_samp_factor: Int32(c.h), v_samp_factor: Int32(c.v))
+            }
+        }
     }
 
     /// A DHT table as the segment gives it, checked (`HuffmanTable.isValid`); its lookup tables
@@ -200,7 +226,6 @@ extension JPEGDCDecoder {
             guard count == frame.components.count, payload.count == 4 + 2 * count else { return nil }
             let end = p + 1 + 2 * count
             guard bytes[end] == 0, bytes[end + 1] == 63, bytes[end + 2] == 0 else { return nil }
-            let (maxH, maxV) = (frame.maxH, frame.maxV)
             var components: [Component] = []
             var built: [Int: HuffmanTable] = [:]  // slot (AC + 4) -> its table, built once
             func table(_ key: Int, _ spec: HuffmanSpec?) -> HuffmanTable? {
@@ -216,9 +241,7 @@ extension JPEGDCDecoder {
                 guard bytes[selector] == c.id, dcSlot < 4, acSlot < 4, let dc = table(dcSlot, headers.dc[dcSlot]),
                     let ac = table(acSlot + 4, headers.ac[acSlot]), let quant = headers.quantDC[c.table]
                 else { return nil }
-                // libjpeg's component size: ceil(image size * sampling / max sampling), in blocks.
-                let width = (frame.width * c.h + 8 * maxH - 1) / (8 * maxH)
-                let height = (frame.height * c.v + 8 * maxV - 1) / (8 * maxV)
+                let (width, height) = frame.blocks(i)
                 components.append(
                     Component(
                         lookup: ComponentLookup(dc: dc.lookup, ac: ac.lookup, quant: quant), h: c.h, v: c.v, width: width,
@@ -229,8 +252,7 @@ extension JPEGDCDecoder {
                 (components[0].h, components[0].v) = (1, 1)
                 (mcusAcross, mcusDown) = (components[0].width, components[0].height)
             } else {
-                mcusAcross = (frame.width + 8 * maxH - 1) / (8 * maxH)
-                mcusDown = (frame.height + 8 * maxV - 1) / (8 * maxV)
+                (mcusAcross, mcusDown) = frame.mcus
             }
             self.components = components
             tables = Array(built.values)

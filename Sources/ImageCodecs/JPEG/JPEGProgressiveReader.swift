@@ -188,17 +188,13 @@ enum JPEGProgressiveReader {
     /// The frame's components and what the scans so far have coded.
     struct Image {
         var components: [Component]
-        let maxH: Int
-        let maxV: Int
-        let width: Int
-        let height: Int
+        /// The MCUs of an interleaved (DC) scan.
+        let mcus: (across: Int, down: Int)
 
         init(_ frame: JPEGDCDecoder.Frame) {
-            (maxH, maxV, width, height) = (frame.maxH, frame.maxV, frame.width, frame.height)
-            components = frame.components.map { [maxH, maxV] c in
-                // libjpeg's component size in blocks: ceil(image size * sampling / (max sampling * 8)).
-                let across = (frame.width * c.h + 8 * maxH - 1) / (8 * maxH)
-                let down = (frame.height * c.v + 8 * maxV - 1) / (8 * maxV)
+            mcus = frame.mcus
+            components = frame.components.indices.map { i in
+                let c = frame.components[i], (across, down) = frame.blocks(i)
                 return Component(
                     id: c.id, h: c.h, v: c.v, widthInBlocks: across, heightInBlocks: down,
                     nonzero: [UInt64](repeating: 0, count: across * down))
@@ -244,8 +240,7 @@ enum JPEGProgressiveReader {
         ) -> Bool {
             let single = scan.components.count == 1
             let first = components[scan.components[0]]
-            let across = single ? first.widthInBlocks : (width + 8 * maxH - 1) / (8 * maxH)
-            let down = single ? first.heightInBlocks : (height + 8 * maxV - 1) / (8 * maxV)
+            let (across, down) = single ? (first.widthInBlocks, first.heightInBlocks) : mcus
             let blocks = scan.components.map { single ? 1 : components[$0].h * components[$0].v }
             var predictions = [Int](repeating: 0, count: scan.components.count)
             var sinceRestart = 0, nextRestart = 0
