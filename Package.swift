@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "MediaTypesTests", dependencies: ["MediaTypes", "TestSupport"]),
         .testTarget(
             name: "ImageCodecsTests",
-            dependencies: ["ImageCodecs", "MediaTypes", "TestSupport", "CPNG", "CTurboJPEG", "CGIF", "CLCMS2"]),
+            dependencies: ["ImageCodecs", "MediaTypes", "TestSupport", "CPNG", "CTurboJPEG", "CJPEGShim", "CGIF", "CLCMS2"]),
         .testTarget(name: "ImageEngineTests", dependencies: ["ImageEngine", "ImageCodecs", "MediaTypes", "Verification", "TestSupport"]),
         .testTarget(name: "VerificationTests", dependencies: ["Verification", "MediaTypes", "TestSupport"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "TestSupport"]),

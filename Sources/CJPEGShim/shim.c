@@ -12,6 +12,8 @@
 #include <jpeglib.h>
 #include <jpegint.h> /* struct jpeg_inverse_dct: the per-component IDCT of the output pass */
 
+#include "scaled_idct.h"
+
 /* The error manager with the jump target of the entry point currently running. */
 typedef struct pa_jpeg_error_mgr {
     struct jpeg_error_mgr pub;
@@ -41,6 +43,9 @@ struct pa_jpeg_decoder {
 
     /* The luma's NxN IDCT, which pa_jpeg_idct_chroma_at_own_scale runs for the chroma too. */
     inverse_DCT_method_ptr own_scale_idct;
+    /* libjpeg's own NxN IDCT where scaled_idct.c's replaced it, by N: the SIMD one hands it the
+       blocks it is not exact for. */
+    inverse_DCT_method_ptr libjpeg_idct[DCTSIZE + 1];
 
     char error[JMSG_LENGTH_MAX];
     unsigned long warning_count;
@@ -329,6 +334,26 @@ static void pa_jpeg_idct_chroma_at_own_scale(j_decompress_ptr cinfo, jpeg_compon
     }
 }
 
+inverse_DCT_method_ptr pa_jpeg_libjpeg_idct(j_decompress_ptr cinfo, int n) {
+    return pa_jpeg_owner((j_common_ptr)cinfo)->libjpeg_idct[n];
+}
+
+/* After the output pass's IDCTs are chosen (as for pa_jpeg_chroma_at_own_scale, and before it,
+   which then takes the SIMD one for its chroma): libjpeg's plain-C scaled IDCTs (3x3, 5x5, 6x6,
+   7x7) give way to scaled_idct.c's SIMD ones, whose output is the same byte for byte. Any
+   output, planes or RGB: they write exactly the NxN samples libjpeg's would. */
+static void pa_jpeg_use_simd_idct(pa_jpeg_decoder *d) {
+    j_decompress_ptr c = &d->cinfo;
+    if (c->data_precision != 8) return;
+    for (int ci = 0; ci < c->num_components; ci++) {
+        int n = c->comp_info[ci].DCT_scaled_size;
+        inverse_DCT_method_ptr simd = pa_scaled_idct(n);
+        if (simd == NULL || c->idct->inverse_DCT[ci] == simd) continue;
+        d->libjpeg_idct[n] = c->idct->inverse_DCT[ci];
+        c->idct->inverse_DCT[ci] = simd;
+    }
+}
+
 /* After the output pass's IDCTs are chosen (jpeg_start_decompress, or jpeg_start_output in
    buffered-image mode, both run jddctmgr's start_pass): a component whose IDCT is twice the
    smallest one gets the NxN IDCT above. Only for raw planes: an RGB decode would show the 2x2
@@ -388,6 +413,7 @@ int pa_jpeg_start(pa_jpeg_decoder *d) {
            before it, so the output pass never pulls that scan's data in. */
         (void)jpeg_start_output(c, d->stopped_early ? c->input_scan_number - 1 : c->input_scan_number);
     }
+    pa_jpeg_use_simd_idct(d);
     pa_jpeg_chroma_at_own_scale(d);
     d->started = 1;
     return PA_JPEG_OK;
@@ -477,4 +503,31 @@ unsigned pa_jpeg_warning_messages(const pa_jpeg_decoder *d) { return d->warnings
 
 const char *pa_jpeg_warning_message(const pa_jpeg_decoder *d, unsigned index) {
     return index < d->warnings_kept ? d->warnings[index] : "";
+}
+
+int pa_jpeg_compare_idct(pa_jpeg_decoder *d, int component, const short *coefficients, const short *quant,
+                         unsigned char *simd, unsigned char *libjpeg) {
+    j_decompress_ptr c = &d->cinfo;
+    if (!d->started || d->failed || component < 0 || component >= c->num_components) return 0;
+    int n = c->comp_info[component].DCT_scaled_size;
+    if (pa_scaled_idct(n) == NULL || d->libjpeg_idct[n] == NULL) return 0;
+    /* The component with the given table, in the ISLOW layout both functions read. */
+    jpeg_component_info comp = c->comp_info[component];
+#ifdef WITH_SIMD
+    short table[DCTSIZE2];
+#else
+    int table[DCTSIZE2];
+#endif
+    for (int i = 0; i < DCTSIZE2; i++) table[i] = quant[i];
+    comp.dct_table = table;
+    JCOEF block[DCTSIZE2];
+    memcpy(block, coefficients, sizeof block);
+    JSAMPROW simd_rows[DCTSIZE], libjpeg_rows[DCTSIZE];
+    for (int r = 0; r < DCTSIZE; r++) {
+        simd_rows[r] = simd + r * DCTSIZE;
+        libjpeg_rows[r] = libjpeg + r * DCTSIZE;
+    }
+    pa_scaled_idct(n)(c, &comp, block, simd_rows, 0);
+    d->libjpeg_idct[n](c, &comp, block, libjpeg_rows, 0);
+    return n;
 }

@@ -107,7 +107,9 @@ int pa_jpeg_prepare(pa_jpeg_decoder *decoder, unsigned scale_num, unsigned scale
                     int dc_only, pa_jpeg_output *output);
 /* jpeg_start_decompress (a multi-scan file is read whole here, or up to the early stop). For
    PA_JPEG_OUT_PLANES at 3/8, 5/8, 6/8 and 7/8, 4:2:0 chroma is decoded at its own scale (the
-   luma's NxN IDCT, each sample filling the 2x2 square of libjpeg's 2Nx2N cell; see shim.c). */
+   luma's NxN IDCT, each sample filling the 2x2 square of libjpeg's 2Nx2N cell; see shim.c). At
+   those scales, any output, libjpeg's plain-C 3x3, 5x5, 6x6 and 7x7 IDCTs give way to SIMD ones
+   with the same output byte for byte (scaled_idct.c). */
 int pa_jpeg_start(pa_jpeg_decoder *decoder);
 /* Reads up to `count` rows, `stride` bytes apart, into `rows`; `*rows_read` says how many
    (fewer only at the end of the image). */
@@ -130,6 +132,14 @@ int pa_jpeg_stopped_early(const pa_jpeg_decoder *decoder);
 size_t pa_jpeg_stop_offset(const pa_jpeg_decoder *decoder);
 /* Rows handed out so far (output_scanline). */
 unsigned pa_jpeg_output_scanline(const pa_jpeg_decoder *decoder);
+
+/* For tests: after pa_jpeg_start, runs the SIMD IDCT that replaced libjpeg's for `component`
+   (3x3, 5x5, 6x6 or 7x7, by the scale) and libjpeg's own on one block of 64 `coefficients`, both
+   dequantised by `quant` (64 values, natural order). Each writes its NxN samples into its 8x8
+   buffer, rows 8 bytes apart; the rest is left as it was. Returns N, or 0 when the component's
+   IDCT was not replaced. */
+int pa_jpeg_compare_idct(pa_jpeg_decoder *decoder, int component, const short *coefficients, const short *quant,
+                         unsigned char *simd, unsigned char *libjpeg);
 
 /* The message of the last failed call ("" when none). */
 const char *pa_jpeg_error_message(const pa_jpeg_decoder *decoder);
