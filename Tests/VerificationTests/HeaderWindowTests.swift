@@ -80,4 +80,56 @@ struct HeaderWindowTests {
         #expect(id.sniffed.format == .mp3)
         #expect(id.sniffed.detail == "ID3v2")
     }
+
+    /// Every corpus file that starts like a JPEG (broken ones too), and the bundled test images.
+    static let jpegs: [URL] = (Corpus.folders.flatMap { Corpus.files(in: $0) }
+        + ((try? FileManager.default.contentsOfDirectory(at: Corpus.testImages, includingPropertiesForKeys: nil)) ?? []))
+        .filter { file in
+            guard let data = try? Data(contentsOf: file) else { return false }
+            return Sniffer.identify(prefix: [UInt8](data.prefix(Sniffer.identifyPrefixLength))) == .jpeg
+        }
+
+    @Test func theCorpusHasJPEGs() {
+        #expect(Self.jpegs.count >= 20, "found \(Self.jpegs.map(\.lastPathComponent))")
+    }
+
+    /// A JPEG is judged from its segments up to the start of frame: whole, and cut short at
+    /// points before, inside and after its header (the cut files fail or pass as the whole-file
+    /// judgement says), the windowed judgement equals the whole-file one.
+    @Test(arguments: jpegs)
+    func jpegWindowEqualsWhole(file: URL) throws {
+        let whole = try Data(contentsOf: file)
+        let window = whole.withUnsafeBytes { Sniffer.jpegHeaderWindow($0) }
+        var cuts = [whole.count, whole.count / 2, 2, 4, 100, 1000]
+        if let window { cuts += [window - 1, window, window + 1] }
+        let policy = AttachmentPolicy()
+        for cut in Set(cuts) where cut > 0 && cut <= whole.count {
+            let data = whole.prefix(cut)
+            let windowed = MediaCheck.identify(data, fileExtension: "jpg", policy: policy)
+            let read = MediaCheck.identify([UInt8](data), fileExtension: "jpg", policy: policy)
+            switch (windowed, read) {
+            case (.success(let a), .success(let b)):
+                #expect(a.sniffed == b.sniffed, "\(file.lastPathComponent) cut at \(cut)")
+                #expect(a.assessment == b.assessment, "\(file.lastPathComponent) cut at \(cut)")
+                #expect(a.warnings == b.warnings, "\(file.lastPathComponent) cut at \(cut)")
+            case (.failure(let a), .failure(let b)):
+                #expect(a == b, "\(file.lastPathComponent) cut at \(cut)")
+            default:
+                Issue.record("\(file.lastPathComponent) cut at \(cut): windowed \(windowed), whole \(read)")
+            }
+        }
+    }
+
+    /// The window of a photo is its header, not the file: what `prepare` no longer copies.
+    @Test func aPhotoIsJudgedFromItsHeader() throws {
+        let data = try Data(contentsOf: Corpus.testImages.appendingPathComponent("photo-1600x1200.jpg"))
+        let window = try #require(data.withUnsafeBytes { Sniffer.jpegHeaderWindow($0) })
+        #expect(window > 0 && window < 4096, "window \(window) of \(data.count) bytes")
+        #expect(data.withUnsafeBytes { Sniffer.jpegHeaderWindow($0) } == window)
+        let notJPEG = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        #expect(notJPEG.withUnsafeBytes { Sniffer.jpegHeaderWindow($0) } == nil)
+        // Start of image and an APP0 segment, no frame yet: no window, the whole file words it.
+        let noFrame = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00])
+        #expect(noFrame.withUnsafeBytes { Sniffer.jpegHeaderWindow($0) } == nil)
+    }
 }

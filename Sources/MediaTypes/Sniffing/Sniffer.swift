@@ -71,6 +71,20 @@ public enum Sniffer {
         return window
     }
 
+    /// How many leading bytes `sniff` reads of a JPEG: up to the end of its start-of-frame
+    /// segment, where `JPEGHeader`'s walk stops, so `sniff` of that prefix says exactly what
+    /// `sniff` of the whole file says. Walks `bytes` in place (a download need not be copied to
+    /// be judged); nil when they are not a JPEG or the walk fails before a start-of-frame
+    /// (`sniff` of the whole file then words the failure).
+    ///
+    ///     Sniffer.jpegHeaderWindow(photo)   // 65_871: Exif and ICC segments, then SOF0
+    package static func jpegHeaderWindow(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let sof = try? JPEGSegments.read(bytes, skippingExtraneousBytes: true, stopAfter: \.isStartOfFrame).last,
+            sof.isStartOfFrame
+        else { return nil }
+        return sof.payloadOffset + sof.payloadLength
+    }
+
     /// The format alone from the first bytes (up to `identifyPrefixLength` are used). Never
     /// throws; used to tighten a download's byte cap before the body arrives. Formats decided
     /// deeper in the file (an SVG root element after a long comment, an MP3 after a large ID3

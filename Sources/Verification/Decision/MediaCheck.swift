@@ -66,14 +66,22 @@ public enum MediaCheck {
 
     /// `identify` over `Data` (a mapped file, a spooled download) without copying more of it
     /// than the format's facts need: audio and video are judged from their header
-    /// (`Sniffer.headerWindow`) and their size, so a spooled movie is never read into memory;
-    /// images and unknown bytes are read whole, as `identify(_:)` does.
+    /// (`Sniffer.headerWindow`) and their size, so a spooled movie is never read into memory; a
+    /// JPEG from its segments up to the start of frame (`Sniffer.jpegHeaderWindow`, walked in
+    /// place); other images and unknown bytes are read whole, as `identify(_:)` does. The
+    /// result is `identify(_:)`'s on the whole file either way.
     ///
     ///     let id = MediaCheck.identify(mappedMovie, fileExtension: "mp4", policy: AttachmentPolicy())
     public static func identify(
         _ data: Data, claims: [TypeClaim] = [], fileExtension: String?, policy: AttachmentPolicy
     ) -> Result<Identification, CheckRejection> {
-        guard let window = Sniffer.headerWindow(prefix: [UInt8](data.prefix(16_384))), window < data.count else {
+        // A 4 MB photo copied whole only to read its first kilobytes was a third of `prepare`'s
+        // page faults and most of its memmove (perf, Benchmarks/RESULTS.md run R).
+        let prefix = [UInt8](data.prefix(16_384))
+        let window =
+            Sniffer.headerWindow(prefix: prefix)
+            ?? (Sniffer.identify(prefix: prefix) == .jpeg ? data.withUnsafeBytes { Sniffer.jpegHeaderWindow($0) } : nil)
+        guard let window, window < data.count else {
             return identify([UInt8](data), claims: claims, fileExtension: fileExtension, policy: policy)
         }
         return identify(
