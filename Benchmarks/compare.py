@@ -591,7 +591,8 @@ def main():
     print(f"compare: {len(photos)} JPEGs from {folder}; {args.rounds} rounds, tools alternated round by round")
     print(f"  libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)} (pyvips {pyvips.__version__}), "
           f"Pillow {PIL.__version__}, simplejpeg {simplejpeg.__version__}, {magick}")
-    print(f"  load before: {os.getloadavg()[0]:.2f}")
+    load_before = os.getloadavg()[0]
+    print(f"  load before: {load_before:.2f}")
 
     # Quality first (untimed): every tool's W1 output.
     qual = {}
@@ -701,11 +702,15 @@ def main():
     for name, ok, value in checks:
         print(f"  {'met   ' if ok else 'MISSED'} {name:34} {value}")
     if args.json:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from validation_bench import describe, machine
         with open(args.json, "w") as fh:
             json.dump({"figures": figures, "quality": {k: [float(v[0]), float(v[1])] for k, v in qual.items()},
                        "w4": w4_results, "w5": w5_results, "a1": a1_results, "a2": a2_results,
                        "targets": [{"name": n, "met": bool(ok), "value": v} for n, ok, v in checks],
-                       "load_after": load_after, "cpu": platform.processor(), "cores": cores}, fh, indent=2)
+                       "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(),
+                       "bench": describe(args.bench), "load_before": load_before,
+                       "load_after": load_after, "cpu": machine()["cpu"], "cores": cores}, fh, indent=2)
     if args.svg and figures:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import chart

@@ -167,8 +167,11 @@ def main():
     print(f"targets:\n  {'met   ' if rate >= 2 else 'MISSED'} rate >= 2x the peer's          {rate:.2f}x"
           f"\n  {'met   ' if memory <= 0.5 else 'MISSED'} peak RSS <= 0.5x the peer's    {memory:.2f}x")
     if args.json:
+        from validation_bench import describe, machine
         with open(args.json, "w") as fh:
-            json.dump({"figures": figures, "count": args.count, "rounds": args.rounds, "load_before": load_before,
+            json.dump({"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(),
+                       "pushattach": describe(args.pushattach),
+                       "figures": figures, "count": args.count, "rounds": args.rounds, "load_before": load_before,
                        "load_after": load_after, "rate_ratio": rate, "rss_ratio": memory}, fh, indent=2)
 
 

@@ -75,7 +75,7 @@ public enum MediaCheck {
     public static func identify(
         _ data: Data, claims: [TypeClaim] = [], fileExtension: String?, policy: AttachmentPolicy
     ) -> Result<Identification, CheckRejection> {
-        // A 4 MB photo copied whole only to read its first kilobytes was a third of `prepare`'s
+        // A 4 MB photo copied whole only to read its first kilobytes was over a third of `prepare`'s
         // page faults and most of its memmove (perf, Benchmarks/RESULTS.md run R).
         let prefix = [UInt8](data.prefix(16_384))
         let window =
