@@ -24,18 +24,21 @@
         }
     }
 
-    /// The planar decode at 3/8 and 5/8, where 4:2:0 chroma gets the luma's IDCT in place of
-    /// libjpeg's doubled one (CJPEGShim's `pa_jpeg_idct_chroma_at_own_scale`).
+    /// The planar decode at 3/8, 5/8, 6/8 and 7/8, where CJPEGShim's SIMD IDCTs (scaled_idct.c)
+    /// replace libjpeg's and 4:2:0 chroma gets the luma's IDCT in place of libjpeg's doubled one
+    /// (`pa_jpeg_idct_chroma_at_own_scale`); and the RGB decode at 6/8 and 7/8 through the same
+    /// IDCTs.
     func oddScalePlanes(_ bytes: [UInt8]) {
         let data = Data(bytes)
         guard let info = try? JPEGCodec.readInfo(data) else { return }
-        for eighths in [3, 5] {
+        for eighths in [3, 5, 6, 7] {
             let box = ((info.width * eighths + 7) / 8, (info.height * eighths + 7) / 8)
             let options = DecodeOptions(minimumSize: box, pixelBudget: 4_000_000)
             _ = try? JPEGCodec.withPlanes(data, options: options) { luma, chroma in
                 _ = try luma.readAll()
                 _ = chroma()
             }
+            if eighths >= 6 { _ = try? ImageCodecs.decode(data, format: .jpeg, options: options) }
         }
     }
 

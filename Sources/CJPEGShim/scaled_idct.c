@@ -87,6 +87,23 @@ typedef int pa_islow_mult;
     __builtin_reduce_or((pa_i32x8)((maximum) > PA_EXACT_LIMIT) &                              \
                         ((pa_i32x8){0, 1, 2, 3, 4, 5, 6, 7} < (n)))
 
+/* In an IDCT's body (its parameters in scope): coefficient rows 0..n-1 dequantised into d[]; a
+   block with a coefficient the SIMD IDCT is not exact for goes to libjpeg's own NxN IDCT, and
+   the function returns. */
+#define PA_LOAD_OR_HAND_OVER(n, d)                                                             \
+    do {                                                                                      \
+        const pa_islow_mult *quant_ = (const pa_islow_mult *)comp->dct_table;                 \
+        pa_i32x8 m_ = {0};                                                                    \
+        for (int k_ = 0; k_ < (n); k_++) {                                                    \
+            (d)[k_] = PA_DEQUANTIZE(coef, quant_, k_);                                        \
+            m_ = PA_MAX(m_, PA_ABS((d)[k_]));                                                 \
+        }                                                                                     \
+        if (PA_OUT_OF_RANGE(m_, n)) {                                                         \
+            pa_jpeg_libjpeg_idct(cinfo, n)(cinfo, comp, coef, output, column);                \
+            return;                                                                           \
+        }                                                                                     \
+    } while (0)
+
 /* libjpeg's RIGHT_SHIFT: arithmetic. */
 #define PA_SRA(v, s) ((pa_u32x8)((pa_i32x8)(v) >> (s)))
 
@@ -166,16 +183,10 @@ static const pa_u8x8 pa_zero_bytes = {0};
 PA_SIMD_CLONES
 static void pa_idct_3x3(j_decompress_ptr cinfo, jpeg_component_info *comp, JCOEFPTR coef, JSAMPARRAY output,
                         JDIMENSION column) {
-    const pa_islow_mult *quant = (const pa_islow_mult *)comp->dct_table;
-    pa_u32x8 d0 = PA_DEQUANTIZE(coef, quant, 0), d1 = PA_DEQUANTIZE(coef, quant, 1),
-             d2 = PA_DEQUANTIZE(coef, quant, 2);
-    pa_i32x8 m = PA_MAX(PA_MAX(PA_ABS(d0), PA_ABS(d1)), PA_ABS(d2));
-    if (PA_OUT_OF_RANGE(m, 3)) {
-        pa_jpeg_libjpeg_idct(cinfo, 3)(cinfo, comp, coef, output, column);
-        return;
-    }
+    pa_u32x8 d[3];
+    PA_LOAD_OR_HAND_OVER(3, d);
     pa_u32x8 w0, w1, w2, v[8], o0, o1, o2;
-    PA_IDCT3((d0 << 13) + PA_PASS1_ROUND, d1, d2, w0, w1, w2);
+    PA_IDCT3((d[0] << 13) + PA_PASS1_ROUND, d[1], d[2], w0, w1, w2);
     w0 = PA_SRA(w0, PA_PASS1_SHIFT), w1 = PA_SRA(w1, PA_PASS1_SHIFT), w2 = PA_SRA(w2, PA_PASS1_SHIFT);
     PA_TRANSPOSE(v, w0, w1, w2, pa_zero, pa_zero, pa_zero, pa_zero, pa_zero);
     PA_IDCT3((v[0] + PA_PASS2_ROUND) << 13, v[1], v[2], o0, o1, o2);
@@ -203,18 +214,10 @@ static void pa_idct_3x3(j_decompress_ptr cinfo, jpeg_component_info *comp, JCOEF
 PA_SIMD_CLONES
 static void pa_idct_5x5(j_decompress_ptr cinfo, jpeg_component_info *comp, JCOEFPTR coef, JSAMPARRAY output,
                         JDIMENSION column) {
-    const pa_islow_mult *quant = (const pa_islow_mult *)comp->dct_table;
-    pa_u32x8 d0 = PA_DEQUANTIZE(coef, quant, 0), d1 = PA_DEQUANTIZE(coef, quant, 1),
-             d2 = PA_DEQUANTIZE(coef, quant, 2), d3 = PA_DEQUANTIZE(coef, quant, 3),
-             d4 = PA_DEQUANTIZE(coef, quant, 4);
-    pa_i32x8 m = PA_MAX(PA_MAX(PA_ABS(d0), PA_ABS(d1)), PA_MAX(PA_ABS(d2), PA_ABS(d3)));
-    m = PA_MAX(m, PA_ABS(d4));
-    if (PA_OUT_OF_RANGE(m, 5)) {
-        pa_jpeg_libjpeg_idct(cinfo, 5)(cinfo, comp, coef, output, column);
-        return;
-    }
+    pa_u32x8 d[5];
+    PA_LOAD_OR_HAND_OVER(5, d);
     pa_u32x8 w[5], v[8], o[5];
-    PA_IDCT5((d0 << 13) + PA_PASS1_ROUND, d1, d2, d3, d4, w[0], w[1], w[2], w[3], w[4]);
+    PA_IDCT5((d[0] << 13) + PA_PASS1_ROUND, d[1], d[2], d[3], d[4], w[0], w[1], w[2], w[3], w[4]);
     for (int i = 0; i < 5; i++) w[i] = PA_SRA(w[i], PA_PASS1_SHIFT);
     PA_TRANSPOSE(v, w[0], w[1], w[2], w[3], w[4], pa_zero, pa_zero, pa_zero);
     PA_IDCT5((v[0] + PA_PASS2_ROUND) << 13, v[1], v[2], v[3], v[4], o[0], o[1], o[2], o[3], o[4]);
@@ -246,17 +249,8 @@ static void pa_idct_5x5(j_decompress_ptr cinfo, jpeg_component_info *comp, JCOEF
 PA_SIMD_CLONES
 static void pa_idct_6x6(j_decompress_ptr cinfo, jpeg_component_info *comp, JCOEFPTR coef, JSAMPARRAY output,
                         JDIMENSION column) {
-    const pa_islow_mult *quant = (const pa_islow_mult *)comp->dct_table;
     pa_u32x8 d[6];
-    pa_i32x8 m = {0};
-    for (int k = 0; k < 6; k++) {
-        d[k] = PA_DEQUANTIZE(coef, quant, k);
-        m = PA_MAX(m, PA_ABS(d[k]));
-    }
-    if (PA_OUT_OF_RANGE(m, 6)) {
-        pa_jpeg_libjpeg_idct(cinfo, 6)(cinfo, comp, coef, output, column);
-        return;
-    }
+    PA_LOAD_OR_HAND_OVER(6, d);
     pa_u32x8 w[6], v[8], o[6], middle, odd_middle;
     PA_IDCT6((d[0] << 13) + PA_PASS1_ROUND, d[1], d[2], d[3], d[4], d[5], w[0], w[2], w[3], w[5], middle,
              odd_middle);
@@ -305,17 +299,8 @@ static void pa_idct_6x6(j_decompress_ptr cinfo, jpeg_component_info *comp, JCOEF
 PA_SIMD_CLONES
 static void pa_idct_7x7(j_decompress_ptr cinfo, jpeg_component_info *comp, JCOEFPTR coef, JSAMPARRAY output,
                         JDIMENSION column) {
-    const pa_islow_mult *quant = (const pa_islow_mult *)comp->dct_table;
     pa_u32x8 d[7];
-    pa_i32x8 m = {0};
-    for (int k = 0; k < 7; k++) {
-        d[k] = PA_DEQUANTIZE(coef, quant, k);
-        m = PA_MAX(m, PA_ABS(d[k]));
-    }
-    if (PA_OUT_OF_RANGE(m, 7)) {
-        pa_jpeg_libjpeg_idct(cinfo, 7)(cinfo, comp, coef, output, column);
-        return;
-    }
+    PA_LOAD_OR_HAND_OVER(7, d);
     pa_u32x8 w[7], v[8], o[7];
     PA_IDCT7((d[0] << 13) + PA_PASS1_ROUND, d[1], d[2], d[3], d[4], d[5], d[6], w[0], w[1], w[2], w[3], w[4],
              w[5], w[6]);
