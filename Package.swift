@@ -38,6 +38,8 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         // The default CMYK ICC profile (public domain), as a C array: no resource bundle to find.
         .target(name: "CDefaultCMYKProfile", exclude: ["ChemicalProof.icc", "LICENSE.txt"]),
+        // SHA-256's block function on the CPU's SHA extensions, picked at run time (SystemSupport).
+        .target(name: "CHashShim"),
 
         // Stages, in the direction data flows.
         .target(name: "MediaTypes"),
@@ -52,7 +54,7 @@ let package = Package(
         .target(name: "Fetch", dependencies: ["MediaTypes", "CCurlShim"]),
         // System calls on the container (one wrapper), atomic writes, hashing, the memory budget
         // and the worker threads: what the per-item path and the batch runner both stand on.
-        .target(name: "SystemSupport", dependencies: ["MediaTypes"]),
+        .target(name: "SystemSupport", dependencies: ["MediaTypes", "CHashShim"]),
         // The library a server calls: the per-item path every caller takes (download, plan,
         // engine, check, atomic write into the container), one call per job, one error type.
         .target(

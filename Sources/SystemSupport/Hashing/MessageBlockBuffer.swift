@@ -12,6 +12,18 @@ package struct MessageBlockBuffer: Sendable {
 
     /// Hands every complete 64-byte block to `compress`, keeping the remainder.
     package mutating func feed(_ bytes: UnsafeRawBufferPointer, _ compress: (UnsafeRawBufferPointer) -> Void) {
+        feedRuns(bytes) { run in
+            for offset in stride(from: 0, to: run.count, by: 64) {
+                compress(UnsafeRawBufferPointer(rebasing: run[offset..<offset + 64]))
+            }
+        }
+    }
+
+    /// Hands the complete 64-byte blocks to `compress` as runs of consecutive blocks (each
+    /// run's count a nonzero multiple of 64: the held remainder completed, then the rest of
+    /// `bytes` in one go), keeping the remainder. For a block function that takes many blocks
+    /// per call.
+    package mutating func feedRuns(_ bytes: UnsafeRawBufferPointer, _ compress: (UnsafeRawBufferPointer) -> Void) {
         totalBytes &+= UInt64(bytes.count)
         var offset = 0
         if !pending.isEmpty {
@@ -22,9 +34,10 @@ package struct MessageBlockBuffer: Sendable {
             pending.withUnsafeBytes { compress($0) }
             pending.removeAll(keepingCapacity: true)
         }
-        while bytes.count - offset >= 64 {
-            compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 64]))
-            offset += 64
+        let whole = (bytes.count - offset) & ~63
+        if whole > 0 {
+            compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + whole]))
+            offset += whole
         }
         pending.append(contentsOf: bytes[offset...])
     }

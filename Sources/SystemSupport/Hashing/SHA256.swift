@@ -1,3 +1,4 @@
+internal import CHashShim
 import Foundation
 
 /// SHA-256 (FIPS 180-4 §6.2), for the manifest's `sha256` of each prepared file.
@@ -5,8 +6,15 @@ import Foundation
 ///     SHA256.hash(Data("abc".utf8)).hexString
 ///     // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 ///
+/// The block function runs on the CPU's SHA extensions where it has them (x86-64 SHA-NI, in
+/// `CHashShim`; several times the Swift one's speed), else in Swift below; both give the same
+/// digest (`SHA256HardwareTests`).
+///
 /// - Complexity: O(n) in the bytes hashed; constant memory.
 package struct SHA256: Sendable {
+    /// Whether this CPU has the SHA extensions: asked once.
+    package static let hardwareAvailable = pa_sha256_has_hardware() != 0
+    private let usesHardware: Bool
     private var state: [UInt32] = [
         0x6A09_E667, 0xBB67_AE85, 0x3C6E_F372, 0xA54F_F53A,
         0x510E_527F, 0x9B05_688C, 0x1F83_D9AB, 0x5BE0_CD19,
@@ -14,7 +22,14 @@ package struct SHA256: Sendable {
     private var buffer = MessageBlockBuffer()
     private var schedule = [UInt32](repeating: 0, count: 64)
 
-    package init() {}
+    package init() { usesHardware = Self.hardwareAvailable }
+
+    /// A hasher on the Swift block function even where the CPU has SHA extensions (`hardware:
+    /// false`), for tests that compare the two; `hardware: true` only where `hardwareAvailable`.
+    package init(hardware: Bool) {
+        precondition(!hardware || Self.hardwareAvailable, "this CPU has no SHA extensions")
+        usesHardware = hardware
+    }
 
     /// Hashes `data` in one go.
     package static func hash<D: DataProtocol>(_ data: D) -> [UInt8] {
@@ -31,7 +46,7 @@ package struct SHA256: Sendable {
     package mutating func update<D: DataProtocol>(_ data: D) {
         for region in data.regions {
             var pending = takeBuffer()
-            region.withUnsafeBytes { raw in pending.feed(raw) { block in compress(block) } }
+            region.withUnsafeBytes { raw in pending.feedRuns(raw) { blocks in compress(blocks) } }
             buffer = pending
         }
     }
@@ -40,7 +55,7 @@ package struct SHA256: Sendable {
     package mutating func finalize() -> [UInt8] {
         var pending = takeBuffer()
         let padding = pending.padding()
-        padding.withUnsafeBytes { raw in pending.feed(raw) { block in compress(block) } }
+        padding.withUnsafeBytes { raw in pending.feedRuns(raw) { blocks in compress(blocks) } }
         return state.flatMap { $0.bigEndianBytes }
     }
 
@@ -61,7 +76,21 @@ package struct SHA256: Sendable {
         return buffer
     }
 
-    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+    /// Compresses `blocks` (a multiple of 64 bytes) into the state.
+    private mutating func compress(_ blocks: UnsafeRawBufferPointer) {
+        if usesHardware {
+            state.withUnsafeMutableBufferPointer { words in
+                pa_sha256_hardware_blocks(
+                    words.baseAddress!, blocks.baseAddress!.assumingMemoryBound(to: UInt8.self), blocks.count / 64)
+            }
+            return
+        }
+        for offset in stride(from: 0, to: blocks.count, by: 64) {
+            compressInSwift(UnsafeRawBufferPointer(rebasing: blocks[offset..<offset + 64]))
+        }
+    }
+
+    private mutating func compressInSwift(_ block: UnsafeRawBufferPointer) {
         let k = Self.k
         schedule.withUnsafeMutableBufferPointer { w in
             for i in 0..<16 { w[i] = block.loadBigEndianUInt32(at: i * 4) }
