@@ -140,19 +140,40 @@ import Testing
     }
 }
 
-/// The weight tables' cache stays within its byte bound over many sizes, and hands back the
-/// table it built.
+/// The weight tables' cache stays within its byte bound over many sizes and layouts, and hands
+/// back the table it built, with the layouts asked for.
 @Suite struct ResampleWeightCacheTests {
     @Test func boundedByBytes() {
         let cache = ResampleWeightCache()
         var most = 0
-        for source in stride(from: 2100, to: 4100, by: 97) {
-            let table = cache.weights(source, 2048)
-            #expect(table.source == source && table.destination == 2048)
-            #expect(cache.weights(source, 2048).starts == table.starts)
+        let asks: [ResampleWeights.Layouts] = [[], .planes, .pixels, .all]
+        for (n, source) in stride(from: 2100, to: 4100, by: 97).enumerated() {
+            let layouts = asks[n % asks.count]
+            let table = cache.weights(source, 2048, for: layouts)
+            #expect(table.source == source && table.destination == 2048 && table.layouts == layouts)
+            #expect(cache.weights(source, 2048, for: layouts).starts == table.starts)
+            most = max(most, cache.bytes)
+            // A layout asked for later is added to the held table.
+            let more = cache.weights(source, 2048, for: .pixels)
+            #expect(more.layouts.isSuperset(of: layouts.union(.pixels)) && more.weights == table.weights)
             most = max(most, cache.bytes)
         }
         #expect(most <= ResampleWeightCache.byteLimit)
         #expect(ResampleWeights(source: 2500, destination: 2048).bytes > 400_000, "a 2048 px table is not tiny")
+    }
+
+    /// A table built for planes only, or with a layout added later, holds the same weights in
+    /// each layout as the table built with all of them, at a third of the bytes.
+    @Test func layoutsAreTheFullTablesLayouts() {
+        for (source, destination) in [(2520, 2048), (1260, 1024), (4032, 256), (640, 2048), (7, 3)] {
+            let full = ResampleWeights(source: source, destination: destination)
+            let planes = ResampleWeights(source: source, destination: destination, layouts: .planes)
+            let added = planes.adding(.pixels)
+            #expect(planes.grayWeights == full.grayWeights && planes.splatWeights.isEmpty && planes.pairWeights.isEmpty)
+            #expect(added.grayWeights == full.grayWeights && added.pairWeights == full.pairWeights)
+            #expect(added.splatWeights == full.splatWeights && added.layouts == .all)
+            #expect(ResampleWeights(source: source, destination: destination, layouts: []).grayWeights.isEmpty)
+            if destination == 2048 && source > destination { #expect(planes.bytes * 3 < full.bytes) }
+        }
     }
 }

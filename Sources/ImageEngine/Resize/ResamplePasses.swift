@@ -31,6 +31,9 @@ enum ResamplePasses {
         _ src: UnsafePointer<Input>, stride: Int, rows: Int, weights: ResampleWeights, channels: Int,
         floats: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Output>, _ map: PixelMapping
     ) {
+        precondition(
+            weights.layouts.contains(.horizontal(channels: channels)),
+            "a weight table built without the layout of a horizontal pass over \(channels) channel(s)")
         weights.starts.withUnsafeBufferPointer { starts in
             let s = starts.baseAddress!
             if channels == 1, weights.fixedPoint, Input.self == Int16.self, Output.self == UInt8.self {

@@ -22,19 +22,26 @@ struct ResampleWeights: Sendable {
     let weights: [Int32]
     /// `weights` as fractions of one (exact in Float: 14-bit numerators), for the SIMD passes.
     let unitWeights: [Float]
+    /// Which horizontal passes this table carries its weights for. A table only the vertical
+    /// pass reads needs none, and one read over a single plane needs only `.planes`: the
+    /// multi-channel layouts (`splatWeights`, `pairWeights`) are two thirds of a table's bytes,
+    /// and building them a third of its build time.
+    let layouts: Layouts
     /// `unitWeights` with each output's taps padded to `evenTaps` (zero weights) and every
-    /// weight repeated in 4 lanes, for the horizontal pass: one aligned load per tap.
+    /// weight repeated in 4 lanes, for the horizontal pass: one aligned load per tap. Empty
+    /// unless `layouts` has `.pixels`.
     let splatWeights: [SIMD4<Float>]
     /// Whether the passes take this table to the fixed-point kernels: it `fitsInt16`, in an
     /// optimised build (`ResamplePasses.dispatchesFixedPoint`).
     var fixedPoint: Bool { fitsInt16 && ResamplePasses.dispatchesFixedPoint }
     /// `weights` as Int16 pairs for the integer horizontal pass: for output `i`, entry
     /// `i × evenTaps / 2 + q` holds taps 2q and 2q + 1 (the pad tap 0), repeated in four lane
-    /// pairs for one `pmaddwd`. Empty unless `fitsInt16`.
+    /// pairs for one `pmaddwd`. Empty unless `fitsInt16` and `layouts` has `.pixels`.
     let pairWeights: [SIMD8<Int16>]
     /// `weights` as Int16 for the greyscale pass over the intermediate
     /// (`ResamplePasses.horizontalGrayIntermediate`): output `i`'s taps at `i × grayTaps`, padded
-    /// with zero weights to `grayTaps`, so each 8 taps are one 8-lane load. Empty unless `fitsInt16`.
+    /// with zero weights to `grayTaps`, so each 8 taps are one 8-lane load. Empty unless
+    /// `fitsInt16` and `layouts` has `.planes`.
     let grayWeights: [Int16]
     /// `taps` rounded up to a multiple of 8.
     var grayTaps: Int { (taps + 7) & ~7 }
@@ -62,7 +69,30 @@ struct ResampleWeights: Sendable {
     /// < 2^31. Implies `exactForBytes`. Lanczos3 tables sit at about 1.3 · 2^14.
     let fitsInt16: Bool
 
+    /// The horizontal passes a table is built for (`layouts`).
+    struct Layouts: OptionSet, Sendable {
+        let rawValue: Int
+        /// One channel (a plane): `grayWeights`.
+        static let planes = Layouts(rawValue: 1)
+        /// Interleaved channels (RGB, RGBA): `splatWeights` and `pairWeights`.
+        static let pixels = Layouts(rawValue: 2)
+        static let all: Layouts = [.planes, .pixels]
+        /// What the horizontal pass over `channels` channels reads.
+        static func horizontal(channels: Int) -> Layouts { channels == 1 ? .planes : .pixels }
+    }
+
+    /// The table with every layout (`layouts: .all`), as tests and one-off callers want it.
     init(source: Int, destination: Int) {
+        self.init(source: source, destination: destination, layouts: .all)
+    }
+
+    init(source: Int, destination: Int, layouts: Layouts) {
+        self.init(weightsOnly: source, destination)
+        if !layouts.isEmpty { self = adding(layouts) }
+    }
+
+    /// The weights with no horizontal layout.
+    private init(weightsOnly source: Int, _ destination: Int) {
         precondition(source > 0 && destination > 0, "empty resample axis")
         self.source = source
         self.destination = destination
@@ -116,9 +146,29 @@ struct ResampleWeights: Sendable {
         exactForBytes = 255 * largestAbsSum < 1 << 24
         fitsInt16 = largestAbsSum <= Int64(Int16.max)
         self.unitWeights = weights.map { Float($0) / Float(Self.one) }
-        splatWeights = Self.splat(unitWeights, taps: taps, destination: destination)
-        pairWeights = fitsInt16 ? Self.pairs(weights, taps: taps, destination: destination) : []
-        grayWeights = fitsInt16 ? Self.padded(weights, taps: taps, destination: destination) : []
+        (layouts, splatWeights, pairWeights, grayWeights) = ([], [], [], [])
+    }
+
+    /// This table with `more` layouts built too (the weights and the layouts it has are shared,
+    /// not recomputed).
+    func adding(_ more: Layouts) -> ResampleWeights {
+        ResampleWeights(self, layouts: layouts.union(more))
+    }
+
+    private init(_ table: ResampleWeights, layouts: Layouts) {
+        (source, destination, taps, starts, weights) = (table.source, table.destination, table.taps, table.starts, table.weights)
+        (unitWeights, maxStep, exactForBytes, fitsInt16) = (table.unitWeights, table.maxStep, table.exactForBytes, table.fitsInt16)
+        self.layouts = layouts
+        let pixels = layouts.contains(.pixels), planes = layouts.contains(.planes)
+        splatWeights =
+            !pixels ? [] : table.layouts.contains(.pixels) ? table.splatWeights
+            : Self.splat(unitWeights, taps: taps, destination: destination)
+        pairWeights =
+            !(pixels && fitsInt16) ? [] : table.layouts.contains(.pixels) ? table.pairWeights
+            : Self.pairs(weights, taps: taps, destination: destination)
+        grayWeights =
+            !(planes && fitsInt16) ? [] : table.layouts.contains(.planes) ? table.grayWeights
+            : Self.padded(weights, taps: taps, destination: destination)
     }
 
     /// `grayWeights` of a table whose weights all fit Int16.

@@ -97,8 +97,8 @@ package final class Resizer {
     private func resample(
         _ src: Plane, to stored: Size, channels: Int, into dst: UnsafeMutablePointer<UInt8>, _ final: PixelMapping
     ) {
-        let wx = stored.width != src.width ? weights(src.width, stored.width) : nil
-        let wy = stored.height != src.height ? weights(src.height, stored.height) : nil
+        let wx = stored.width != src.width ? weights(src.width, stored.width, .horizontal(channels: channels)) : nil
+        let wy = stored.height != src.height ? weights(src.height, stored.height, []) : nil
         switch (wx, wy) {
         case (let wx?, let wy?) where stored.height < src.height:
             // Shrinking rows: vertical first (vectorised, over the wide rows), so the per-pixel
@@ -146,9 +146,9 @@ package final class Resizer {
         floatRow.pointer(count: ResamplePasses.rowFloats(weights, channels: channels))
     }
 
-    /// The cached weight table for one axis.
-    private func weights(_ source: Int, _ destination: Int) -> ResampleWeights {
-        weightCache.weights(source, destination)
+    /// The cached weight table for one axis, with `layouts`.
+    private func weights(_ source: Int, _ destination: Int, _ layouts: ResampleWeights.Layouts) -> ResampleWeights {
+        weightCache.weights(source, destination, for: layouts)
     }
 }
 

@@ -83,8 +83,10 @@ package final class RowResizer {
         let map = PixelMapping(
             orientation, storedWidth: stored.width, storedHeight: stored.height, channels: channels,
             uprightStride: out.stride)
-        let wx = stored.width != feed.planeWidth ? weightCache.weights(feed.planeWidth, stored.width) : nil
-        let wy = stored.height != feed.planeHeight ? weightCache.weights(feed.planeHeight, stored.height) : nil
+        let wx =
+            stored.width != feed.planeWidth
+            ? weightCache.weights(feed.planeWidth, stored.width, for: .horizontal(channels: channels)) : nil
+        let wy = stored.height != feed.planeHeight ? weightCache.weights(feed.planeHeight, stored.height, for: []) : nil
 
         var failure: CodecError?
         out.withUnsafeMutableBytes { bytes in
