@@ -20,23 +20,8 @@
  */
 #include "CHashShim.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#include <immintrin.h>
-
-int pa_sha256_has_hardware(void) {
-    static int cached = -1;  // a benign race: every thread computes the same answer
-    if (cached >= 0) return cached;
-    unsigned a, b, c, d;
-    int has = 0;
-    if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSSE3) && (c & bit_SSE4_1)
-        && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA)) {
-        has = 1;
-    }
-    cached = has;
-    return has;
-}
-
+/* FIPS 180-4 §4.2.2: the first 32 bits of the fractional parts of the cube roots of the first 64
+ * primes. The Swift block function reads them too (pa_sha256_round_constants). */
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -47,6 +32,20 @@ static const uint32_t K[64] = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
+
+const uint32_t *pa_sha256_round_constants(void) { return K; }
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+/* Asks CPUID each time; SHA256 asks once (a Swift static). */
+int pa_sha256_has_hardware(void) {
+    unsigned a, b, c, d;
+    return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSSE3) && (c & bit_SSE4_1)
+        && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA);
+}
+
 
 __attribute__((target("sha,ssse3,sse4.1")))
 void pa_sha256_hardware_blocks(uint32_t state[8], const uint8_t *data, size_t blocks) {
