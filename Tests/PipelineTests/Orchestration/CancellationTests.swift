@@ -48,7 +48,7 @@ struct CancellationTests {
         var files: [String] = []
         while let name = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
             if isDirectory.boolValue || name.hasSuffix(ContainerLock.fileName) || name.hasSuffix(Container.ownerFileName) {
                 continue
             }
