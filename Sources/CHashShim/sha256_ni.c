@@ -11,12 +11,12 @@
  * constants to four schedule words, and from the fifth group on a group's words are made from
  * the four groups before it (W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16]): msg1 adds
  * s0(W[t-15]) to W[t-16], alignr brings W[t-7], msg2 adds s1(W[t-2]). The loop over the sixteen
- * groups keeps the last four in a ring; the compiler unrolls it.
+ * groups keeps the last four in a ring.
  *
  * The functions carry their own target attribute, so the rest of the package is built for the
  * baseline CPU, and SHA256 calls them only after pa_sha256_has_hardware() said yes. Checked
  * against the Swift block function on every length up to 1,000 bytes and on megabytes of data
- * (SystemSupportTests' SHA256HardwareTests).
+ * (Tests/PipelineTests/Hashing/SHA256HardwareTests.swift).
  */
 #include "CHashShim.h"
 
@@ -91,8 +91,10 @@ void pa_sha256_hardware_blocks(uint32_t state[8], const uint8_t *data, size_t bl
 
 int pa_sha256_has_hardware(void) { return 0; }
 
+/* Never called here (pa_sha256_has_hardware() is 0): stop rather than leave the state unhashed. */
 void pa_sha256_hardware_blocks(uint32_t state[8], const uint8_t *data, size_t blocks) {
     (void)state; (void)data; (void)blocks;
+    __builtin_trap();
 }
 
 #endif

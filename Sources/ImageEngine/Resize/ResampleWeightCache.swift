@@ -33,7 +33,8 @@ final class ResampleWeightCache {
         let table =
             cached?.adding(layouts) ?? ResampleWeights(source: source, destination: destination, layouts: layouts)
         let held = bytes - (cached?.bytes ?? 0)
-        if tables.count >= Self.limit || held + table.bytes > Self.byteLimit {
+        // A held table that gains a layout replaces itself: no entry more.
+        if tables.count - (cached == nil ? 0 : 1) >= Self.limit || held + table.bytes > Self.byteLimit {
             tables.removeAll(keepingCapacity: true)
             bytes = 0
         } else {

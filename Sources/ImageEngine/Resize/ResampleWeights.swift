@@ -159,16 +159,14 @@ struct ResampleWeights: Sendable {
         (source, destination, taps, starts, weights) = (table.source, table.destination, table.taps, table.starts, table.weights)
         (unitWeights, maxStep, exactForBytes, fitsInt16) = (table.unitWeights, table.maxStep, table.exactForBytes, table.fitsInt16)
         self.layouts = layouts
-        let pixels = layouts.contains(.pixels), planes = layouts.contains(.planes)
-        splatWeights =
-            !pixels ? [] : table.layouts.contains(.pixels) ? table.splatWeights
-            : Self.splat(unitWeights, taps: taps, destination: destination)
+        // `layouts` holds the table's own (`adding` passes their union): build only the new ones.
+        let addsPixels = layouts.contains(.pixels) && !table.layouts.contains(.pixels)
+        let addsPlanes = layouts.contains(.planes) && !table.layouts.contains(.planes)
+        splatWeights = addsPixels ? Self.splat(unitWeights, taps: taps, destination: destination) : table.splatWeights
         pairWeights =
-            !(pixels && fitsInt16) ? [] : table.layouts.contains(.pixels) ? table.pairWeights
-            : Self.pairs(weights, taps: taps, destination: destination)
+            addsPixels && fitsInt16 ? Self.pairs(weights, taps: taps, destination: destination) : table.pairWeights
         grayWeights =
-            !(planes && fitsInt16) ? [] : table.layouts.contains(.planes) ? table.grayWeights
-            : Self.padded(weights, taps: taps, destination: destination)
+            addsPlanes && fitsInt16 ? Self.padded(weights, taps: taps, destination: destination) : table.grayWeights
     }
 
     /// `grayWeights` of a table whose weights all fit Int16.
