@@ -309,29 +309,42 @@ static int pa_jpeg_needed_coefficients_final(j_decompress_ptr c) {
 
 /* A raw (planar) decode's chroma at its own scale. At N/8 for N = 3, 5, 6 or 7, jdmaster.c gives
    4:2:0 chroma a 2Nx2N IDCT, scaling it up to the luma's size instead of upsampling it later; the
-   planes then reduce it back to 4:2:0 (JPEGPlaneCollector). Those IDCTs are plain C and cost
+   planes would then reduce it back to 4:2:0 (JPEGPlaneCollector). Those IDCTs are plain C and cost
    more per block than libjpeg's whole luma IDCT: at 6/8 the 12x12 was 18 % of a 3264x2448
    photo's `prepare` (perf), more than the luma's 6x6 (11 %). This runs the luma's NxN IDCT on a
-   chroma block instead and writes each sample into a 2x2 square of the 2Nx2N cell the output
-   pass expects, so the rounded mean the planes take of each square is that sample: chroma
-   decoded at its own N/8 scale, byte for byte what TurboJPEG's scaled tjDecompressToYUVPlanes
-   gives (JPEGPlanesTests). Both IDCTs are libjpeg's ISLOW kind and read the same dequantisation
-   table (the quantisation values as they are), so the chroma's table serves the NxN one. */
+   chroma block instead, chroma decoded at its own N/8 scale, byte for byte what TurboJPEG's
+   scaled tjDecompressToYUVPlanes gives (JPEGPlanesTests). Both IDCTs are libjpeg's ISLOW kind
+   and read the same dequantisation table (the quantisation values as they are), so the
+   chroma's table serves the NxN one.
+
+   Where it writes: the output pass hands it the block's 2Nx2N cell, rows 0..2N-1 of the group
+   from `column` = block x 2N. The NxN samples go to the first N of those rows, from column / 2 =
+   block x N: each group row then holds the chroma row at its own scale, blocks side by side, in
+   its first half (pa_jpeg_plane.own_scale tells the planes to copy it as it is). Blocks are
+   decoded left to right and each writes only its own N columns, so no block overwrites
+   another's. Until this change each sample was written into a 2x2 square of the cell and the
+   planes took the mean of each square back: the same bytes, at four times the writes and a
+   reduce over the whole cell (1.5 % of `prepare`). */
 static void pa_jpeg_idct_chroma_at_own_scale(j_decompress_ptr cinfo, jpeg_component_info *comp, JCOEFPTR coef,
                                              JSAMPARRAY output, JDIMENSION column) {
     pa_jpeg_decoder *d = pa_jpeg_owner((j_common_ptr)cinfo);
-    int n = comp->DCT_scaled_size / 2;
-    JSAMPLE block[DCTSIZE * DCTSIZE];
-    JSAMPROW rows[DCTSIZE];
-    for (int r = 0; r < n; r++) rows[r] = block + r * DCTSIZE;
-    d->own_scale_idct(cinfo, comp, coef, rows, 0);
-    for (int r = 0; r < n; r++) {
-        JSAMPROW top = output[2 * r] + column, bottom = output[2 * r + 1] + column;
-        for (int x = 0; x < n; x++) {
-            JSAMPLE v = rows[r][x];
-            top[2 * x] = top[2 * x + 1] = bottom[2 * x] = bottom[2 * x + 1] = v;
-        }
-    }
+    d->own_scale_idct(cinfo, comp, coef, output, column / 2);
+}
+
+/* Whether component `ci` gets pa_jpeg_idct_chroma_at_own_scale (after jpeg_calc_output_dimensions):
+   a raw decode at N/8, N = 3, 5, 6 or 7, whose luma (component 0) has the NxN IDCT and this
+   component twice that, sampled half the luma's both ways (4:2:0 chroma). Other samplings that get
+   a doubled IDCT (h4v2 luma, 1x1 chroma) keep it, and so does a luma sampled below its chroma
+   (1x1 luma, 2x2 chroma: component 0 is then the one with the doubled IDCT). N = 1, 2 and 4 keep
+   libjpeg's (2x2, 4x4 and 8x8: SIMD or next to free). Only for raw planes: an RGB decode would
+   show the missing upsampling. */
+static int pa_jpeg_chroma_at_own_scale_applies(const struct jpeg_decompress_struct *c, int ci) {
+    int n = c->min_DCT_scaled_size;
+    if (!c->raw_data_out || !(n == 3 || n == 5 || n == 6 || n == 7) || c->num_components < 2) return 0;
+    if (ci < 1 || ci >= c->num_components) return 0;
+    const jpeg_component_info *luma = &c->comp_info[0], *comp = &c->comp_info[ci];
+    return luma->DCT_scaled_size == n && comp->DCT_scaled_size == 2 * n &&
+           luma->h_samp_factor == 2 * comp->h_samp_factor && luma->v_samp_factor == 2 * comp->v_samp_factor;
 }
 
 inverse_DCT_method_ptr pa_jpeg_libjpeg_idct(j_decompress_ptr cinfo, int n) {
@@ -355,28 +368,13 @@ static void pa_jpeg_use_simd_idct(pa_jpeg_decoder *d) {
 }
 
 /* After the output pass's IDCTs are chosen (jpeg_start_decompress, or jpeg_start_output in
-   buffered-image mode, both run jddctmgr's start_pass): a component whose IDCT is twice the
-   smallest one gets the NxN IDCT above. Only for raw planes: an RGB decode would show the 2x2
-   squares, where the 2Nx2N IDCT is a real upsampling. N = 1, 2 and 4 keep libjpeg's (2x2, 4x4
-   and 8x8: SIMD or next to free). */
+   buffered-image mode, both run jddctmgr's start_pass): the components
+   pa_jpeg_chroma_at_own_scale_applies names get the luma's NxN IDCT at their own scale. */
 static void pa_jpeg_chroma_at_own_scale(pa_jpeg_decoder *d) {
     j_decompress_ptr c = &d->cinfo;
-    int n = c->min_DCT_scaled_size;
-    if (!c->raw_data_out || !(n == 3 || n == 5 || n == 6 || n == 7) || c->num_components < 2) return;
-    /* The luma is component 0, with the NxN IDCT. */
-    const jpeg_component_info *luma = &c->comp_info[0];
-    if (luma->DCT_scaled_size != n) return;
     d->own_scale_idct = c->idct->inverse_DCT[0];
     for (int ci = 1; ci < c->num_components; ci++) {
-        const jpeg_component_info *comp = &c->comp_info[ci];
-        /* Half the luma's sampling both ways (4:2:0 chroma): the planes take the mean of each 2x2
-           square. Other samplings that get a doubled IDCT (h4v2 luma, 1x1 chroma) keep it, and so
-           does a luma sampled below its chroma (1x1 luma, 2x2 chroma: component 0 is then the one
-           with the doubled IDCT, and nothing is swapped). */
-        if (comp->DCT_scaled_size == 2 * n && luma->h_samp_factor == 2 * comp->h_samp_factor &&
-            luma->v_samp_factor == 2 * comp->v_samp_factor) {
-            c->idct->inverse_DCT[ci] = pa_jpeg_idct_chroma_at_own_scale;
-        }
+        if (pa_jpeg_chroma_at_own_scale_applies(c, ci)) c->idct->inverse_DCT[ci] = pa_jpeg_idct_chroma_at_own_scale;
     }
 }
 
@@ -450,6 +448,7 @@ int pa_jpeg_plane_geometry(const pa_jpeg_decoder *d, int component, pa_jpeg_plan
     plane->rows_per_group = (unsigned)(comp->v_samp_factor * comp->DCT_scaled_size);
     plane->h_samp_factor = comp->h_samp_factor;
     plane->v_samp_factor = comp->v_samp_factor;
+    plane->own_scale = pa_jpeg_chroma_at_own_scale_applies(c, component);
     return PA_JPEG_OK;
 }
 

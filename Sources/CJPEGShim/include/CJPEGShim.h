@@ -62,6 +62,11 @@ typedef struct pa_jpeg_plane {
     unsigned rows_per_group; /* rows one pa_jpeg_read_planes call hands out: v_samp_factor * DCT_scaled_size */
     int h_samp_factor;
     int v_samp_factor;
+    /* 1 for a 4:2:0 chroma component that pa_jpeg_start gives the luma's NxN IDCT (N = 3, 5, 6, 7;
+       shim.c, pa_jpeg_idct_chroma_at_own_scale): its group then holds the chroma at its own
+       scale, half the rows and samples above: the first (rows_per_group + 1) / 2 rows, each with
+       (width + 1) / 2 samples from its start, and the rest of the group is not written. */
+    int own_scale;
 } pa_jpeg_plane;
 
 /* What jpeg_read_header found. */

@@ -75,7 +75,7 @@ struct JPEGDCDecoder {
         geometry = scan.components.map { c in
             pa_jpeg_plane(
                 width: UInt32(c.width), height: UInt32(c.height), padded_width: UInt32(scan.mcusAcross * c.h),
-                rows_per_group: UInt32(c.v), h_samp_factor: Int32(c.h), v_samp_factor: Int32(c.v))
+                rows_per_group: UInt32(c.v), h_samp_factor: Int32(c.h), v_samp_factor: Int32(c.v), own_scale: 0)
         }
     }
 
@@ -146,7 +146,7 @@ extension JPEGDCDecoder {
                 let (c, size) = (components[i], blocks(i))
                 return pa_jpeg_plane(
                     width: UInt32(size.across), height: UInt32(size.down), padded_width: UInt32(across * c.h),
-                    rows_per_group: UInt32(c.v), h_samp_factor: Int32(c.h), v_samp_factor: Int32(c.v))
+                    rows_per_group: UInt32(c.v), h_samp_factor: Int32(c.h), v_samp_factor: Int32(c.v), own_scale: 0)
             }
         }
     }

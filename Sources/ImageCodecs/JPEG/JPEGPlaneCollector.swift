@@ -7,9 +7,9 @@ internal import CJPEGShim
 ///
 /// libjpeg hands chroma out at the size its IDCT made: half the luma size for 4:2:0 at 1/1,
 /// but the luma size at the odd scales (jdmaster.c scales 4:2:0 chroma up by IDCT, 10x10 at
-/// 5/8; the shim gives it the luma's 5x5 IDCT instead and fills each 2x2 square with one sample,
-/// so the mean below is that sample), half width and full height for 4:2:2, the luma size for
-/// 4:4:4. Each is brought to
+/// 5/8; the shim gives it the luma's 5x5 IDCT instead and writes it at its own scale, which is
+/// copied as it is: `pa_jpeg_plane.own_scale`), half width and full height for 4:2:2, the luma
+/// size for 4:4:4. Each is brought to
 /// half width and height (rounded up) by averaging 2 or 4 samples (a 2:1 box, edges repeated),
 /// so the planes are always the encoder's 4:2:0 and hold a quarter of the decoded size each.
 /// 4:4:0 is taken too (full width, half height). Samplings whose chroma is not 1 or 2 luma
@@ -185,6 +185,19 @@ extension JPEGPlaneCollector {
         let k = c - 1
         let padded = Int(geometry[c].padded_width), sourceWidth = Int(geometry[c].width)
         let (fx, fy, first, source0) = (self.fx, self.fy, chromaRowsIn[k], UnsafePointer(group + groupOffsets[c]))
+        if geometry[c].own_scale != 0 {
+            // Already at the planes' scale, in the first half of the group's rows and of each row
+            // (`pa_jpeg_plane.own_scale`): what the mean of each 2x2 square of the luma-sized
+            // rows was. `first` is even: every group but the last has 2N rows.
+            withPlane(k) { plane, stride in
+                let (count, lines) = ((sourceWidth + 1) / 2, (rows + 1) / 2)
+                for r in 0..<lines {
+                    (plane + (first / 2 + r) * stride).update(from: source0 + r * padded, count: count)
+                }
+            }
+            chromaRowsIn[k] += rows
+            return
+        }
         var waiting = pendingValid[k]
         do {
             pending[k].withUnsafeMutableBufferPointer { p in
