@@ -23,8 +23,9 @@ import Testing
     }
 
     /// The greyscale kernel (`horizontalGrayIntermediate`, the YCbCr planes' pass): four
-    /// outputs a step on `pmaddwd`, the rest one at a time; the exact sum for every table
-    /// shape (up to 8, 16 and more taps), written through a transposing mapping as well.
+    /// outputs a step on `pmaddwd`, two rows at a time for 8-tap tables, the rest one at a time;
+    /// the exact sum for every table shape (up to 8, 16 and more taps), for 1, 2 and 3 rows (a
+    /// pair and one left over), written through a transposing mapping as well.
     @Test func grayPassIsTheExactSum() {
         var rng = SplitMix64(seed: 0x6A4F)
         for (source, destination) in [(2500, 2048), (97, 31), (40, 33), (355, 16), (30, 30), (20, 47), (9, 2), (1000, 130)] {
