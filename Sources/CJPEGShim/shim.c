@@ -12,6 +12,7 @@
 #include <jpeglib.h>
 #include <jpegint.h> /* struct jpeg_inverse_dct: the per-component IDCT of the output pass */
 
+#include "huffman.h"
 #include "scaled_idct.h"
 
 /* The error manager with the jump target of the entry point currently running. */
@@ -47,6 +48,16 @@ struct pa_jpeg_decoder {
        blocks it is not exact for. */
     inverse_DCT_method_ptr libjpeg_idct[DCTSIZE + 1];
 
+    /* The scan's own Huffman decoder (huffman.c) while it decodes, installed as the entropy
+       decoder's decode_mcu (pa_jpeg_decode_mcu); after it gave up, `shadow`: a second
+       decompressor over the same bytes whose libjpeg decoder took over, its warnings and errors
+       this one's (`forward`, set in the shadow). */
+    pa_huff *huff;
+    struct pa_jpeg_decoder *shadow;
+    struct pa_jpeg_decoder *forward;
+    int own_huffman_off; /* pa_jpeg_set_own_huffman(d, 0), and every shadow */
+    size_t length;
+
     char error[JMSG_LENGTH_MAX];
     unsigned long warning_count;
     unsigned warnings_kept;
@@ -58,9 +69,11 @@ static pa_jpeg_decoder *pa_jpeg_owner(j_common_ptr cinfo) {
     return (pa_jpeg_decoder *)(void *)cinfo;
 }
 
-/* error_exit: keep the words, then leave through the running entry point's setjmp. */
+/* error_exit: keep the words, then leave through the running entry point's setjmp (a shadow's:
+   the decoder it decodes for, whose entry point is the one running). */
 static void pa_jpeg_error_exit(j_common_ptr cinfo) {
     pa_jpeg_decoder *d = pa_jpeg_owner(cinfo);
+    if (d->forward) d = d->forward;
     (*cinfo->err->format_message)(cinfo, d->error);
     longjmp(d->err.jump, 1);
 }
@@ -74,6 +87,7 @@ static void pa_jpeg_error_exit(j_common_ptr cinfo) {
 static void pa_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
     if (msg_level >= 0) return;
     pa_jpeg_decoder *d = pa_jpeg_owner(cinfo);
+    if (d->forward) d = d->forward;
     char message[JMSG_LENGTH_MAX];
     (*cinfo->err->format_message)(cinfo, message);
     cinfo->err->num_warnings++;
@@ -119,6 +133,7 @@ pa_jpeg_decoder *pa_jpeg_create(const unsigned char *data, size_t length, int st
     if (d == NULL) return NULL;
     d->strict = strict != 0;
     d->data = data;
+    d->length = length;
     d->cinfo.err = jpeg_std_error(&d->err.pub);
     d->err.pub.error_exit = pa_jpeg_error_exit;
     d->err.pub.emit_message = pa_jpeg_emit_message;
@@ -138,6 +153,8 @@ void pa_jpeg_destroy(pa_jpeg_decoder *d) {
     if (d == NULL) return;
     /* jpeg_destroy_decompress only frees memory; it cannot call error_exit. */
     if (d->created) jpeg_destroy_decompress(&d->cinfo);
+    pa_jpeg_destroy(d->shadow);
+    pa_huff_destroy(d->huff);
     free(d->icc);
     free(d);
 }
@@ -378,6 +395,95 @@ static void pa_jpeg_chroma_at_own_scale(pa_jpeg_decoder *d) {
     }
 }
 
+/* The shadow of `d` (see pa_jpeg_decoder.huff): a decompressor over the same bytes, set up as d
+   was (scale, output, so the same components and coefficients are needed), started, its
+   entropy decoder at the scan's first MCU. NULL, with d->error set, if it cannot be made. */
+static pa_jpeg_decoder *pa_jpeg_make_shadow(pa_jpeg_decoder *d) {
+    pa_jpeg_decoder *s = pa_jpeg_create(d->data, d->length, d->strict);
+    if (s == NULL) {
+        snprintf(d->error, sizeof d->error, "cannot create a decompressor: out of memory");
+        return NULL;
+    }
+    s->own_huffman_off = 1;
+    if (s->failed || setjmp(s->err.jump)) {
+        memcpy(d->error, s->error, sizeof d->error);
+        pa_jpeg_destroy(s);
+        return NULL;
+    }
+    j_decompress_ptr c = &s->cinfo, m = &d->cinfo;
+    (void)jpeg_read_header(c, TRUE);
+    c->scale_num = m->scale_num;
+    c->scale_denom = m->scale_denom;
+    c->out_color_space = m->out_color_space;
+    c->raw_data_out = m->raw_data_out;
+    c->dct_method = m->dct_method;
+    c->buffered_image = FALSE;
+    (void)jpeg_start_decompress(c);
+    if (c->blocks_in_MCU != m->blocks_in_MCU) {
+        snprintf(d->error, sizeof d->error, "libjpeg set the scan up differently the second time");
+        pa_jpeg_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* What jpeg_finish_decompress reads after the scan: where the shadow's decoder left the input. */
+static void pa_jpeg_take_input_state(pa_jpeg_decoder *d) {
+    j_decompress_ptr c = &d->cinfo, s = &d->shadow->cinfo;
+    c->src->next_input_byte = s->src->next_input_byte;
+    c->src->bytes_in_buffer = s->src->bytes_in_buffer;
+    c->unread_marker = s->unread_marker;
+    c->marker->next_restart_num = s->marker->next_restart_num;
+    c->marker->discarded_bytes = s->marker->discarded_bytes;
+    c->entropy->insufficient_data = s->entropy->insufficient_data;
+}
+
+/* The scan's decode_mcu while the own decoder runs (pa_jpeg_start installs it): huffman.c's
+   decoder, and once it meets what it does not take, libjpeg's in a shadow decompressor, first
+   through the MCUs already decoded (discarded: the same coefficients, as nothing before was
+   anything libjpeg treats specially) and from then on for every MCU. The shadow's warnings are
+   libjpeg's for this file, as if it had decoded it all, and its errors end this decode. */
+static boolean pa_jpeg_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
+    pa_jpeg_decoder *d = pa_jpeg_owner((j_common_ptr)cinfo);
+    if (d->shadow == NULL) {
+        if (pa_huff_decode_mcu(d->huff, cinfo, MCU_data)) return TRUE;
+        pa_jpeg_decoder *s = pa_jpeg_make_shadow(d);
+        if (s == NULL) longjmp(d->err.jump, 1);
+        s->forward = d;
+        d->shadow = s;
+        JBLOCK scratch[D_MAX_BLOCKS_IN_MCU];
+        JBLOCKROW rows[D_MAX_BLOCKS_IN_MCU];
+        for (int b = 0; b < D_MAX_BLOCKS_IN_MCU; b++) rows[b] = &scratch[b];
+        for (unsigned long i = 0; i < pa_huff_mcus_done(d->huff); i++) {
+            memset(scratch, 0, sizeof scratch);
+            if (!s->cinfo.entropy->decode_mcu(&s->cinfo, rows)) {
+                snprintf(d->error, sizeof d->error, "libjpeg suspended on an in-memory source");
+                longjmp(d->err.jump, 1);
+            }
+        }
+        /* This MCU again, from blocks zeroed as the coefficient controller hands them over. */
+        if (MCU_data) {
+            for (int b = 0; b < cinfo->blocks_in_MCU; b++) memset(MCU_data[b], 0, sizeof(JBLOCK));
+        }
+    }
+    boolean done = d->shadow->cinfo.entropy->decode_mcu(&d->shadow->cinfo, MCU_data);
+    pa_jpeg_take_input_state(d);
+    return done;
+}
+
+/* Before the scan's first MCU: huffman.c's decoder as the entropy decoder's decode_mcu, for a
+   scan it takes (pa_huff_create). */
+static void pa_jpeg_use_own_huffman(pa_jpeg_decoder *d) {
+    j_decompress_ptr c = &d->cinfo;
+    if (d->own_huffman_off || d->buffered || c->entropy == NULL) return;
+    d->huff = pa_huff_create(c);
+    if (d->huff != NULL) c->entropy->decode_mcu = pa_jpeg_decode_mcu;
+}
+
+void pa_jpeg_set_own_huffman(pa_jpeg_decoder *d, int enabled) { d->own_huffman_off = !enabled; }
+
+int pa_jpeg_own_huffman(const pa_jpeg_decoder *d) { return d->huff == NULL ? 0 : d->shadow == NULL ? 1 : 2; }
+
 int pa_jpeg_start(pa_jpeg_decoder *d) {
     if (d->failed) return PA_JPEG_ERROR;
     if (setjmp(d->err.jump)) return pa_jpeg_fail(d);
@@ -413,6 +519,7 @@ int pa_jpeg_start(pa_jpeg_decoder *d) {
     }
     pa_jpeg_use_simd_idct(d);
     pa_jpeg_chroma_at_own_scale(d);
+    pa_jpeg_use_own_huffman(d);
     d->started = 1;
     return PA_JPEG_OK;
 }

@@ -116,6 +116,12 @@ int pa_jpeg_prepare(pa_jpeg_decoder *decoder, unsigned scale_num, unsigned scale
    those scales, any output, libjpeg's plain-C 3x3, 5x5, 6x6 and 7x7 IDCTs give way to SIMD ones
    with the same output byte for byte (scaled_idct.c). */
 int pa_jpeg_start(pa_jpeg_decoder *decoder);
+/* Before pa_jpeg_start: 0 decodes the Huffman data with libjpeg's own decoder throughout (as
+   libjpeg is), for tests that compare; 1, the default, with huffman.c's where it takes the file. */
+void pa_jpeg_set_own_huffman(pa_jpeg_decoder *decoder, int enabled);
+/* After pa_jpeg_start: 0 when libjpeg decodes the Huffman data (not taken, or turned off), 1 while
+   the own decoder does (to the end, once every row is read), 2 once it handed over to libjpeg. */
+int pa_jpeg_own_huffman(const pa_jpeg_decoder *decoder);
 /* Reads up to `count` rows, `stride` bytes apart, into `rows`; `*rows_read` says how many
    (fewer only at the end of the image). */
 int pa_jpeg_read_rows(pa_jpeg_decoder *decoder, unsigned char *rows, size_t stride, unsigned count,

@@ -1,0 +1,203 @@
+internal import CJPEGShim
+import Foundation
+import TestSupport
+import Testing
+
+/// The shim's own Huffman decoder (CJPEGShim's huffman.c, the scan's decode_mcu) against
+/// libjpeg's, whole decodes compared: every JPEG the repository carries (photos, conformance
+/// files, broken ones) and damaged copies of the baseline ones (cut short, bytes changed, restart
+/// markers renumbered), at scales where the AC coefficients are stored and where they are not
+/// (1/8). The same rows, the same outcome and error text, the same warnings, whether the own
+/// decoder takes a file to its end or hands it to libjpeg halfway.
+@Suite struct JPEGOwnHuffmanTests {
+    /// Everything one decode shows: each call's status, the rows, libjpeg's error and warnings.
+    struct Outcome: Equatable, CustomStringConvertible {
+        var steps: [String] = []
+        var rows: [UInt8] = []
+        var warningCount = 0
+        var warnings: [String] = []
+        /// `pa_jpeg_own_huffman` at the end: who decoded (not compared).
+        var decoder: Int32 = 0
+
+        static func == (a: Outcome, b: Outcome) -> Bool {
+            (a.steps, a.rows, a.warningCount, a.warnings) == (b.steps, b.rows, b.warningCount, b.warnings)
+        }
+
+        var description: String {
+            "\(steps.joined(separator: ", ")), \(rows.count) bytes, \(warningCount) warnings \(warnings)"
+        }
+    }
+
+    /// `bytes` decoded at `eighths`/8 into rows (grey, RGB or CMYK as the file is), with the own
+    /// Huffman decoder or libjpeg's.
+    static func decode(_ bytes: [UInt8], eighths: UInt32, own: Bool) -> Outcome {
+        bytes.withUnsafeBufferPointer { data in
+            var outcome = Outcome()
+            guard let decoder = pa_jpeg_create(data.baseAddress, data.count, 0) else { return outcome }
+            defer { pa_jpeg_destroy(decoder) }
+            func step(_ name: String, _ status: Int32) -> Bool {
+                outcome.steps.append(status == PA_JPEG_OK ? name : "\(name) failed: \(String(cString: pa_jpeg_error_message(decoder)))")
+                return status == PA_JPEG_OK
+            }
+            func run() {
+                var info = pa_jpeg_info()
+                guard step("header", pa_jpeg_read_header(decoder, &info)) else { return }
+                let format: Int32 =
+                    switch info.color_space {
+                    case PA_JPEG_CS_GRAY: PA_JPEG_OUT_GRAY
+                    case PA_JPEG_CS_CMYK, PA_JPEG_CS_YCCK: PA_JPEG_OUT_CMYK
+                    default: PA_JPEG_OUT_RGB
+                    }
+                var output = pa_jpeg_output()
+                guard step("prepare", pa_jpeg_prepare(decoder, eighths, 8, format, 0, &output)) else { return }
+                pa_jpeg_set_own_huffman(decoder, own ? 1 : 0)
+                guard step("start", pa_jpeg_start(decoder)) else { return }
+                let stride = Int(output.width) * Int(output.components)
+                var rows = [UInt8](repeating: 0, count: stride * 16)
+                while pa_jpeg_output_scanline(decoder) < output.height {
+                    var got: UInt32 = 0
+                    let status = rows.withUnsafeMutableBufferPointer {
+                        pa_jpeg_read_rows(decoder, $0.baseAddress, stride, 16, &got)
+                    }
+                    guard step("rows", status) else { return }
+                    outcome.rows += rows[..<(Int(got) * stride)]
+                    if got == 0 { break }
+                }
+                _ = step("finish", pa_jpeg_finish(decoder))
+            }
+            run()
+            // After the decode, not in a `defer`: a defer runs after the returned copy is made.
+            outcome.decoder = pa_jpeg_own_huffman(decoder)
+            outcome.warningCount = Int(pa_jpeg_warning_count(decoder))
+            outcome.warnings = (0..<pa_jpeg_warning_messages(decoder)).map {
+                String(cString: pa_jpeg_warning_message(decoder, $0))
+            }
+            return outcome
+        }
+    }
+
+    /// Every JPEG under TestImages, as (name, bytes).
+    static let files: [(String, [UInt8])] = {
+        let root = Corpus.testImages
+        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        var found: [(String, [UInt8])] = []
+        while let url = walker?.nextObject() as? URL {
+            guard ["jpg", "jpeg"].contains(url.pathExtension.lowercased()),
+                let data = try? Data(contentsOf: url)
+            else { continue }
+            found.append((String(url.path.dropFirst(root.path.count + 1)), [UInt8](data)))
+        }
+        return found.sorted { $0.0 < $1.0 }
+    }()
+
+    /// Scales: 1/8 (no AC stored), 3/8 and, for images up to 4 megapixels, 8/8 (debug builds
+    /// run the C unoptimised).
+    static func scales(_ bytes: [UInt8]) -> [UInt32] {
+        let large = bytes.count > 400_000
+        return large ? [1, 3] : [1, 3, 8]
+    }
+
+    /// Decodes `bytes` both ways at each scale and compares; the own decoder's state at the end
+    /// of each (`pa_jpeg_own_huffman`), counted.
+    @discardableResult
+    static func compare(_ name: String, _ bytes: [UInt8]) -> [Int32: Int] {
+        var states: [Int32: Int] = [:]
+        for eighths in scales(bytes) {
+            let libjpeg = decode(bytes, eighths: eighths, own: false)
+            let own = decode(bytes, eighths: eighths, own: true)
+            #expect(libjpeg.decoder == 0)
+            #expect(own == libjpeg, "\(name) at \(eighths)/8: own \(own) vs libjpeg \(libjpeg)")
+            states[own.decoder, default: 0] += 1
+        }
+        return states
+    }
+
+    @Test func everyRepositoryJPEGDecodesAsWithLibjpeg() {
+        #expect(Self.files.count > 100, "TestImages holds the JPEGs")
+        var states: [Int32: Int] = [:]
+        for (name, bytes) in Self.files { states.merge(Self.compare(name, bytes), uniquingKeysWith: +) }
+        // Most files are whole baseline ones, decoded by the own decoder to their end.
+        #expect(states[1, default: 0] > 150, "own decoder to the end: \(states)")
+    }
+
+    /// Whole files it takes: decoded to the end without libjpeg's decoder, restart markers and
+    /// fill bytes before EOI included.
+    @Test(arguments: ["photo-1600x1200.jpg", "codecs/dc/restart-two-rows-444.jpg", "codecs/dc/restart-every-mcu-420.jpg"])
+    func wholeFilesAreDecodedToTheEndByTheOwnDecoder(_ file: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: Corpus.testImages.appendingPathComponent(file)))
+        #expect(Self.compare(file, bytes) == [1: Self.scales(bytes).count])
+        let scan = try #require(Self.scanData(bytes))
+        var filled = bytes
+        filled.insert(contentsOf: [0xFF, 0xFF, 0xFF], at: scan.upperBound)
+        #expect(Self.compare("\(file) with fill bytes before EOI", filled) == [1: Self.scales(bytes).count])
+    }
+
+    /// Where a baseline file's scan data starts and ends (the SOS payload's end, the EOI), or
+    /// nil for other files.
+    static func scanData(_ bytes: [UInt8]) -> Range<Int>? {
+        var i = 2
+        var baseline = false
+        while i + 4 <= bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1]
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            if marker == 0xC0 || marker == 0xC1 { baseline = true }
+            if marker == 0xDA {
+                guard baseline else { return nil }
+                let start = i + 2 + length
+                var end = bytes.count - 2
+                while end > start, !(bytes[end] == 0xFF && bytes[end + 1] == 0xD9) { end -= 1 }
+                return end > start + 16 ? start..<end : nil
+            }
+            i += 2 + length
+        }
+        return nil
+    }
+
+    /// Damaged copies of the baseline files: cut at several points, a byte of the scan data
+    /// changed (into 0xFF, 0x00, a marker, anything), a restart marker renumbered or dropped.
+    @Test func damagedBaselineFilesDecodeAsWithLibjpeg() {
+        var rng = SplitMix64(seed: TestSeed.value(default: 0x4855_4646, for: "own Huffman damage"))
+        var variants = 0
+        var handedOver = 0
+        var warned = 0
+        func compare(_ name: String, _ bytes: [UInt8]) {
+            handedOver += Self.compare(name, bytes)[2, default: 0]
+            if Self.decode(bytes, eighths: 1, own: false).warningCount > 0 { warned += 1 }
+        }
+        for (name, bytes) in Self.files {
+            guard bytes.count < 400_000, let scan = Self.scanData(bytes) else { continue }
+            for cut in [scan.lowerBound + 1, scan.lowerBound + scan.count / 3, scan.upperBound - 1, scan.upperBound + 1] {
+                compare("\(name) cut at \(cut)", Array(bytes[..<min(cut, bytes.count)]))
+                variants += 1
+            }
+            for _ in 0..<6 {
+                var changed = bytes
+                let at = Int.random(in: scan, using: &rng)
+                changed[at] = [0xFF, 0x00, 0xD0, UInt8.random(in: 0...255, using: &rng)].randomElement(using: &rng)!
+                if changed[at] == 0xFF, at + 1 < scan.upperBound { changed[at + 1] = 0xD0 &+ UInt8.random(in: 0...9, using: &rng) }
+                compare("\(name) byte \(at) changed", changed)
+                variants += 1
+            }
+            let restarts = scan.filter { bytes[$0] == 0xFF && $0 + 1 < scan.upperBound && (0xD0...0xD7).contains(bytes[$0 + 1]) }
+            if let marker = restarts.randomElement(using: &rng) {
+                var renumbered = bytes
+                renumbered[marker + 1] = 0xD0 + (renumbered[marker + 1] - 0xD0 + 3) % 8
+                compare("\(name) restart at \(marker) renumbered", renumbered)
+                var dropped = bytes
+                dropped.removeSubrange(marker..<(marker + 2))
+                compare("\(name) restart at \(marker) dropped", dropped)
+                var junk = bytes
+                junk.insert(contentsOf: [0x12, 0x34], at: marker)
+                compare("\(name) junk before the restart at \(marker)", junk)
+                variants += 3
+            }
+            var trailing = bytes
+            trailing.insert(contentsOf: [0x55, 0xFF, 0xFF], at: scan.upperBound)
+            compare("\(name) junk before EOI", trailing)
+            variants += 1
+        }
+        #expect(variants > 200, "baseline files to damage")
+        #expect(handedOver > 100, "damage the own decoder handed to libjpeg")
+        #expect(warned > 100, "damage libjpeg warns about")
+    }
+}
