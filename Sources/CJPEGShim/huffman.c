@@ -47,6 +47,18 @@ typedef struct pa_huff_table {
     uint8_t values[256];
 } pa_huff_table;
 
+/* The bit reader: `bits` valid bits at the top of `buffer` (zero below), of which the last
+   `fill` are zeros appended once no data byte was left (`at_marker`: `next` is at a marker's
+   0xFF, or the end). pa_huff_decode_mcu works on a local copy, so it stays in registers: in the
+   struct, every store of a coefficient made the compiler write it back to memory. */
+typedef struct pa_huff_reader {
+    const JOCTET *next;
+    uint64_t buffer;
+    int bits;
+    int fill;
+    int at_marker;
+} pa_huff_reader;
+
 struct pa_huff {
     pa_huff_table dc[NUM_HUFF_TBLS], ac[NUM_HUFF_TBLS];
     /* Per block of the MCU, as libjpeg's start_pass_huff_decoder sets them. */
@@ -57,14 +69,8 @@ struct pa_huff {
     /* Unsigned so a damaged file's runaway sum wraps, as libjpeg's int does in practice. */
     unsigned last_dc[MAX_COMPS_IN_SCAN];
 
-    /* The bit reader: `bits` valid bits at the top of `buffer` (zero below), of which the last
-       `fill` are zeros appended once no data byte was left (`at_marker`: `next` is at a marker's
-       0xFF, or the end). */
-    const JOCTET *next, *end;
-    uint64_t buffer;
-    int bits;
-    int fill;
-    int at_marker;
+    pa_huff_reader reader;
+    const JOCTET *end;
 
     unsigned restart_interval, restarts_to_go;
     int next_restart;
@@ -145,8 +151,8 @@ pa_huff *pa_huff_create(j_decompress_ptr c) {
         h->dc_needed[b] = comp->component_needed ? 1 : 0;
         h->ac_needed[b] = comp->component_needed && comp->DCT_scaled_size > 1;
     }
-    h->next = c->src->next_input_byte;
-    h->end = h->next + c->src->bytes_in_buffer;
+    h->reader.next = c->src->next_input_byte;
+    h->end = h->reader.next + c->src->bytes_in_buffer;
     h->restart_interval = h->restarts_to_go = c->restart_interval;
     h->next_restart = c->marker->next_restart_num;
     h->mcus_total = (unsigned long)c->MCUs_per_row * c->MCU_rows_in_scan;
@@ -162,58 +168,58 @@ unsigned long pa_huff_mcus_done(const pa_huff *h) { return h->mcus_done; }
 
 /* Up to 57-64 valid bits: 8 bytes at once while none is 0xFF, else a byte at a time, with
    FF 00 read as an FF data byte and zeros appended from the first marker (or the end) on. */
-static inline void pa_huff_fill(pa_huff *h) {
-    if (h->bits > 56) return;
-    if (!h->at_marker && h->end - h->next >= 8) {
+static inline void pa_huff_fill(pa_huff_reader *r, const JOCTET *end) {
+    if (r->bits > 56) return;
+    if (!r->at_marker && end - r->next >= 8) {
         uint64_t word;
-        memcpy(&word, h->next, 8);
+        memcpy(&word, r->next, 8);
         word = __builtin_bswap64(word);
         uint64_t inverted = ~word;
         if (((inverted - 0x0101010101010101ULL) & ~inverted & 0x8080808080808080ULL) == 0) {
-            int bytes = (64 - h->bits) >> 3;
-            h->buffer |= (word >> h->bits) & ~((UINT64_C(1) << ((64 - h->bits) & 7)) - 1);
-            h->bits += 8 * bytes;
-            h->next += bytes;
+            int bytes = (64 - r->bits) >> 3;
+            r->buffer |= (word >> r->bits) & ~((UINT64_C(1) << ((64 - r->bits) & 7)) - 1);
+            r->bits += 8 * bytes;
+            r->next += bytes;
             return;
         }
     }
-    while (h->bits <= 56) {
+    while (r->bits <= 56) {
         unsigned byte = 0;
-        if (!h->at_marker && h->next < h->end) {
-            byte = *h->next;
+        if (!r->at_marker && r->next < end) {
+            byte = *r->next;
             if (byte != 0xFF) {
-                h->next++;
-            } else if (h->next + 1 < h->end && h->next[1] == 0) {
-                h->next += 2;
+                r->next++;
+            } else if (r->next + 1 < end && r->next[1] == 0) {
+                r->next += 2;
             } else {
-                h->at_marker = 1;
+                r->at_marker = 1;
                 byte = 0;
             }
         } else {
-            h->at_marker = 1;
+            r->at_marker = 1;
         }
-        if (h->at_marker) h->fill += 8;
-        h->buffer |= (uint64_t)byte << (56 - h->bits);
-        h->bits += 8;
+        if (r->at_marker) r->fill += 8;
+        r->buffer |= (uint64_t)byte << (56 - r->bits);
+        r->bits += 8;
     }
 }
 
-static inline void pa_huff_drop(pa_huff *h, int count) {
-    h->buffer <<= count;
-    h->bits -= count;
+static inline void pa_huff_drop(pa_huff_reader *r, int count) {
+    r->buffer <<= count;
+    r->bits -= count;
 }
 
 /* The next symbol of `t` (at least 16 valid bits), or -1 for a code it does not have. */
-static inline int pa_huff_symbol(pa_huff *h, const pa_huff_table *t) {
-    unsigned entry = t->lookup[h->buffer >> (64 - PA_LOOKUP_BITS)];
+static inline int pa_huff_symbol(pa_huff_reader *r, const pa_huff_table *t) {
+    unsigned entry = t->lookup[r->buffer >> (64 - PA_LOOKUP_BITS)];
     if (entry != 0) {
-        pa_huff_drop(h, (int)(entry >> 8));
+        pa_huff_drop(r, (int)(entry >> 8));
         return (int)(entry & 0xFF);
     }
     for (int length = PA_LOOKUP_BITS + 1; length <= 16; length++) {
-        int32_t code = (int32_t)(h->buffer >> (64 - length));
+        int32_t code = (int32_t)(r->buffer >> (64 - length));
         if (code <= t->maxcode[length]) {
-            pa_huff_drop(h, length);
+            pa_huff_drop(r, length);
             return t->values[(code + t->valoffset[length]) & 0xFF];
         }
     }
@@ -221,18 +227,18 @@ static inline int pa_huff_symbol(pa_huff *h, const pa_huff_table *t) {
 }
 
 /* `size` (1-15) extra bits as a signed value (at least `size` valid bits). */
-static inline int pa_huff_value(pa_huff *h, int size) {
-    int bits = (int)(h->buffer >> (64 - size));
-    pa_huff_drop(h, size);
+static inline int pa_huff_value(pa_huff_reader *r, int size) {
+    int bits = (int)(r->buffer >> (64 - size));
+    pa_huff_drop(r, size);
     return pa_extend(bits, size);
 }
 
 /* Where the marker after the data is: only padding bits left in the buffer, then fill bytes
    and a marker. NULL otherwise (junk before it, the end, or data bits not yet used). */
 static const JOCTET *pa_huff_marker(const pa_huff *h) {
-    int real = h->bits - h->fill;
+    int real = h->reader.bits - h->reader.fill;
     if (real < 0 || real >= 8) return NULL;
-    const JOCTET *p = h->next;
+    const JOCTET *p = h->reader.next;
     if (p >= h->end || *p != 0xFF) return NULL;
     while (p + 1 < h->end && p[1] == 0xFF) p++;
     return p + 1 < h->end ? p : NULL;
@@ -241,9 +247,8 @@ static const JOCTET *pa_huff_marker(const pa_huff *h) {
 static int pa_huff_restart(pa_huff *h, j_decompress_ptr cinfo) {
     const JOCTET *p = pa_huff_marker(h);
     if (p == NULL || p[1] != JPEG_RST0 + h->next_restart) return 0;
-    h->next = p + 2;
-    h->buffer = 0;
-    h->bits = h->fill = h->at_marker = 0;
+    memset(&h->reader, 0, sizeof h->reader);
+    h->reader.next = p + 2;
     memset(h->last_dc, 0, sizeof h->last_dc);
     h->restarts_to_go = h->restart_interval;
     h->next_restart = (h->next_restart + 1) & 7;
@@ -252,11 +257,12 @@ static int pa_huff_restart(pa_huff *h, j_decompress_ptr cinfo) {
 }
 
 /* One block: 0 at a bad code or a coefficient past the block. */
-static inline int pa_huff_block(pa_huff *h, int b, JCOEF *block) {
-    pa_huff_fill(h);
-    int size = pa_huff_symbol(h, h->dc_of[b]);
+static inline int pa_huff_block(pa_huff *h, pa_huff_reader *r, int b, JCOEF *block) {
+    const JOCTET *end = h->end;
+    pa_huff_fill(r, end);
+    int size = pa_huff_symbol(r, h->dc_of[b]);
     if (size < 0 || size > 15) return 0;
-    int diff = size ? pa_huff_value(h, size) : 0;
+    int diff = size ? pa_huff_value(r, size) : 0;
     if (h->dc_needed[b]) {
         unsigned *last = &h->last_dc[h->component_of[b]];
         *last += (unsigned)diff;
@@ -265,10 +271,10 @@ static inline int pa_huff_block(pa_huff *h, int b, JCOEF *block) {
     const pa_huff_table *t = h->ac_of[b];
     JCOEF *store = h->ac_needed[b] ? block : NULL;
     for (int k = 1; k < DCTSIZE2;) {
-        if (h->bits < 32) pa_huff_fill(h);
-        int fast = t->ac_lookup[h->buffer >> (64 - PA_LOOKUP_BITS)];
+        if (r->bits < 32) pa_huff_fill(r, end);
+        int fast = t->ac_lookup[r->buffer >> (64 - PA_LOOKUP_BITS)];
         if (fast != 0) {
-            pa_huff_drop(h, fast & 15);
+            pa_huff_drop(r, fast & 15);
             if ((fast >> 8) == 0) {
                 if ((fast & 0xF0) == 0) break; /* EOB */
                 k += 16;                       /* ZRL */
@@ -280,13 +286,13 @@ static inline int pa_huff_block(pa_huff *h, int b, JCOEF *block) {
             k++;
             continue;
         }
-        int symbol = pa_huff_symbol(h, t);
+        int symbol = pa_huff_symbol(r, t);
         if (symbol < 0) return 0;
         int run = symbol >> 4, bits = symbol & 15;
         if (bits) {
             k += run;
             if (k > DCTSIZE2 - 1) return 0;
-            int value = pa_huff_value(h, bits);
+            int value = pa_huff_value(r, bits);
             if (store) store[pa_natural_order[k]] = (JCOEF)value;
             k++;
         } else if (run == 15) {
@@ -300,11 +306,13 @@ static inline int pa_huff_block(pa_huff *h, int b, JCOEF *block) {
 
 int pa_huff_decode_mcu(pa_huff *h, j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
     if (h->restart_interval && h->restarts_to_go == 0 && !pa_huff_restart(h, cinfo)) return 0;
+    pa_huff_reader r = h->reader;
     for (int b = 0; b < h->blocks; b++) {
-        if (!pa_huff_block(h, b, MCU_data ? MCU_data[b][0] : NULL)) return 0;
+        if (!pa_huff_block(h, &r, b, MCU_data ? MCU_data[b][0] : NULL)) return 0;
     }
+    h->reader = r;
     /* Bits of the zero fill used: libjpeg warns of a premature end. */
-    if (h->bits < h->fill) return 0;
+    if (r.bits < r.fill) return 0;
     if (h->mcus_done + 1 == h->mcus_total) {
         const JOCTET *p = pa_huff_marker(h);
         if (p == NULL || p[1] != JPEG_EOI) return 0;
