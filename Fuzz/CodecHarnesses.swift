@@ -42,8 +42,21 @@
         }
     }
 
+    /// CJPEGShim's own Huffman decoder (huffman.c) against libjpeg's: the same decode both ways
+    /// must show the same rows, outcome and warnings, at 1/8 (no AC stored) and 3/8, and at 8/8
+    /// for a small image; a difference stops the run as a finding.
+    func huffmanAgreement(_ bytes: [UInt8]) {
+        for eighths in [1, 3, 8] {
+            let limit = eighths == 8 ? 250_000 : 1_000_000
+            let libjpeg = JPEGCodec.huffmanCheck(bytes, eighths: eighths, ownHuffman: false, pixelLimit: limit)
+            let own = JPEGCodec.huffmanCheck(bytes, eighths: eighths, ownHuffman: true, pixelLimit: limit)
+            if own != libjpeg { fatalError("own Huffman decoder at \(eighths)/8: \(own), libjpeg's: \(libjpeg)") }
+        }
+    }
+
     let jpegHarness = Harness(name: "jpeg") {
         probeAndDecode($0, format: .jpeg)
+        huffmanAgreement($0)
         dcPlanes($0)
         oddScalePlanes($0)
         // The validation read of a pass-through JPEG: the same reader over one scratch MCU row.

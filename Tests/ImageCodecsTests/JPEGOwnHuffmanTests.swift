@@ -1,5 +1,5 @@
-internal import CJPEGShim
 import Foundation
+import ImageCodecs
 import TestSupport
 import Testing
 
@@ -10,70 +10,8 @@ import Testing
 /// (1/8). The same rows, the same outcome and error text, the same warnings, whether the own
 /// decoder takes a file to its end or hands it to libjpeg halfway.
 @Suite struct JPEGOwnHuffmanTests {
-    /// Everything one decode shows: each call's status, the rows, libjpeg's error and warnings.
-    struct Outcome: Equatable, CustomStringConvertible {
-        var steps: [String] = []
-        var rows: [UInt8] = []
-        var warningCount = 0
-        var warnings: [String] = []
-        /// `pa_jpeg_own_huffman` at the end: who decoded (not compared).
-        var decoder: Int32 = 0
-
-        static func == (a: Outcome, b: Outcome) -> Bool {
-            (a.steps, a.rows, a.warningCount, a.warnings) == (b.steps, b.rows, b.warningCount, b.warnings)
-        }
-
-        var description: String {
-            "\(steps.joined(separator: ", ")), \(rows.count) bytes, \(warningCount) warnings \(warnings)"
-        }
-    }
-
-    /// `bytes` decoded at `eighths`/8 into rows (grey, RGB or CMYK as the file is), with the own
-    /// Huffman decoder or libjpeg's.
-    static func decode(_ bytes: [UInt8], eighths: UInt32, own: Bool) -> Outcome {
-        bytes.withUnsafeBufferPointer { data in
-            var outcome = Outcome()
-            guard let decoder = pa_jpeg_create(data.baseAddress, data.count, 0) else { return outcome }
-            defer { pa_jpeg_destroy(decoder) }
-            func step(_ name: String, _ status: Int32) -> Bool {
-                outcome.steps.append(status == PA_JPEG_OK ? name : "\(name) failed: \(String(cString: pa_jpeg_error_message(decoder)))")
-                return status == PA_JPEG_OK
-            }
-            func run() {
-                var info = pa_jpeg_info()
-                guard step("header", pa_jpeg_read_header(decoder, &info)) else { return }
-                let format: Int32 =
-                    switch info.color_space {
-                    case PA_JPEG_CS_GRAY: PA_JPEG_OUT_GRAY
-                    case PA_JPEG_CS_CMYK, PA_JPEG_CS_YCCK: PA_JPEG_OUT_CMYK
-                    default: PA_JPEG_OUT_RGB
-                    }
-                var output = pa_jpeg_output()
-                guard step("prepare", pa_jpeg_prepare(decoder, eighths, 8, format, 0, &output)) else { return }
-                pa_jpeg_set_own_huffman(decoder, own ? 1 : 0)
-                guard step("start", pa_jpeg_start(decoder)) else { return }
-                let stride = Int(output.width) * Int(output.components)
-                var rows = [UInt8](repeating: 0, count: stride * 16)
-                while pa_jpeg_output_scanline(decoder) < output.height {
-                    var got: UInt32 = 0
-                    let status = rows.withUnsafeMutableBufferPointer {
-                        pa_jpeg_read_rows(decoder, $0.baseAddress, stride, 16, &got)
-                    }
-                    guard step("rows", status) else { return }
-                    outcome.rows += rows[..<(Int(got) * stride)]
-                    if got == 0 { break }
-                }
-                _ = step("finish", pa_jpeg_finish(decoder))
-            }
-            run()
-            // After the decode, not in a `defer`: a defer runs after the returned copy is made.
-            outcome.decoder = pa_jpeg_own_huffman(decoder)
-            outcome.warningCount = Int(pa_jpeg_warning_count(decoder))
-            outcome.warnings = (0..<pa_jpeg_warning_messages(decoder)).map {
-                String(cString: pa_jpeg_warning_message(decoder, $0))
-            }
-            return outcome
-        }
+    static func decode(_ bytes: [UInt8], eighths: Int, own: Bool) -> JPEGCodec.HuffmanCheckOutcome {
+        JPEGCodec.huffmanCheck(bytes, eighths: eighths, ownHuffman: own)
     }
 
     /// Every JPEG under TestImages, as (name, bytes).
@@ -92,7 +30,7 @@ import Testing
 
     /// Scales: 1/8 (no AC stored), 3/8 and, for images up to 4 megapixels, 8/8 (debug builds
     /// run the C unoptimised).
-    static func scales(_ bytes: [UInt8]) -> [UInt32] {
+    static func scales(_ bytes: [UInt8]) -> [Int] {
         let large = bytes.count > 400_000
         return large ? [1, 3] : [1, 3, 8]
     }
