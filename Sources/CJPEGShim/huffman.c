@@ -165,6 +165,8 @@ refuse:
 
 void pa_huff_destroy(pa_huff *h) { free(h); }
 
+size_t pa_huff_memory(void) { return sizeof(struct pa_huff); }
+
 unsigned long pa_huff_mcus_done(const pa_huff *h) { return h->mcus_done; }
 
 /* Up to 57-64 valid bits: 8 bytes at once while none is 0xFF, else a byte at a time, with

@@ -16,6 +16,8 @@ typedef struct pa_huff pa_huff;
    component, with its tables). */
 pa_huff *pa_huff_create(j_decompress_ptr cinfo);
 void pa_huff_destroy(pa_huff *huff);
+/* Bytes one decoder holds (its tables), for the decode's working-memory estimate. */
+size_t pa_huff_memory(void);
 
 /* The next MCU into MCU_data (blocks the caller zeroed, as for libjpeg's decode_mcu; NULL
    decodes without storing): 1 when it is decoded exactly as libjpeg's decoder would, without a

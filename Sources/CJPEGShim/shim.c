@@ -274,6 +274,10 @@ static size_t pa_jpeg_working_memory(j_decompress_ptr c, int whole_image) {
         total += row_bytes * (size_t)comp->v_samp_factor * (size_t)comp->DCT_scaled_size * 3;
     }
     total += (size_t)c->output_width * (size_t)c->out_color_components * (size_t)c->max_v_samp_factor * 2;
+    /* The own Huffman decoder's tables, for a file it may take (huffman.c). A damaged file it
+       hands to libjpeg also gets a second decompressor (pa_jpeg_make_shadow), about this much
+       again, for the rest of its decode: not counted, as no whole file needs it. */
+    if (!c->progressive_mode && !c->arith_code) total += pa_huff_memory();
     return total;
 }
 
