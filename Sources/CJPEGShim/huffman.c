@@ -14,12 +14,14 @@
  * Exact or nothing: whatever libjpeg would warn about or treat specially is not handled here,
  * pa_huff_decode_mcu returns 0 and the caller decodes the rest with libjpeg's own decoder (shim.c
  * replays the MCUs before with it first, so its state is libjpeg's from the start). Those are a
- * code no table has, data that runs into a marker or the end, a coefficient placed past the
- * block (libjpeg clamps it to the last), anything but fill bytes and the expected RSTn at a
- * restart boundary, anything but EOI after the last MCU, and data bytes before either. In each
- * of these libjpeg warns or reads bits this decoder would have to imitate; none occurs in a file
- * an encoder wrote whole. JPEGOwnHuffmanTests decodes every JPEG the repository carries, whole
- * and damaged, with and without this decoder and compares the pixels and the warnings.
+ * code no table has, data that runs into a marker or the end, anything but fill bytes and the
+ * expected RSTn at a restart boundary, and data bytes before it: libjpeg warns or reads bits
+ * this decoder would have to imitate. Declined for simplicity, though libjpeg says nothing: a
+ * coefficient placed past the block (libjpeg clamps it to the last), a marker other than EOI
+ * after the last MCU, and FF FF 00 (libjpeg's one FF data byte). None of these occurs in a file
+ * an encoder wrote whole; each costs the replay, never a different result. JPEGOwnHuffmanTests
+ * decodes every JPEG the repository carries, whole and damaged, with and without this decoder
+ * and compares the pixels and the warnings.
  */
 #include "huffman.h"
 
@@ -169,7 +171,7 @@ size_t pa_huff_memory(void) { return sizeof(struct pa_huff); }
 
 unsigned long pa_huff_mcus_done(const pa_huff *h) { return h->mcus_done; }
 
-/* Up to 57-64 valid bits: 8 bytes at once while none is 0xFF, else a byte at a time, with
+/* At least 57 valid bits: 8 bytes at once while none is 0xFF, else a byte at a time, with
    FF 00 read as an FF data byte and zeros appended from the first marker (or the end) on. */
 static inline void pa_huff_fill(pa_huff_reader *r, const JOCTET *end) {
     if (r->bits > 56) return;

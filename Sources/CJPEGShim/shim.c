@@ -274,9 +274,9 @@ static size_t pa_jpeg_working_memory(j_decompress_ptr c, int whole_image) {
         total += row_bytes * (size_t)comp->v_samp_factor * (size_t)comp->DCT_scaled_size * 3;
     }
     total += (size_t)c->output_width * (size_t)c->out_color_components * (size_t)c->max_v_samp_factor * 2;
-    /* The own Huffman decoder's tables, for a file it may take (huffman.c). A damaged file it
-       hands to libjpeg also gets a second decompressor (pa_jpeg_make_shadow), about this much
-       again, for the rest of its decode: not counted, as no whole file needs it. */
+    /* The own Huffman decoder's tables, for a file it may take (huffman.c). Not counted: a
+       damaged file it hands to libjpeg also gets a second decompressor (pa_jpeg_make_shadow),
+       about this much again, so such a file may hold up to twice this estimate. */
     if (!c->progressive_mode && !c->arith_code) total += pa_huff_memory();
     return total;
 }
@@ -423,7 +423,16 @@ static pa_jpeg_decoder *pa_jpeg_make_shadow(pa_jpeg_decoder *d) {
     c->dct_method = m->dct_method;
     c->buffered_image = FALSE;
     (void)jpeg_start_decompress(c);
-    if (c->blocks_in_MCU != m->blocks_in_MCU) {
+    /* Its decode_mcu is called from d's entry points: no progress monitor of its own, whose scan
+       check would jump to this function's frame. */
+    c->progress = NULL;
+    int same = c->blocks_in_MCU == m->blocks_in_MCU && c->comps_in_scan == m->comps_in_scan;
+    for (int ci = 0; same && ci < c->num_components; ci++) {
+        const jpeg_component_info *a = &c->comp_info[ci], *b = &m->comp_info[ci];
+        same = a->component_needed == b->component_needed && a->DCT_scaled_size == b->DCT_scaled_size &&
+               a->dc_tbl_no == b->dc_tbl_no && a->ac_tbl_no == b->ac_tbl_no;
+    }
+    if (!same) {
         snprintf(d->error, sizeof d->error, "libjpeg set the scan up differently the second time");
         pa_jpeg_destroy(s);
         return NULL;

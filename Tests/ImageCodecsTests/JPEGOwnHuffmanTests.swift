@@ -10,8 +10,10 @@ import Testing
 /// (1/8). The same rows, the same outcome and error text, the same warnings, whether the own
 /// decoder takes a file to its end or hands it to libjpeg halfway.
 @Suite struct JPEGOwnHuffmanTests {
-    static func decode(_ bytes: [UInt8], eighths: Int, own: Bool) -> JPEGCodec.HuffmanCheckOutcome {
-        JPEGCodec.huffmanCheck(bytes, eighths: eighths, ownHuffman: own)
+    static func decode(
+        _ bytes: [UInt8], eighths: Int, own: Bool, strict: Bool = false, gray: Bool = false
+    ) -> JPEGCodec.HuffmanCheckOutcome {
+        JPEGCodec.huffmanCheck(bytes, eighths: eighths, ownHuffman: own, strict: strict, gray: gray)
     }
 
     /// Every JPEG under TestImages, as (name, bytes).
@@ -98,9 +100,18 @@ import Testing
         var variants = 0
         var handedOver = 0
         var warned = 0
+        var strictOrGray = 0
         func compare(_ name: String, _ bytes: [UInt8]) {
             handedOver += Self.compare(name, bytes)[2, default: 0]
             if Self.decode(bytes, eighths: 1, own: false).warningCount > 0 { warned += 1 }
+            // Strict (a warning from the replaying decoder is the error, through the shadow's
+            // forwarding), and grey from a colour file (no chroma coefficient needed).
+            for (strict, gray) in [(true, false), (false, true)] {
+                let libjpeg = Self.decode(bytes, eighths: 3, own: false, strict: strict, gray: gray)
+                let own = Self.decode(bytes, eighths: 3, own: true, strict: strict, gray: gray)
+                #expect(own == libjpeg, "\(name) at 3/8, strict \(strict), grey \(gray): own \(own) vs libjpeg \(libjpeg)")
+                if own.decoder == 2 { strictOrGray += 1 }
+            }
         }
         for (name, bytes) in Self.files {
             guard bytes.count < 400_000, let scan = Self.scanData(bytes) else { continue }
@@ -137,5 +148,6 @@ import Testing
         #expect(variants > 200, "baseline files to damage")
         #expect(handedOver > 100, "damage the own decoder handed to libjpeg")
         #expect(warned > 100, "damage libjpeg warns about")
+        #expect(strictOrGray > 100, "strict and grey decodes handed to libjpeg")
     }
 }

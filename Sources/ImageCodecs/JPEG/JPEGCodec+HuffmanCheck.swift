@@ -24,15 +24,18 @@ extension JPEGCodec {
     }
 
     /// `bytes` decoded whole at `eighths`/8 through the shim, grey, RGB or CMYK rows as the file
-    /// is, with the own Huffman decoder (`ownHuffman`) or libjpeg's throughout. An output over
-    /// `pixelLimit` pixels is not decoded (a "too large" step). For `JPEGOwnHuffmanTests` and the
-    /// fuzz harness (`make fuzz`, jpeg), which decode both ways and compare.
+    /// is (or grey from any file: `gray`, where libjpeg needs no chroma coefficient), with the own
+    /// Huffman decoder (`ownHuffman`) or libjpeg's throughout; `strict` makes a warning an error.
+    /// An output over `pixelLimit` pixels is not decoded (a "too large" step). For
+    /// `JPEGOwnHuffmanTests` and the fuzz harness (`make fuzz`, jpeg), which decode both ways and
+    /// compare.
     package static func huffmanCheck(
-        _ bytes: [UInt8], eighths: Int, ownHuffman: Bool, pixelLimit: Int = 4_000_000
+        _ bytes: [UInt8], eighths: Int, ownHuffman: Bool, strict: Bool = false, gray: Bool = false,
+        pixelLimit: Int = 4_000_000
     ) -> HuffmanCheckOutcome {
         bytes.withUnsafeBufferPointer { data in
             var outcome = HuffmanCheckOutcome()
-            guard let decoder = pa_jpeg_create(data.baseAddress, data.count, 0) else { return outcome }
+            guard let decoder = pa_jpeg_create(data.baseAddress, data.count, strict ? 1 : 0) else { return outcome }
             defer { pa_jpeg_destroy(decoder) }
             func step(_ name: String, _ status: Int32) -> Bool {
                 outcome.steps.append(
@@ -42,12 +45,13 @@ extension JPEGCodec {
             func run() {
                 var info = pa_jpeg_info()
                 guard step("header", pa_jpeg_read_header(decoder, &info)) else { return }
-                let format: Int32 =
+                var format: Int32 =
                     switch info.color_space {
                     case PA_JPEG_CS_GRAY: PA_JPEG_OUT_GRAY
                     case PA_JPEG_CS_CMYK, PA_JPEG_CS_YCCK: PA_JPEG_OUT_CMYK
                     default: PA_JPEG_OUT_RGB
                     }
+                if gray && info.color_space == PA_JPEG_CS_YCBCR { format = PA_JPEG_OUT_GRAY }
                 var output = pa_jpeg_output()
                 guard step("prepare", pa_jpeg_prepare(decoder, UInt32(eighths), 8, format, 0, &output)) else { return }
                 guard Int(output.width) * Int(output.height) <= pixelLimit else { return outcome.steps.append("too large") }
