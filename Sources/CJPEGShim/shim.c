@@ -456,28 +456,33 @@ static void pa_jpeg_take_input_state(pa_jpeg_decoder *d) {
    through the MCUs already decoded (discarded: the same coefficients, as nothing before was
    anything libjpeg treats specially) and from then on for every MCU. The shadow's warnings are
    libjpeg's for this file, as if it had decoded it all, and its errors end this decode. */
+/* The hand-over: the shadow made, its decoder run through the MCUs the own one decoded, and the
+   current MCU's blocks zeroed again, as the coefficient controller hands them over. */
+static void pa_jpeg_hand_over(pa_jpeg_decoder *d, JBLOCKROW *MCU_data) {
+    pa_jpeg_decoder *s = pa_jpeg_make_shadow(d);
+    if (s == NULL) longjmp(d->err.jump, 1);
+    s->forward = d;
+    d->shadow = s;
+    JBLOCK scratch[D_MAX_BLOCKS_IN_MCU];
+    JBLOCKROW rows[D_MAX_BLOCKS_IN_MCU];
+    for (int b = 0; b < D_MAX_BLOCKS_IN_MCU; b++) rows[b] = &scratch[b];
+    for (unsigned long i = 0; i < pa_huff_mcus_done(d->huff); i++) {
+        memset(scratch, 0, sizeof scratch);
+        if (!s->cinfo.entropy->decode_mcu(&s->cinfo, rows)) {
+            snprintf(d->error, sizeof d->error, "libjpeg suspended on an in-memory source");
+            longjmp(d->err.jump, 1);
+        }
+    }
+    if (MCU_data) {
+        for (int b = 0; b < d->cinfo.blocks_in_MCU; b++) memset(MCU_data[b], 0, sizeof(JBLOCK));
+    }
+}
+
 static boolean pa_jpeg_decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
     pa_jpeg_decoder *d = pa_jpeg_owner((j_common_ptr)cinfo);
     if (d->shadow == NULL) {
         if (pa_huff_decode_mcu(d->huff, cinfo, MCU_data)) return TRUE;
-        pa_jpeg_decoder *s = pa_jpeg_make_shadow(d);
-        if (s == NULL) longjmp(d->err.jump, 1);
-        s->forward = d;
-        d->shadow = s;
-        JBLOCK scratch[D_MAX_BLOCKS_IN_MCU];
-        JBLOCKROW rows[D_MAX_BLOCKS_IN_MCU];
-        for (int b = 0; b < D_MAX_BLOCKS_IN_MCU; b++) rows[b] = &scratch[b];
-        for (unsigned long i = 0; i < pa_huff_mcus_done(d->huff); i++) {
-            memset(scratch, 0, sizeof scratch);
-            if (!s->cinfo.entropy->decode_mcu(&s->cinfo, rows)) {
-                snprintf(d->error, sizeof d->error, "libjpeg suspended on an in-memory source");
-                longjmp(d->err.jump, 1);
-            }
-        }
-        /* This MCU again, from blocks zeroed as the coefficient controller hands them over. */
-        if (MCU_data) {
-            for (int b = 0; b < cinfo->blocks_in_MCU; b++) memset(MCU_data[b], 0, sizeof(JBLOCK));
-        }
+        pa_jpeg_hand_over(d, MCU_data);
     }
     boolean done = d->shadow->cinfo.entropy->decode_mcu(&d->shadow->cinfo, MCU_data);
     pa_jpeg_take_input_state(d);

@@ -67,9 +67,10 @@ extension ResamplePasses {
     }
 
     /// `grayQuads` over two rows with the same table: outputs `0 ..< count` of `row` into `d` and
-    /// of `next` into `e`, each output's start and weights loaded once for both. Not inlined:
-    /// inside the caller the optimiser stopped inlining the lane widening of `multiplyAdd`
-    /// (a call per 8 taps, twice the time).
+    /// of `next` into `e`, each output's start and weights loaded once for both. Kept out of
+    /// line, as measured (perf): while it was inlined into the caller, with `multiplyAdd`, the
+    /// optimiser left the lane widening as a call per 8 taps, twice the time; `graySums` now
+    /// widens by hand as well.
     @inline(never)
     private static func grayQuadPairs(
         _ row: UnsafePointer<Int16>, _ next: UnsafePointer<Int16>, _ starts: UnsafePointer<Int>,
