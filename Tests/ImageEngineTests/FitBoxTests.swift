@@ -1,3 +1,4 @@
+import MediaTypes
 import ImageEngine
 import Testing
 

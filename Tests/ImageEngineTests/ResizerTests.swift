@@ -1,3 +1,4 @@
+import MediaTypes
 import ImageCodecs
 import ImageEngine
 import TestSupport

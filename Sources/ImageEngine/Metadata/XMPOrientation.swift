@@ -1,3 +1,4 @@
+import MediaTypes
 /// Reads `tiff:Orientation` from an XMP packet, for images that carry their orientation in
 /// XMP and not in Exif (PNG `iTXt`, WebP `XMP `).
 ///

@@ -1,3 +1,4 @@
+import MediaTypes
 /// Where each stored pixel lands in the upright image, as byte steps: the stored pixel at
 /// column `x`, row `y` is written at `origin + x * columnStep + y * rowStep`.
 ///

@@ -1,3 +1,4 @@
+import MediaTypes
 import ImageCodecs
 
 /// The output sizes a set of limits allows for an upright source size.

@@ -1,3 +1,4 @@
+import MediaTypes
 import ImageCodecs
 
 /// A separable Lanczos3 resizer with the orientation fused into its last pass.

@@ -1,3 +1,4 @@
+import MediaTypes
 import ImageCodecs
 
 extension RowResizer {

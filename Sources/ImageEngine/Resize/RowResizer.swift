@@ -1,3 +1,4 @@
+import MediaTypes
 import ImageCodecs
 
 /// The Lanczos3 resizer over a stream of rows: pulls rows from an `ImageRowSource` and writes

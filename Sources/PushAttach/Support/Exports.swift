@@ -72,7 +72,7 @@ public typealias ProcessingLimits = ImageEngine.ProcessingLimits
 ///
 ///     let size = PixelSize(width: 256, height: 171)
 ///     size.width   // 256
-public typealias PixelSize = ImageEngine.Size
+public typealias PixelSize = MediaTypes.Size
 
 /// Why a download failed (`AttachmentError.Underlying.fetch`): every case names the URL.
 ///
