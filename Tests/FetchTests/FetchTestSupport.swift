@@ -30,3 +30,11 @@ func fetchError(_ client: HTTPClient, _ url: String) async -> FetchError? {
         return error
     }
 }
+
+extension FetchError {
+    /// The error with a `tooLarge`'s first bytes dropped, for comparing the rest of it.
+    var withoutFirstBytes: FetchError {
+        if case .tooLarge(let url, let cap, let declared, _) = self { return .tooLarge(url: url, cap: cap, declared: declared) }
+        return self
+    }
+}

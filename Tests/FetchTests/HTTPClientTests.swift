@@ -148,8 +148,20 @@ struct HTTPClientTests {
         defer { server.stop() }
         let client = HTTPClient(policy: loopbackPolicy { $0.byteCap = 1_000_000 })
         let url = server.url("/endless")
-        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 1_000_000, declared: nil))
+        let error = await fetchError(client, url)
+        #expect(error?.withoutFirstBytes == .tooLarge(url: url, cap: 1_000_000, declared: nil))
         #expect(server.hits("/endless") == 1)
+        // The body's first bytes come with the error, so the caller can say what it was.
+        guard case .tooLarge(_, _, _, let firstBytes)? = error else { return }
+        #expect(firstBytes.count == FetchError.firstBytesKept)
+    }
+
+    @Test func aBodyRefusedByItsContentLengthHasNoFirstBytes() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.byteCap = 1_000 })
+        let url = server.url("/bytes?size=2000")
+        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 1_000, declared: 2_000, firstBytes: []))
     }
 
     @Test func declaredLengthOverTheCapIsRefusedEarly() async throws {
@@ -157,7 +169,7 @@ struct HTTPClientTests {
         defer { server.stop() }
         let client = HTTPClient(policy: loopbackPolicy { $0.byteCap = 1_000_000 })
         let url = server.url("/bytes?size=2000000")
-        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 1_000_000, declared: 2_000_000))
+        #expect(await fetchError(client, url)?.withoutFirstBytes == .tooLarge(url: url, cap: 1_000_000, declared: 2_000_000))
     }
 
     @Test func lyingShortContentLengthNeverDeliversMoreThanDeclared() async throws {
@@ -177,7 +189,7 @@ struct HTTPClientTests {
         }
         let client = HTTPClient(policy: loopbackPolicy { $0.byteCap = 100_000 })
         let url = server.url("/liar")
-        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 100_000, declared: nil))
+        #expect(await fetchError(client, url)?.withoutFirstBytes == .tooLarge(url: url, cap: 100_000, declared: nil))
     }
 
     @Test func lyingLongContentLengthIsATruncation() async throws {
@@ -200,7 +212,7 @@ struct HTTPClientTests {
                 policy.tightenCap = { first in first.count >= 64 && first.first == 1 ? 100 : nil }
             })
         let url = server.url("/bytes?size=5000")
-        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 100, declared: nil))
+        #expect(await fetchError(client, url)?.withoutFirstBytes == .tooLarge(url: url, cap: 100, declared: nil))
         // Under the tighter cap passes.
         let small = try await client.fetch(server.url("/bytes?size=90"))
         #expect(small.body.count == 90)
@@ -214,7 +226,7 @@ struct HTTPClientTests {
                 policy.tightenCap = { first in first.count == 50 ? 10 : nil }
             })
         let url = server.url("/bytes?size=50")
-        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 10, declared: nil))
+        #expect(await fetchError(client, url)?.withoutFirstBytes == .tooLarge(url: url, cap: 10, declared: nil))
     }
 
     @Test func connectionResetIsRetriedThenFails() async throws {

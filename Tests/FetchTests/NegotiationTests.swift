@@ -108,7 +108,7 @@ struct NegotiationTests {
         // dropped when the cap is passed, so at most the cap plus one decoded chunk is held.
         #expect(Self.gzipBomb.count < cap / 100)
         let error = await fetchError(client, url)
-        #expect(error == .tooLarge(url: url, cap: cap, declared: nil))
+        #expect(error?.withoutFirstBytes == .tooLarge(url: url, cap: cap, declared: nil))
         #expect(error?.description.contains("counted after decoding") == true)
     }
 
@@ -149,6 +149,6 @@ struct NegotiationTests {
         let cap = 100_000
         let client = HTTPClient(policy: loopbackPolicy { $0.byteCap = cap })
         let url = server.url("/empty.gz")
-        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: cap, declared: nil))
+        #expect(await fetchError(client, url)?.withoutFirstBytes == .tooLarge(url: url, cap: cap, declared: nil))
     }
 }

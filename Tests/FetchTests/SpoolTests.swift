@@ -117,10 +117,10 @@ struct SpoolTests {
         let atCap = try await client.fetch(server.url("/bytes?size=5000&type=none"))
         #expect(atCap.content.isSpooled && atCap.content.count == 5000)
         let over = server.url("/bytes?size=5001&type=none")
-        #expect(await fetchError(client, over) == .tooLarge(url: over, cap: 5000, declared: 5001))
+        #expect(await fetchError(client, over)?.withoutFirstBytes == .tooLarge(url: over, cap: 5000, declared: 5001))
         // Without a Content-Length to give it away: aborted while streaming, past the threshold.
         let endless = server.url("/endless")
-        #expect(await fetchError(client, endless) == .tooLarge(url: endless, cap: 5000, declared: nil))
+        #expect(await fetchError(client, endless)?.withoutFirstBytes == .tooLarge(url: endless, cap: 5000, declared: nil))
         withExtendedLifetime(atCap) { #expect(folder.names.count == 1) }  // only `atCap`'s
     }
 
@@ -130,7 +130,7 @@ struct SpoolTests {
         let folder = try SpoolFolder()
         let client = HTTPClient(policy: folder.policy(threshold: 1000) { $0.byteCap = 300_000 })
         let url = server.url("/endless")
-        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 300_000, declared: nil))
+        #expect(await fetchError(client, url)?.withoutFirstBytes == .tooLarge(url: url, cap: 300_000, declared: nil))
         #expect(folder.names.isEmpty)
         #expect(folder.spool.reservedBytes == 0)
     }
@@ -147,7 +147,7 @@ struct SpoolTests {
         let atCap = try await client.fetch(server.url("/bytes?size=3000"))
         #expect(atCap.content.count == 3000 && atCap.content.isSpooled)
         let url = server.url("/endless")
-        #expect(await fetchError(client, url) == .tooLarge(url: url, cap: 3000, declared: nil))
+        #expect(await fetchError(client, url)?.withoutFirstBytes == .tooLarge(url: url, cap: 3000, declared: nil))
         withExtendedLifetime(atCap) { #expect(folder.names.count == 1) }
     }
 

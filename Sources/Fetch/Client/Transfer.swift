@@ -66,7 +66,7 @@ struct Transfer: Sendable {
         if code == CURLE_OK {
             if context.isSuccessStatus, !context.tightenCap() {
                 context.discardBody()
-                return .failure(context.failure ?? .tooLarge(url: url, cap: context.cap, declared: nil))
+                return .failure(context.failure ?? .tooLarge(url: url, cap: context.cap, declared: nil, firstBytes: context.head))
             }
             return .success(Response(status: context.status, headers: context.headers, body: context.takeBody()))
         }

@@ -21,6 +21,9 @@ final class TransferContext: @unchecked Sendable {
     private(set) var headers = ResponseHeaders()
     private(set) var body: [UInt8] = []
     private(set) var received = 0
+    /// The first bytes of a 2xx body (up to `FetchError.firstBytesKept`), kept for the error of a
+    /// body over the cap.
+    private(set) var head: [UInt8] = []
     /// The attempt's deadline: how long a spool reservation may wait.
     let deadline: ContinuousClock.Instant
     /// Told once when the body starts to go to a spool file (`HTTPClient.fetch(_:whenSpooling:)`).
@@ -77,9 +80,12 @@ final class TransferContext: @unchecked Sendable {
     /// transfer. The cap counts these decoded bytes. Only a 2xx body is kept; any other is
     /// counted (so an endless error page is still capped) and dropped.
     func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        if isSuccessStatus, head.count < FetchError.firstBytesKept {
+            head.append(contentsOf: chunk.prefix(FetchError.firstBytesKept - head.count))
+        }
         received += chunk.count
         if received > cap {
-            failure = .tooLarge(url: url, cap: cap, declared: nil)
+            failure = .tooLarge(url: url, cap: cap, declared: nil, firstBytes: head)
             dropBody()
             return false
         }
@@ -145,7 +151,7 @@ final class TransferContext: @unchecked Sendable {
     func progress(wireBytes: Int) -> Bool {
         if isCancelled { return false }
         if wireBytes > cap {
-            if failure == nil { failure = .tooLarge(url: url, cap: cap, declared: nil) }
+            if failure == nil { failure = .tooLarge(url: url, cap: cap, declared: nil, firstBytes: head) }
             dropBody()
             return false
         }
@@ -162,7 +168,7 @@ final class TransferContext: @unchecked Sendable {
             cap = max(0, tighter)
         }
         if received > cap {
-            failure = .tooLarge(url: url, cap: cap, declared: nil)
+            failure = .tooLarge(url: url, cap: cap, declared: nil, firstBytes: head)
             dropBody()
             return false
         }

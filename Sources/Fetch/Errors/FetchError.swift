@@ -25,7 +25,9 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// (delay-seconds or an HTTP-date), when it sent one.
     case httpStatus(url: String, status: Int, retryAfter: Duration? = nil)
     /// The body passed the cap (`declared` is the Content-Length when that alone gave it away).
-    case tooLarge(url: String, cap: Int, declared: Int?)
+    /// `firstBytes` are the body's first bytes (up to `FetchError.firstBytesKept`), when any came:
+    /// what they are says which cap applied, or that the body was no media at all.
+    case tooLarge(url: String, cap: Int, declared: Int?, firstBytes: [UInt8] = [])
     /// The connect timeout, the deadline or the low-speed limit fired; `what` says which.
     case timedOut(url: String, what: String)
     /// The connection could not be made or broke mid-transfer.
@@ -42,12 +44,15 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// libcurl failed in a way not listed above; `code` is its CURLcode.
     case transferFailed(url: String, code: Int, message: String)
 
+    /// How many of a body's first bytes `tooLarge` keeps.
+    public static let firstBytesKept = 512
+
     /// The URL the failure happened at.
     public var url: String {
         switch self {
         case .invalidURL(let url), .unsupportedScheme(let url, _), .hostNotAllowed(let url, _),
             .addressRefused(let url, _, _), .tooManyRedirects(let url, _), .badRedirect(let url, _, _),
-            .httpStatus(let url, _, _), .tooLarge(let url, _, _), .timedOut(let url, _),
+            .httpStatus(let url, _, _), .tooLarge(let url, _, _, _), .timedOut(let url, _),
             .connectionFailed(let url, _), .tlsFailed(let url, _), .cancelled(let url),
             .transferFailed(let url, _, _), .spoolFailed(let url, _), .spoolBudgetExhausted(let url, _, _):
             return url
@@ -104,7 +109,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
                 "redirect \(status) from \(shown(url)) has \(location.map { "an unusable Location \(quoted($0))" } ?? "no Location")"
         case .httpStatus(let url, let status, _):
             return "HTTP \(status) from \(shown(url)); only 2xx is accepted"
-        case .tooLarge(let url, let cap, let declared):
+        case .tooLarge(let url, let cap, let declared, _):
             if let declared {
                 return "\(shown(url)) declares \(declared) bytes, over the \(cap)-byte cap; the download was refused"
             }
@@ -126,6 +131,20 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .transferFailed(let url, let code, let message):
             return "fetching \(shown(url)) failed (curl error \(code)): \(shown(message))"
         }
+    }
+
+    /// `description(naming:)` for a face that shows the URL beside the reason (no "(fetching …)"
+    /// after a refused address) and, with `advising: false`, says the setting that would let a
+    /// refused address through once for many lines rather than on each.
+    ///
+    ///     error.description(naming: names, mentioningURL: false, advising: false)
+    ///     // "refused to connect to 127.0.0.1 (loopback, 127.0.0.0/8): private networks are not allowed"
+    public func description(naming names: SettingNames, mentioningURL: Bool, advising: Bool = true) -> String {
+        guard case .addressRefused(let url, let address, let rule) = self else { return description(naming: names) }
+        var text = "refused to connect to \(address) (\(rule)): private networks are not allowed"
+        if advising { text += "; permit them with \(names[.allowPrivateNetworks])" }
+        if mentioningURL { text += " (fetching \(shown(url)))" }
+        return text
     }
 
     private func quoted(_ text: String) -> String { "\"\(shown(text))\"" }
