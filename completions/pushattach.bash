@@ -41,12 +41,17 @@ _pushattach() {
 _pushattach_verify() {
     local cur="$1" prev="$2"
     case "$prev" in
-        --pixel-budget|--decoded-budget)
+        --fail-on)
+            local done="${cur%"${cur##*,}"}"
+            COMPREPLY=($(compgen -P "$done" -W "rejected transcode ios" -- "${cur##*,}"))
+            return 0
+            ;;
+        --max-long-side|--pixel-budget|--decoded-budget|--image-input-cap)
             return 0
             ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--json -q --quiet --fast --strict --accept-damaged --pixel-budget --decoded-budget -h --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--json -q --quiet --fast --fail-on --strict --accept-damaged --max-long-side --pixel-budget --decoded-budget --image-input-cap -h --help" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi
@@ -63,12 +68,12 @@ _pushattach_prepare() {
             COMPREPLY=($(compgen -f -- "$cur"))
             return 0
             ;;
-        --thumbnail|--max-long-side|--quality|--base-url|--shard|--pixel-budget|--decoded-budget|--memory-budget|--spool-budget|--allow-host|--max-redirects|--timeout|--connect-timeout|--low-speed-time|-j|--concurrency|--per-host|--retries)
+        --thumbnail|--max-long-side|--quality|--base-url|--shard|--pixel-budget|--decoded-budget|--image-input-cap|--memory-budget|--spool-budget|--allow-host|--max-redirects|--timeout|--connect-timeout|--low-speed-time|-j|--concurrency|--per-host|--retries)
             return 0
             ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names -r --recursive --rewrite --base-url --drop-refused --resume --shard --strict --accept-damaged --json --report -q --quiet -v --verbose --pixel-budget --decoded-budget --memory-budget --spool-budget --allow-private-networks --allow-host --max-redirects --timeout --connect-timeout --low-speed-time -j --concurrency --per-host --retries -h --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "-o --container --thumbnail --max-long-side --quality --stable-names -r --recursive --rewrite --base-url --drop-refused --resume --shard --strict --accept-damaged --json --report -q --quiet -v --verbose --pixel-budget --decoded-budget --image-input-cap --memory-budget --spool-budget --allow-private-networks --allow-host --max-redirects --timeout --connect-timeout --low-speed-time -j --concurrency --per-host --retries -h --help" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

@@ -6,18 +6,22 @@ import MediaTypes
 ///     report.verdict  // "transcode"
 ///
 /// Encoded as JSON with exactly the keys of the `--json` output, nulls included. `verdict`,
-/// `action`, `output_format` and `error_code` are `prepare`'s half (what it will do, from the
-/// same plan it runs: `MediaCheck.plan`); `ios` is what iOS would do with the file as it is.
+/// `action`, `output_format`, `error_code` and `refusal` are `prepare`'s half (what it will do,
+/// from the same plan it carries out: `Planner.plan`); `ios` is what iOS would do with the file as
+/// it is.
 public struct FileReport: Sendable, Hashable, Encodable {
     /// The file as the caller named it (`displayPath`, or the URL's path), for display only.
     public var path: String
-    /// What `prepare` does with the file, in three words: `accepted` (written unchanged),
-    /// `transcode` (converted, fitted, re-encoded or renamed: `action` says which) or `rejected`
-    /// (refused, with the `errorCode` `prepare` records).
+    /// What `prepare` does with the file, in one word: `accepted` (written unchanged),
+    /// `transcode` (converted, fitted, re-encoded or renamed: `action` says which), `rejected`
+    /// (the bytes are refused, with the `errorCode` `prepare` records) or `failed` (the file
+    /// could not be read).
     public var verdict: String
-    /// What `prepare` does, in one word of `AttachmentPlan.Action` (`pass-through`, `rename`,
-    /// `convert`, `fit`, `reencode-animation`, `first-frame`, `refuse`).
-    public var action: AttachmentPlan.Action = .refuse
+    /// What `prepare` does, in one word of `Plan.Action` (`pass-through`, `rename`, `convert`,
+    /// `fit`, `reencode-animation`, `first-frame`, `refuse`).
+    public var action: Plan.Action = .refuse
+    /// Why it is refused, as the word refusals are grouped by (`Refusal.Kind`); nil when not.
+    public var refusal: Refusal.Kind?
     /// The format `prepare` writes; nil when it refuses the file.
     public var outputFormat: MediaFormat?
     /// What iOS does with the file as it is: `accepted`, or `rejected` with `iosErrorCode`.
@@ -51,6 +55,9 @@ public struct FileReport: Sendable, Hashable, Encodable {
     /// size over the decoded budget, codec warnings, damage accepted under `acceptDamaged`.
     public var warnings: [String]
 
+    /// The plan the report renders, typed; nil for a file that could not be read.
+    public var plan: Plan?
+
     /// Whether iOS would attach the file as it is (`verdict == "accepted"`).
     public var isAccepted: Bool { verdict == "accepted" }
 
@@ -59,7 +66,7 @@ public struct FileReport: Sendable, Hashable, Encodable {
         case outputFormat = "output_format"
         case ios, format, uti, category, bytes, width, height, frames
         case errorCode = "error_code"
-        case reason, warnings
+        case refusal, reason, warnings
     }
 
     enum IOSKeys: String, CodingKey {
@@ -84,7 +91,37 @@ public struct FileReport: Sendable, Hashable, Encodable {
         try c.encode(height, forKey: .height)
         try c.encode(frames, forKey: .frames)
         try c.encode(errorCode, forKey: .errorCode)
+        try c.encode(refusal?.rawValue, forKey: .refusal)
         try c.encode(reason, forKey: .reason)
         try c.encode(warnings, forKey: .warnings)
+    }
+}
+
+extension FileReport {
+    /// The report of a planned (and perhaps validated) file, with reasons naming settings as
+    /// `names` spells them.
+    public init(_ planned: MediaCheck.Planned, path: String, names: SettingNames) {
+        let (facts, plan) = (planned.facts, planned.plan)
+        let format = facts.format
+        let upright = facts.image.map { $0.animation?.canvas ?? $0.upright }
+        self.init(
+            path: path, verdict: plan.action.verdict, format: format, uti: format == .unknown ? nil : format.uti,
+            category: format.category, bytes: facts.byteCount, width: upright?.width ?? facts.sniffed.width,
+            height: upright?.height ?? facts.sniffed.height, frames: facts.image?.animation?.frames ?? facts.sniffed.frames,
+            errorCode: plan.code?.rawValue, reason: plan.reason(naming: names), warnings: planned.warnings)
+        self.plan = plan
+        action = plan.action
+        refusal = plan.refusal?.kind
+        outputFormat = plan.output
+        iosVerdict = plan.asIs.verdict
+        iosErrorCode = plan.asIs.code?.rawValue
+    }
+
+    /// The report of a file that could not be read: `failed`, no code (the bytes were never had).
+    public init(unreadable path: String, reason: String) {
+        self.init(
+            path: path, verdict: "failed", format: .unknown, uti: nil, category: nil, bytes: 0, width: nil, height: nil,
+            frames: nil, errorCode: nil, reason: reason, warnings: [])
+        iosVerdict = "rejected"
     }
 }

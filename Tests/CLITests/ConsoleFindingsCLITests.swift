@@ -53,7 +53,7 @@ import Testing
     }
 
     /// A JSON array's elements are counted from 1 in messages (on 1709ac3 from 0), and "top
-    /// reasons" groups by what went wrong, not by the words before the first colon.
+    /// reasons" groups by what went wrong (the failure's word), not by the words of its reason.
     @Test func payloadProblemsCountFromOneAndGroupByWhatWentWrong() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -63,7 +63,7 @@ import Testing
         #expect(result.stderr.contains("element 1 of the JSON array"), "\(result.stderr)")
         #expect(result.stderr.contains("element 2 of the JSON array"), "\(result.stderr)")
         #expect(!result.stderr.contains("element 0 "), "\(result.stderr)")
-        #expect(result.stderr.contains("  2 x no attachment URL found"), "\(result.stderr)")
+        #expect(result.stderr.contains("  2 x failed no-url"), "\(result.stderr)")
         #expect(!result.stderr.contains("x element"), "\(result.stderr)")
     }
 }

@@ -77,7 +77,9 @@ struct FlagNamesTests {
             #expect(FlagNames.commandLine[setting] == flag)
         }
         #expect(FlagNames.serve[.container] == "--cache" && FlagNames.serve[.allowedHosts] == "--allow-source")
-        #expect(FlagNames.serve[.spoolBudget] == Setting.spoolBudget.libraryName, "serve has no such flag")
+        // serve's reasons reach a client, which can change none of the library's settings.
+        #expect(FlagNames.serve[.spoolBudget] == "the server's spool budget", "serve has no such flag")
+        #expect(FlagNames.serve[.pixelBudget] == "the server's pixel budget")
     }
 
     /// What the command line shows is what it records: `verify` and `prepare` (its console, its

@@ -58,7 +58,7 @@ struct GeneratedDocsCLITests {
         (["pushattach", "prepare", "--con"], "--container --connect-timeout --concurrency"),
         (
             ["pushattach", "verify", "-"],
-            "--json -q --quiet --fast --strict --accept-damaged --pixel-budget --decoded-budget -h --help"
+            "--json -q --quiet --fast --fail-on --strict --accept-damaged --max-long-side --pixel-budget --decoded-budget --image-input-cap -h --help"
         ),
         (["pushattach", "bench", "--workload", "w1,d"], "w1,d1 w1,d2"),
         (["pushattach", "help", "b"], "bench"),

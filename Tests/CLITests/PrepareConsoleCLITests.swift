@@ -54,7 +54,7 @@ struct PrepareConsoleCLITests {
             Self.lines(result.stderr)
                 == Self.summary(
                     "3 items: 2 prepared, 1 rejected, 0 failed", done: "1 transcoded, 1 with warnings",
-                    reasons: ["1 x \(Self.damaged)"], container: out),
+                    reasons: ["1 x rejected 105 damaged"], container: out),
             "stderr: \(result.stderr)")
     }
 
@@ -142,7 +142,7 @@ struct PrepareConsoleCLITests {
             [""]
             + Self.summary(
                 "2 items: 1 prepared, 1 rejected, 0 failed", done: "1 transcoded, 1 with warnings",
-                reasons: ["1 x \(Self.damaged)"], container: out)
+                reasons: ["1 x rejected 105 damaged"], container: out)
         #expect(Self.lines(result.stderr) == expected)
     }
 

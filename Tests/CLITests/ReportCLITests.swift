@@ -275,7 +275,7 @@ struct ReportCLITests {
         let order = ["prepared", "rejected", "failed"]
         let ranks: [Int] = links.map { link in order.firstIndex(of: String(link.0.prefix { $0 != " " })) ?? -1 }
         #expect(ranks == ranks.sorted() && !ranks.contains(-1), "\(ranks)")
-        let timeouts = "failed \u{B7} timed out after 25 s"
+        let timeouts = "failed timed-out"
         let key = timeouts.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let one = try browser.dumpDOM(report, hash: "group=reason&key=\(key)&fold=0&per=all")
         let expected = all.filter { Self.group(of: entries[$0]) == timeouts }
@@ -309,9 +309,9 @@ struct ReportCLITests {
     static func group(of entry: [String: Any]) -> String {
         let status = entry["status"] as? String ?? "?"
         if status == "prepared" { return "prepared" + ((entry["action"] as? String).map { " \u{B7} " + $0 } ?? "") }
-        let code = (entry["error_code"] as? Int).map { "\($0) \u{B7} " } ?? ""
-        let reason = (entry["reason"] as? String).map(PrepareSummary.reasonKey) ?? "no reason given"
-        return status + " \u{B7} " + code + reason
+        let code = (entry["error_code"] as? Int).map { " \($0)" } ?? ""
+        let word = (status == "rejected" ? entry["refusal"] : entry["failure"]) as? String ?? "unknown"
+        return status + code + " " + word
     }
 
     /// Indices of the cards the default (folded) view shows: an item naming a URL an earlier item
@@ -467,7 +467,8 @@ struct ReportCLITests {
             var input = "https://cdn.example.test/batch/gen-\(String(format: "%05d", n)).\(ext)"
             var entry: [String: Any] = [
                 "index": demo.count + n, "line": n + 1, "id": n % 7 == 0 ? "push-\(n)" : NSNull(),
-                "error_code": NSNull(), "reason": NSNull(), "file": NSNull(), "identifier": NSNull(),
+                "error_code": NSNull(), "refusal": NSNull(), "failure": NSNull(), "deviation": NSNull(), "action": NSNull(),
+                "reason": NSNull(), "file": NSNull(), "identifier": NSNull(),
                 "uti": NSNull(), "format": NSNull(), "category": NSNull(), "bytes": NSNull(), "width": NSNull(),
                 "height": NSNull(), "frames": NSNull(), "source_width": NSNull(), "source_height": NSNull(),
                 "sha256": NSNull(), "transform": NSNull(), "thumbnail": NSNull(), "warnings": [String](),
@@ -495,10 +496,12 @@ struct ReportCLITests {
                 if n % 2 == 0 {
                     // An HTML error page served as the image: nothing sniffed, its text shown.
                     entry["error_code"] = 101
+                    entry["refusal"] = "not-media"
                     entry["reason"] = hostile ?? "not media: the bytes are not an image, audio or video iOS knows"
                     entry["first_bytes"] = Array(Self.htmlPage.prefix(32)).map { String(format: "%02x", $0) }.joined()
                 } else {
                     entry["error_code"] = 105
+                    entry["refusal"] = "damaged"
                     entry["reason"] = hostile ?? "the JPEG image data is damaged (Premature end of JPEG file)"
                     entry["format"] = "jpeg"
                     entry["category"] = "image"
@@ -508,6 +511,7 @@ struct ReportCLITests {
                 }
             default:
                 entry["status"] = "failed"
+                entry["failure"] = n % 3 == 0 ? "http-404" : "timed-out"
                 entry["reason"] = hostile ?? (n % 3 == 0 ? "HTTP 404 Not Found" : "timed out after 25 s")
             }
             return entry

@@ -100,6 +100,6 @@ import Testing
         try Data("a note\n".utf8).write(to: dir.appendingPathComponent("notes.txt"))
         let result = try ProcessRunner.run("pushattach", ["verify", dir.path])
         #expect(result.status == 1, "\(result.stdout)")
-        #expect(result.stdout.contains("not media, skipped: 1 file"))
+        #expect(result.stdout.contains("skipped, not media: 1 file in folders: notes.txt (plain text)"), "\(result.stdout)")
     }
 }

@@ -73,17 +73,17 @@ struct OldRoute {
     let icc: [UInt8]?
 
     init(_ data: Data, sniffed: SniffedType, limits: ProcessingLimits) throws {
-        let inspection = try ImageProcessor.inspect(data, sniffed: sniffed, limits: limits, decode: false)
-        orientation = inspection.orientation
-        let stored = Size(width: inspection.width, height: inspection.height)
+        let facts = try ImageProcessor.imageFacts(data, sniffed: sniffed, limits: limits)
+        orientation = facts.orientation
+        let stored = facts.stored
         let upright = orientation.swapsDimensions ? Size(width: stored.height, height: stored.width) : stored
-        let mainSize = TargetSize.main(for: upright, limits: limits)
+        let mainSize = TargetSize.main(for: upright, policy: limits.policy)
         self.mainSize = mainSize
         // A thumbnail is never larger than the attachment (issue 20).
         thumbSize = limits.thumbnailSize.map { FitBox.fit(TargetSize.thumbnail(for: upright, side: $0), in: mainSize) }
         let cover = Size(
             width: max(mainSize.width, thumbSize?.width ?? 0), height: max(mainSize.height, thumbSize?.height ?? 0))
-        let isCMYK = inspection.colorSpace == "cmyk" || inspection.colorSpace == "ycck"
+        let isCMYK = facts.isCMYK
         let options = ImageProcessor.decodeOptions(
             stored: stored, covering: cover, orientation, limits, powerOfTwoScales: isCMYK)
         decoded = try ImageCodecs.decode(data, format: sniffed.format, options: options)

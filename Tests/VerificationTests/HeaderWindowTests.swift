@@ -4,10 +4,10 @@ import TestSupport
 import Testing
 import Verification
 
-/// `MediaCheck.identify(_: Data, …)` judges audio and video from their header window and size
-/// (a spooled movie is never read into memory) and must say exactly what the whole-file
-/// `identify(_: [UInt8], …)` says.
-@Suite("identify from a header window")
+/// `MediaCheck.facts(_: Data, …)` sniffs audio and video from their header window and size (a
+/// spooled movie is never read into memory), and a JPEG from its segments up to the start of
+/// frame, and must find exactly what a sniff of the whole file finds, and so get the same plan.
+@Suite("facts from a header window")
 struct HeaderWindowTests {
     /// Every corpus file whose first bytes say audio or video.
     static let audioVideo: [URL] = Corpus.folders.flatMap { Corpus.files(in: $0) }.filter { file in
@@ -28,19 +28,10 @@ struct HeaderWindowTests {
         let window = try #require(Sniffer.headerWindow(prefix: [UInt8](data.prefix(16_384))))
         #expect(window < data.count)
         let policy = AttachmentPolicy()
-        let windowed = MediaCheck.identify(data, fileExtension: file.pathExtension, policy: policy)
-        let whole = MediaCheck.identify([UInt8](data), fileExtension: file.pathExtension, policy: policy)
-        switch (windowed, whole) {
-        case (.success(let a), .success(let b)):
-            #expect(a.sniffed == b.sniffed)
-            #expect(a.assessment.verdict == b.assessment.verdict)
-            #expect(a.warnings == b.warnings)
-        case (.failure(let a), .failure(let b)):
-            #expect(a.code == b.code)
-            #expect(a.reason == b.reason)
-        default:
-            Issue.record("\(file.lastPathComponent): windowed \(windowed), whole \(whole)")
-        }
+        let windowed = MediaCheck.facts(data, fileExtension: file.pathExtension, policy: policy, readingImage: false)
+        let whole = MediaFacts(bytes: [UInt8](data), fileExtension: file.pathExtension)
+        #expect(windowed == whole, "\(file.lastPathComponent)")
+        #expect(Planner.plan(windowed, policy: policy) == Planner.plan(whole, policy: policy))
     }
 
     /// A movie over the video cap is refused for its size although only its header was read.
@@ -49,16 +40,10 @@ struct HeaderWindowTests {
         let mdat: [UInt8] = [0, 0, 0, 8] + Array("mdat".utf8)
         var data = Data(ftyp + mdat)
         data.append(Data(count: AppleRules.standard.byteCap(for: .movie) + 1 - data.count))
-        guard case .success(let id) = MediaCheck.identify(data, fileExtension: "mp4", policy: AttachmentPolicy()) else {
-            Issue.record("an MP4 header was refused")
-            return
-        }
-        #expect(id.sniffed.format == .mp4)
-        guard case .rejected(let code, _) = id.assessment.verdict else {
-            Issue.record("over the cap but \(id.assessment.verdict)")
-            return
-        }
-        #expect(code == .invalidFileSize)
+        let planned = MediaCheck.plan(data, fileExtension: "mp4", policy: AttachmentPolicy())
+        #expect(planned.facts.format == .mp4)
+        #expect(planned.plan.refusal == .overCap(.ios(.movie, cap: 50_000_000), bytes: data.count, atLeast: false))
+        #expect(planned.plan.code == .invalidFileSize)
     }
 
     /// An MP3 behind a 3 MB ID3 tag (cover art): the window reaches past the tag to the first
@@ -73,12 +58,10 @@ struct HeaderWindowTests {
         let window = try #require(Sniffer.headerWindow(prefix: [UInt8](data.prefix(64))))
         #expect(window > 10 + tagSize + 2 * frame.count)
         #expect(window < data.count)
-        guard case .success(let id) = MediaCheck.identify(data, fileExtension: "mp3", policy: AttachmentPolicy()) else {
-            Issue.record("an MP3 behind a large tag was refused")
-            return
-        }
-        #expect(id.sniffed.format == .mp3)
-        #expect(id.sniffed.detail == "ID3v2")
+        let planned = MediaCheck.plan(data, fileExtension: "mp3", policy: AttachmentPolicy())
+        #expect(planned.plan.action == .passThrough, "\(planned.plan)")
+        #expect(planned.facts.format == .mp3)
+        #expect(planned.facts.sniffed.detail == "ID3v2")
     }
 
     /// Every corpus file that starts like a JPEG (broken ones too), and the bundled test images.
@@ -105,18 +88,12 @@ struct HeaderWindowTests {
         let policy = AttachmentPolicy()
         for cut in Set(cuts) where cut > 0 && cut <= whole.count {
             let data = whole.prefix(cut)
-            let windowed = MediaCheck.identify(data, fileExtension: "jpg", policy: policy)
-            let read = MediaCheck.identify([UInt8](data), fileExtension: "jpg", policy: policy)
-            switch (windowed, read) {
-            case (.success(let a), .success(let b)):
-                #expect(a.sniffed == b.sniffed, "\(file.lastPathComponent) cut at \(cut)")
-                #expect(a.assessment == b.assessment, "\(file.lastPathComponent) cut at \(cut)")
-                #expect(a.warnings == b.warnings, "\(file.lastPathComponent) cut at \(cut)")
-            case (.failure(let a), .failure(let b)):
-                #expect(a == b, "\(file.lastPathComponent) cut at \(cut)")
-            default:
-                Issue.record("\(file.lastPathComponent) cut at \(cut): windowed \(windowed), whole \(read)")
-            }
+            let windowed = MediaCheck.facts(data, fileExtension: "jpg", policy: policy, readingImage: false)
+            let read = MediaFacts(bytes: [UInt8](data), fileExtension: "jpg")
+            #expect(windowed == read, "\(file.lastPathComponent) cut at \(cut)")
+            #expect(
+                Planner.plan(windowed, policy: policy) == Planner.plan(read, policy: policy),
+                "\(file.lastPathComponent) cut at \(cut)")
         }
     }
 

@@ -27,7 +27,7 @@ extension ImageProcessor {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > Int.max / 64 { return Int.max / 4 }
         let canvas = pixels * 4
-        let main = TargetSize.main(for: Size(width: width, height: height), limits: limits)
+        let main = TargetSize.main(for: Size(width: width, height: height), policy: limits.policy)
         let frame = main.width * main.height * 4
         let resizer = canvas + width * main.height * 8
         let thumb = limits.thumbnailSize.map { side -> Int in

@@ -9,9 +9,9 @@ import MediaTypes
 /// stops at the byte cap. No frame list is ever built; each size tried decodes the animation
 /// again from its first frame.
 ///
-/// - **Plan** (`AnimationPlan`, shared with `MediaCheck`): a GIF within every limit passes
-///   through (every frame still decoded once, to prove the data whole, as stills are); an
-///   animation over the frame or duration cap keeps its first frame; the rest is encoded.
+/// - **Plan** (`Planner.plan`): a GIF within every limit passes through (every frame still
+///   decoded once, to prove the data whole, as stills are); an animation over the frame or
+///   duration cap keeps its first frame; the rest is encoded.
 /// - **Fit**: the first size is `TargetSize.main` of the canvas (long side, decoded budget), made
 ///   smaller up front for a GIF over the byte cap: its own bytes foretell ours (both are palette
 ///   images, LZW-coded, with frame differencing), so the area is cut to bring them under the cap
@@ -23,7 +23,8 @@ import MediaTypes
 ///   retry's frames are remapped to the palettes the attempt before it kept, and quantised
 ///   afresh only where those show them clearly worse. The palette drops to 128 colours from the
 ///   fourth try and 64 from the seventh. After `maxAttempts`, or below
-///   `ByteCapFitter.smallestSide`, the first frame is kept instead, with the reason.
+///   `ByteCapFitter.smallestSide`, the first frame is kept instead, with the reason, when the
+///   plan allows it (`Plan.Deviation.animationAsFirstFrame`); else `.cannotFit`.
 /// - **Timing, loop count and transparency** go to `GIFEncoder` as decoded: per-frame durations
 ///   in milliseconds (it rounds to centiseconds, carrying the error), the container's loop
 ///   count, and alpha (< 128 becomes the transparent index).
@@ -74,20 +75,15 @@ extension ImageProcessor {
         return factor < 1 ? factor : nil
     }
 
-    /// `data` (a GIF, or an animated WebP) fitted to `limits`; see the extension's notes.
-    func processAnimation(_ data: Data, format: MediaFormat, limits: ProcessingLimits)
-        throws(ProcessingError) -> ProcessingResult
-    {
+    /// `data` (a GIF, or an animated WebP) carried out as `plan` says; see the extension's notes.
+    func processAnimation(
+        _ data: Data, format: MediaFormat, facts: AnimationFacts, plan: Plan, limits: ProcessingLimits
+    ) throws(ProcessingError) -> ProcessingResult {
         var log = ProcessingLog()
-        let facts = try Self.animationFacts(data, format: format, limits: limits)
         log.steps.append("animated \(format.rawValue): \(facts.summary)")
         let thumbSize = limits.thumbnailSize.map { TargetSize.thumbnail(for: facts.canvas, side: $0) }
-        let plan = AnimationPlan.plan(
-            format: format, byteCount: data.count, width: facts.canvas.width, height: facts.canvas.height,
-            frames: facts.frames, durationMilliseconds: facts.durationMilliseconds, limits: limits)
-
-        switch plan {
-        case .passThrough:
+        switch plan.action {
+        case .passThrough, .rename:
             let thumb = try validateAnimation(data, format: format, facts: facts, thumbSize: thumbSize, limits, &log)
             log.steps.append(
                 "passed through: gif \(facts.canvas.width)x\(facts.canvas.height), \(facts.frames) frames, \(data.count) bytes, within every limit"
@@ -96,14 +92,15 @@ extension ImageProcessor {
                 data: data, format: .gif, width: facts.canvas.width, height: facts.canvas.height, frames: facts.frames)
             let thumbnail = try thumb.map { thumb throws(ProcessingError) in
                 try encodeThumbnail(
-                thumb, icc: nil, within: Size(width: output.width, height: output.height), limits: limits, log: &log)
+                    thumb, icc: nil, within: Size(width: output.width, height: output.height), limits: limits, log: &log)
             }
             return result(output, passthrough: true, thumbnail: thumbnail, facts: facts, log)
-        case .firstFrame(let reason):
-            return try firstFrame(data, format: format, facts: facts, why: reason, thumbSize: thumbSize, limits, &log)
-        case .encode(let reason):
-            log.steps.append("re-encoding as gif: \(reason)")
-            return try encodeAnimation(data, format: format, facts: facts, thumbSize: thumbSize, limits, &log)
+        case .reencodeAnimation:
+            let why = plan.changes.map(\.description).joined(separator: "; ")
+            log.steps.append("re-encoding as gif: \(why)")
+            return try encodeAnimation(data, format: format, facts: facts, plan: plan, thumbSize: thumbSize, limits, &log)
+        case .firstFrame, .fit, .convert, .refuse:
+            return try firstFrame(data, format: format, facts: facts, plan: plan, thumbSize: thumbSize, limits, &log)
         }
     }
 
@@ -113,7 +110,7 @@ extension ImageProcessor {
     /// decoded budget (`TargetSize.main`), and a GIF frame within `GIFEncoder.largestFrame`
     /// pixels; each step that shrinks it is logged.
     private static func largestSize(_ canvas: Size, _ limits: ProcessingLimits, _ log: inout ProcessingLog) -> Size {
-        let size = TargetSize.main(for: canvas, limits: limits)
+        let size = TargetSize.main(for: canvas, policy: limits.policy)
         if size != canvas {
             log.steps.append(
                 "sized \(canvas.width)x\(canvas.height) -> \(size.width)x\(size.height) for the long side and the decoded budget"
@@ -130,10 +127,11 @@ extension ImageProcessor {
 
     /// The size search: encode, and on passing the byte cap, a smaller size (see the notes).
     private func encodeAnimation(
-        _ data: Data, format: MediaFormat, facts: AnimationFacts, thumbSize: Size?, _ limits: ProcessingLimits,
-        _ log: inout ProcessingLog
+        _ data: Data, format: MediaFormat, facts: AnimationFacts, plan: Plan, thumbSize: Size?,
+        _ limits: ProcessingLimits, _ log: inout ProcessingLog
     ) throws(ProcessingError) -> ProcessingResult {
         var size = Self.largestSize(facts.canvas, limits, &log)
+        var smallest = Int.max
         size = Self.firstSize(size, data, format: format, facts: facts, cap: limits.byteCap, &log)
         let palettes: [(GIFEncoder.Quality, String)] = [
             (.standard, "256 colours"), (.compact, "128 colours"), (.smallest, "64 colours"),
@@ -165,8 +163,9 @@ extension ImageProcessor {
                 thumb, icc: nil, within: Size(width: output.width, height: output.height), limits: limits, log: &log)
                 }
                 return result(output, passthrough: false, thumbnail: thumbnail, facts: facts, log)
-            case .overCap(let written, let foretold, let early):
+            case .overByteLimit(let written, let foretold, let early):
                 smallestTried = size
+                smallest = min(smallest, Int(foretold))
                 let area = min(Self.animationShrinkStep, max(Self.areaFactor(bytes: foretold, cap: limits.byteCap), 0.1))
                 let next = TargetSize.shrunk(size, by: area.squareRoot(), aspectOf: facts.canvas)
                 log.steps.append(
@@ -180,9 +179,15 @@ extension ImageProcessor {
             }
             break
         }
-        let why =
-            "no size fits the \(limits.byteCap)-byte cap (the smallest tried, \(smallestTried.width)x\(smallestTried.height), was over it)"
-        return try firstFrame(data, format: format, facts: facts, why: why, thumbSize: thumbSize, limits, &log)
+        guard plan.mayDeviate.contains(.animationAsFirstFrame) else {
+            throw .cannotFit(byteCap: limits.byteCap, smallest: smallest)
+        }
+        var result = try firstFrame(data, format: format, facts: facts, plan: plan, thumbSize: thumbSize, limits, &log)
+        result.deviation = .animationAsFirstFrame
+        result.warnings.append(
+            "animated \(format.displayName) (\(facts.frames) frames): only the first frame is kept, as \(result.output.format.displayName): no size fits the \(limits.byteCap)-byte cap (the smallest tried, \(smallestTried.width)x\(smallestTried.height), was over it)"
+        )
+        return result
     }
 
     /// One encode attempt's result.
@@ -191,7 +196,7 @@ extension ImageProcessor {
         case done(Data, frames: Int, thumb: PixelBuffer?, warnings: [String])
         /// The output passed the byte cap while frame `written` (0-based) was added, or the frames
         /// written foretold that it would; `foretold` is the whole animation's bytes at this size.
-        case overCap(written: Int, foretold: Double, early: Bool)
+        case overByteLimit(written: Int, foretold: Double, early: Bool)
     }
 
     /// The whole animation's bytes, foretold from the output so far: the first frame (the whole
@@ -237,7 +242,7 @@ extension ImageProcessor {
                     // Past the cap inside frame `written`: the frames before it foretell the whole.
                     let simple = Double(limits.byteCap) * Double(frames) / Double(written + 1)
                     let whole = written > 1 ? max(foretold(limits.byteCap, written), simple) : simple
-                    return .overCap(written: written, foretold: whole, early: false)
+                    return .overByteLimit(written: written, foretold: whole, early: false)
                 } catch {
                     throw .codec(error)
                 }
@@ -248,7 +253,7 @@ extension ImageProcessor {
                 if flushed >= Self.framesBeforeForetelling, written < frames {
                     let whole = foretold(encoder.bytesWritten, flushed)
                     if whole > Double(limits.byteCap) {
-                        return .overCap(written: written, foretold: whole, early: true)
+                        return .overByteLimit(written: written, foretold: whole, early: true)
                     }
                 }
             }
@@ -259,7 +264,7 @@ extension ImageProcessor {
             do throws(CodecError) {
                 gif = try encoder.finish()
             } catch .byteLimitExceeded {
-                return .overCap(written: written - 1, foretold: Double(limits.byteCap) * 1.05, early: false)
+                return .overByteLimit(written: written - 1, foretold: Double(limits.byteCap) * 1.05, early: false)
             } catch {
                 throw .codec(error)
             }
@@ -293,15 +298,16 @@ extension ImageProcessor {
         return thumb
     }
 
-    /// The first frame as a still, fitted like any still (`ByteCapFitter`: JPEG, or PNG with
-    /// alpha), with a warning that says which limit the animation is over and what was kept.
+    /// The first frame as a still, fitted like any still (`ByteCapFitter`: the plan's JPEG or PNG,
+    /// or as the pixels need when reached from a GIF no size fits).
     private func firstFrame(
-        _ data: Data, format: MediaFormat, facts: AnimationFacts, why: String, thumbSize: Size?,
+        _ data: Data, format: MediaFormat, facts: AnimationFacts, plan: Plan, thumbSize: Size?,
         _ limits: ProcessingLimits, _ log: inout ProcessingLog
     ) throws(ProcessingError) -> ProcessingResult {
         let canvas = facts.canvas
-        let main = TargetSize.main(for: canvas, limits: limits)
+        let main = plan.target ?? TargetSize.main(for: canvas, policy: limits.policy)
         var inner = log
+        var deviation: Plan.Deviation? = nil
         let (output, thumb) = try Self.withAnimation(data, format: format, limits: limits) {
             source throws(ProcessingError) -> (ProcessedImage, PixelBuffer?) in
             guard let first = try source.next() else {
@@ -313,22 +319,26 @@ extension ImageProcessor {
                 inner.steps.append("resized \(canvas.width)x\(canvas.height) -> \(main.width)x\(main.height)")
             }
             let opaque = AlphaChannel.isOpaque(pixels)
-            let fitter = ByteCapFitter(upright: canvas, icc: nil, limits: limits, sourceFormat: format) {
-                size throws(ProcessingError) in self.resizer.resize(first.canvas, to: size)
+            // The plan's still format; reached as a deviation from a GIF, the pixels choose.
+            var still: MediaFormat = plan.action == .firstFrame ? plan.output ?? .jpeg : (opaque ? .jpeg : .png)
+            if still == .png, opaque, plan.action == .firstFrame, plan.mayDeviate.contains(.opaqueAlphaAsJPEG) {
+                (still, deviation) = (.jpeg, .opaqueAlphaAsJPEG)
             }
-            let output = try fitter.fit(pixels, format: opaque ? .jpeg : .png, opaque: opaque, log: &inner)
+            let fitter = ByteCapFitter(
+                upright: canvas, icc: nil, limits: limits, sourceFormat: format, jpegWhenOpaque: false
+            ) { size throws(ProcessingError) in self.resizer.resize(first.canvas, to: size) }
+            let output = try fitter.fit(pixels, format: still, opaque: opaque, log: &inner)
             let thumb = thumbSize.map { resizer.resize(first.canvas, to: $0) }
             return (output, thumb)
         }
         log = inner
-        log.warnings.append(
-            "animated \(format.displayName) (\(facts.frames) frames): only the first frame is kept, as \(output.format.displayName): \(why)"
-        )
         let thumbnail = try thumb.map { thumb throws(ProcessingError) in
             try encodeThumbnail(
                 thumb, icc: nil, within: Size(width: output.width, height: output.height), limits: limits, log: &log)
         }
-        return result(output, passthrough: false, thumbnail: thumbnail, facts: facts, log)
+        var made = result(output, passthrough: false, thumbnail: thumbnail, facts: facts, log)
+        made.deviation = deviation
+        return made
     }
 
     // MARK: - Helpers

@@ -18,6 +18,9 @@ struct ByteCapFitter {
     let icc: [UInt8]?
     let limits: ProcessingLimits
     let sourceFormat: MediaFormat
+    /// An opaque image that no PNG fits at its size may be written as JPEG instead (the plan
+    /// allows `Plan.Deviation.pngOverCapAsJPEG`); else PNG only shrinks.
+    var jpegWhenOpaque = true
     /// The upright source resampled to a size, from the source (not from an earlier attempt).
     let resample: (Size) throws(ProcessingError) -> PixelBuffer
     /// Below this long side the fitter gives up with `.cannotFit`.
@@ -41,7 +44,7 @@ struct ByteCapFitter {
                     log.steps.append("encoded png (\(png.count) bytes)")
                     return ProcessedImage(data: png, format: .png, width: current.width, height: current.height)
                 }
-                if opaque {
+                if opaque, jpegWhenOpaque {
                     log.steps.append(
                         "png is \(png.count) bytes, over \(limits.byteCap): switching to jpeg (the image is opaque)")
                     format = .jpeg

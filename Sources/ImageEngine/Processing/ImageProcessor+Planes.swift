@@ -66,7 +66,7 @@ extension ImageProcessor {
         guard let decode else { return nil }
         try Self.record(decode, stored: job.stored, format: job.format, limits: job.limits, &log)
         if orientation != .up {
-            log.steps.append("oriented upright (\(log.orientationSource) \(orientation.rawValue))")
+            log.steps.append("oriented upright (\(log.orientationFromXMP ? "XMP" : "EXIF") \(orientation.rawValue))")
         }
         let chroma = YCbCrPlanes.chromaSize(width: mainSize.width, height: mainSize.height)
         let chromaSize = Size(width: chroma.width, height: chroma.height)

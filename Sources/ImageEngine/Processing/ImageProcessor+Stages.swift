@@ -58,7 +58,7 @@ extension ImageProcessor {
             return .up
         }
         guard let fromXMP = info.xmp.flatMap(XMPOrientation.read) else { return .up }
-        log.orientationSource = "XMP"
+        log.orientationFromXMP = true
         return fromXMP
     }
 

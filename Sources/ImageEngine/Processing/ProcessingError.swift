@@ -21,6 +21,8 @@ public enum ProcessingError: Error, Sendable, Equatable, CustomStringConvertible
     case cannotFit(byteCap: Int, smallest: Int)
     /// A limit that cannot be met by any image (zero or negative sizes, caps or qualities).
     case invalidLimits(String)
+    /// The plan refuses the image (`process(_:sniffed:limits:)`, which plans before it runs).
+    case refused(Refusal)
 
     /// One line for people, naming settings as the library spells them.
     public var description: String { description(naming: .library) }
@@ -46,6 +48,23 @@ public enum ProcessingError: Error, Sendable, Equatable, CustomStringConvertible
             "the smallest encoding tried is \(smallest) bytes, still over the \(byteCap)-byte cap; raise the cap or serve a simpler image"
         case .invalidLimits(let reason):
             "invalid processing limits: \(reason)"
+        case .refused(let refusal):
+            refusal.description(naming: names)
+        }
+    }
+
+    /// What the engine found in the bytes, as the planner reads it (`Planner.refusal(for:…)`);
+    /// nil for what is not about the bytes (limits no image can meet, a format the engine does
+    /// not take, a refusal the plan made already).
+    public var problem: DecodeProblem? {
+        switch self {
+        case .damaged(_, let detail): .damagedData(detail: detail)
+        case .codec(.pixelBudgetExceeded(let width, let height, _)): .pixelBudgetExceeded(width: width, height: height)
+        case .codec(.unsupported(let codec, let message)): .unsupported(codec: codec, detail: message)
+        case .codec(let error): .corrupt(detail: error.description)
+        case .exif(let error): .malformedExif(detail: "\(error)")
+        case .cannotFit(let cap, let smallest): .cannotFit(cap: cap, smallest: smallest)
+        case .notDecodable, .invalidLimits, .refused: nil
         }
     }
 }

@@ -8,20 +8,44 @@ import MediaTypes
 ///
 /// Sizes are in bytes with 10^6-byte megabytes, as in `AppleRules`.
 public struct ProcessingLimits: Sendable, Hashable {
-    /// The category's byte cap: 10 MB for images.
-    public var byteCap: Int = 10_000_000
-    /// The output's long side fits in a `maxLongSide` square box.
-    public var maxLongSide: Int = 2048
-    /// `width * height * 4` of the output must fit: the per-image decoded budget
-    /// (`AppleRules.decodedBudget`).
-    public var decodedBudget: Int = 24_000_000
+    /// How files are judged and what they are fitted to (rules, long side, pixel budget,
+    /// strictness, damage, animation caps): the one value the planner reads. The engine reads the
+    /// fields below through it, so each is stored once.
+    public var policy = AttachmentPolicy()
 
-    /// The per-image decoded budget, under its old name.
-    @available(*, deprecated, renamed: "decodedBudget")
-    public var memoryBudget: Int {
-        get { decodedBudget }
-        set { decodedBudget = newValue }
+    /// iOS's byte cap for images (`policy.rules.imageByteCap`): 10 MB.
+    public var byteCap: Int {
+        get { policy.rules.imageByteCap }
+        set { policy.rules.imageByteCap = newValue }
     }
+    /// The output's long side fits in a `maxLongSide` square box (`policy.maxLongSide`).
+    public var maxLongSide: Int {
+        get { policy.maxLongSide }
+        set { policy.maxLongSide = newValue }
+    }
+    /// `width * height * 4` of the output must fit: the per-image decoded budget
+    /// (`policy.rules.decodedBudget`).
+    public var decodedBudget: Int {
+        get { policy.rules.decodedBudget }
+        set { policy.rules.decodedBudget = newValue }
+    }
+    /// Let an image smaller than `maxLongSide` grow to it (`policy.allowUpscale`).
+    public var allowUpscale: Bool {
+        get { policy.allowUpscale }
+        set { policy.allowUpscale = newValue }
+    }
+    /// Most frames an animation may have to be kept animated (`policy.maxAnimationFrames`).
+    public var maxAnimationFrames: Int {
+        get { policy.maxAnimationFrames }
+        set { policy.maxAnimationFrames = newValue }
+    }
+    /// Longest duration, in milliseconds, an animation may have to be kept animated
+    /// (`policy.maxAnimationDuration`).
+    public var maxAnimationDuration: Int {
+        get { policy.maxAnimationDuration }
+        set { policy.maxAnimationDuration = newValue }
+    }
+
     /// JPEG quality of re-encodes.
     public var quality: Int = 85
     /// The quality search stops here; below it the image is shrunk instead.
@@ -30,13 +54,6 @@ public struct ProcessingLimits: Sendable, Hashable {
     public var thumbnailSize: Int? = nil
     /// JPEG quality of thumbnails.
     public var thumbnailQuality: Int = 80
-    /// Let an image smaller than `maxLongSide` grow to it (never done by default).
-    public var allowUpscale: Bool = false
-    /// How files are judged (rules, pixel budget, strictness, damage), the one value `verify`
-    /// and `prepare` share: the engine refuses headers over `policy.pixelBudget`, fails on codec
-    /// warnings when `policy.strict`, uses damaged data only with `policy.acceptDamaged`, and
-    /// passes through the formats `policy.rules` accept.
-    public var policy = AttachmentPolicy()
     /// Read every scan of a progressive JPEG even when the output needs only the first ones
     /// (`DecodeOptions.validateAllScans`): decoded at 1/8, an image uses only each block's DC
     /// coefficient, which the first scans finish. true, the default, finds damage in any scan,
@@ -52,47 +69,31 @@ public struct ProcessingLimits: Sendable, Hashable {
     /// Resize a YCbCr JPEG's planes into a JPEG instead of going through RGB
     /// (`ImageProcessor.transcodePlanes`). On by default; the tests turn it off to compare.
     package var resizesPlanes: Bool = true
-    /// Most frames an animation (animated WebP, GIF) may have to be kept animated: 300. Our own
-    /// policy, not Apple's (Apple documents only the 10 MB cap): every frame is decoded, resized
-    /// and quantised once per size tried, so the cap bounds the work per item (300 frames at
-    /// 2048 px is about a minute of one core); at 10 fps it is 30 s, past what a notification
-    /// shows. Over it, the first frame is kept as a still, with a warning that says so.
-    public var maxAnimationFrames: Int = 300
-    /// Longest total duration, in milliseconds, an animation may have to be kept animated:
-    /// 60 000 (one minute). Our own policy too: a notification is looked at for seconds, and a
-    /// longer animation is nearly always a video better sent as one. Over it, the first frame
-    /// is kept as a still, with a warning.
-    public var maxAnimationDuration: Int = 60_000
-
-    /// Limits with the defaults documented on the properties unless given: 10 MB, 2048 px
-    /// long side, 24 MB decoded memory, quality 85 down to 60, no thumbnail, no upscaling, every
-    /// scan validated, and the default `AttachmentPolicy` (50 MP pixel budget, lenient, damaged
-    /// images refused). `decodeAhead` is not a parameter: it starts on; set the property to turn
-    /// it off.
+    /// Limits with the defaults documented on the properties unless given: no thumbnail, quality
+    /// 85 down to 60, every scan validated, and `policy`'s caps and sizes (by default 10 MB, a
+    /// 2048 px long side, 24 MB decoded). A cap or size given here is set in the policy.
+    /// `decodeAhead` is not a parameter: it starts on; set the property to turn it off.
     public init(
-        byteCap: Int = 10_000_000, maxLongSide: Int = 2048, decodedBudget: Int = 24_000_000, quality: Int = 85,
-        qualityFloor: Int = 60, thumbnailSize: Int? = nil, thumbnailQuality: Int = 80, allowUpscale: Bool = false,
+        byteCap: Int? = nil, maxLongSide: Int? = nil, decodedBudget: Int? = nil, quality: Int = 85,
+        qualityFloor: Int = 60, thumbnailSize: Int? = nil, thumbnailQuality: Int = 80, allowUpscale: Bool? = nil,
         validateAllScans: Bool = true, policy: AttachmentPolicy = AttachmentPolicy()
     ) {
-        self.byteCap = byteCap
-        self.maxLongSide = maxLongSide
-        self.decodedBudget = decodedBudget
+        self.policy = policy
+        if let byteCap { self.byteCap = byteCap }
+        if let maxLongSide { self.maxLongSide = maxLongSide }
+        if let decodedBudget { self.decodedBudget = decodedBudget }
+        if let allowUpscale { self.allowUpscale = allowUpscale }
         self.quality = quality
         self.qualityFloor = qualityFloor
         self.thumbnailSize = thumbnailSize
         self.thumbnailQuality = thumbnailQuality
-        self.allowUpscale = allowUpscale
         self.validateAllScans = validateAllScans
-        self.policy = policy
     }
 
-    /// `base` with `policy` in it, its byte cap and decoded budget no looser than
-    /// `policy.rules`'.
+    /// `base`'s settings of the engine's own (quality, thumbnail, scans) with `policy`.
     public init(_ base: ProcessingLimits, policy: AttachmentPolicy) {
         self = base
         self.policy = policy
-        byteCap = min(byteCap, policy.rules.imageByteCap)
-        decodedBudget = min(decodedBudget, policy.rules.decodedBudget)
     }
 }
 

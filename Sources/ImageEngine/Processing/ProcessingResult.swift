@@ -55,12 +55,16 @@ public struct ProcessingResult: Sendable {
     /// The source's size as a viewer shows it: the stored size turned by its orientation (Exif
     /// or XMP), as the engine read it; an animation's canvas as it is.
     public var uprightSourceSize: Size
+    /// What the engine did otherwise than planned, one of the plan's `mayDeviate`; nil when it
+    /// did as planned.
+    public var deviation: Plan.Deviation?
 
     /// A result with every field given; normally made by `ImageProcessor.process`.
     /// `uprightSourceSize` defaults to the stored size (no orientation).
     public init(
         output: ProcessedImage, passthrough: Bool, thumbnail: ProcessedImage? = nil, steps: [String] = [],
-        warnings: [String] = [], sourceWidth: Int, sourceHeight: Int, uprightSourceSize: Size? = nil
+        warnings: [String] = [], sourceWidth: Int, sourceHeight: Int, uprightSourceSize: Size? = nil,
+        deviation: Plan.Deviation? = nil
     ) {
         self.output = output
         self.passthrough = passthrough
@@ -70,5 +74,6 @@ public struct ProcessingResult: Sendable {
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
         self.uprightSourceSize = uprightSourceSize ?? Size(width: sourceWidth, height: sourceHeight)
+        self.deviation = deviation
     }
 }

@@ -61,7 +61,7 @@ extension ImageProcessor {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > Int.max / 64 { return Int.max / 4 }
         let stored = Size(width: width, height: height)
-        let main = TargetSize.main(for: stored, limits: limits)
+        let main = TargetSize.main(for: stored, policy: limits.policy)
         let thumb = limits.thumbnailSize.map { TargetSize.thumbnail(for: stored, side: $0) }
         let cover = Size(width: max(main.width, thumb?.width ?? 0), height: max(main.height, thumb?.height ?? 0))
         var resize = 0, decodedWidth = 0, decodedPixels = 0

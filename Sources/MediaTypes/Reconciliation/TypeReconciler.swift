@@ -7,12 +7,15 @@ public struct Reconciliation: Sendable, Hashable {
     /// The claims that disagree with the bytes, in the order the claims were given; empty
     /// when every claim agrees or carries no information.
     public let mismatches: [TypeMismatch]
+    /// The claims that could not be read as a type at all.
+    public let unreadable: [TypeClaim]
 
     /// An outcome with every field given; normally made by ``TypeReconciler``.
-    public init(format: MediaFormat, warnings: [String], mismatches: [TypeMismatch]) {
+    public init(format: MediaFormat, warnings: [String], mismatches: [TypeMismatch], unreadable: [TypeClaim] = []) {
         self.format = format
         self.warnings = warnings
         self.mismatches = mismatches
+        self.unreadable = unreadable
     }
 }
 
@@ -32,8 +35,10 @@ public enum TypeReconciler {
     {
         var warnings: [String] = []
         var mismatches: [TypeMismatch] = []
+        var unreadable: [TypeClaim] = []
         for claim in claims where !claim.isEmptyClaim {
             guard let hint = claim.hint else {
+                unreadable.append(claim)
                 warnings.append(
                     "unrecognised \(claim.source.rawValue) '\(DisplayText.escaped(claim.value))'; going by the bytes (\(sniffed.rawValue))"
                 )
@@ -45,6 +50,6 @@ public enum TypeReconciler {
             mismatches.append(mismatch)
             warnings.append(mismatch.description)
         }
-        return Reconciliation(format: sniffed, warnings: warnings, mismatches: mismatches)
+        return Reconciliation(format: sniffed, warnings: warnings, mismatches: mismatches, unreadable: unreadable)
     }
 }

@@ -45,8 +45,10 @@ enum JPEGHeader {
         if precision != 8 { notes.append("\(precision)-bit") }
         if components == 4 { notes.append("CMYK") }
         if components == 1 { notes.append("grayscale") }
-        return SniffedType(
+        var sniffed = SniffedType(
             format: .jpeg, width: Int(width), height: Int(height), frames: 1, hasAlpha: false,
             detail: notes.isEmpty ? nil : notes.joined(separator: ", "))
+        sniffed.isProgressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(sof.marker)
+        return sniffed
     }
 }

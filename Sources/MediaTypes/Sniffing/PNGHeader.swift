@@ -21,14 +21,18 @@ enum PNGHeader {
         let ihdr = try readIHDR(reader)
         let chunks = try walkChunks(reader, from: 8 + 12 + 13, count: bytes.count)
         let hasAlpha = ihdr.colorType == 4 || ihdr.colorType == 6 || chunks.hasTRNS
-        return SniffedType(
+        var sniffed = SniffedType(
             format: .png, width: ihdr.width, height: ihdr.height, frames: chunks.frames, hasAlpha: hasAlpha,
             isAnimated: chunks.isAPNG && chunks.frames > 1,
             detail: chunks.isAPNG ? "APNG" : chunks.invalidAnimation ? "invalid acTL ignored" : nil)
+        sniffed.isProgressive = ihdr.interlaced
+        return sniffed
     }
 
     /// The IHDR chunk, every field checked.
-    private static func readIHDR(_ reader: ByteReader) throws(SniffError) -> (width: Int, height: Int, colorType: UInt8) {
+    private static func readIHDR(_ reader: ByteReader) throws(SniffError)
+        -> (width: Int, height: Int, colorType: UInt8, interlaced: Bool)
+    {
         guard let ihdrLength = try? reader.uint32(at: 8, .big), let ihdrType = try? reader.ascii(at: 12, count: 4)
         else {
             throw .truncated(format: .png, detail: "the file ends before the IHDR chunk")
@@ -61,7 +65,7 @@ enum PNGHeader {
             throw .invalidHeader(
                 format: .png, detail: "interlace method \(interlace), only 0 (none) and 1 (Adam7) exist")
         }
-        return (Int(w), Int(h), colorType)
+        return (Int(w), Int(h), colorType, interlace == 1)
     }
 
     /// What the chunks between IHDR and the first IDAT say: `tRNS`, and `acTL`'s frame count.

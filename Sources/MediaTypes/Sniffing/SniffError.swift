@@ -4,7 +4,7 @@
 ///     catch .invalidDimensions(let format, let w, let h) { print(format, w, h) }
 ///
 /// Unrecognised bytes are not an error: they sniff as `.unknown`.
-public enum SniffError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum SniffError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file ends inside a header structure (a chunk, box, segment or block).
     case truncated(format: MediaFormat, detail: String)
     /// A header field holds a value the format does not allow.

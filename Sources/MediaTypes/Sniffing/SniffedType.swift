@@ -25,8 +25,12 @@ public struct SniffedType: Sendable, Hashable {
     /// Whether the header declares more than one frame to play (animated GIF, APNG, animated
     /// WebP); `false` for stills and for formats that are not frame-counted.
     public var isAnimated: Bool
-    /// A short note about the variant: an ISO-BMFF brand, "progressive", "CMYK", "APNG", "VP8L"...
+    /// A short note about the variant, for people: an ISO-BMFF brand, "progressive", "CMYK",
+    /// "APNG", "VP8L"...
     public var detail: String?
+    /// A progressive JPEG or an interlaced (Adam7) PNG: decoded in passes, so its decoder holds a
+    /// whole frame of its own.
+    public var isProgressive = false
     /// For an MP4, M4A or QuickTime file whose `moov` box was within the bytes sniffed: each
     /// track's kind and codec (`MovieTracks`); empty otherwise.
     public var tracks: [MovieTrack] = []

@@ -25,6 +25,10 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
     case pixelBudget
     /// Using what decodes of a damaged image.
     case acceptDamaged
+    /// Refusing a file whose claims disagree with its bytes, or whose codec warns.
+    case strict
+    /// The largest image taken in to be shrunk.
+    case imageInputCap
 
     /// The setting as the library's API spells it (a noun phrase: messages say "use another
     /// container folder", "re-run with AttachmentBatch.Options.resume").
@@ -40,6 +44,8 @@ public enum Setting: String, Sendable, Hashable, CaseIterable {
         case .partialMerge: "partial: true"
         case .pixelBudget: "AttachmentPolicy.pixelBudget"
         case .acceptDamaged: "AttachmentPolicy.acceptDamaged"
+        case .strict: "AttachmentPolicy.strict"
+        case .imageInputCap: "AttachmentPolicy.imageInputCap"
         }
     }
 }

@@ -10,13 +10,24 @@ extension AttachmentError {
             switch error {
             case .invalidURL: .invalidURL
             case .unsupportedScheme, .hostNotAllowed, .addressRefused: .blocked
-            case .tooLarge: .tooLarge
             case .cancelled: .cancelled
             default: .downloadFailed
             }
-        let code: UNErrorCode? = if case .tooLarge = error { .invalidFileSize } else { nil }
-        self.init(kind: kind, url: url, errorCode: code, reason: error.description(naming: names),
-            underlying: .fetch(error))
+        self.init(kind: kind, url: url, reason: error.description(naming: names), underlying: .fetch(error))
+    }
+
+    /// The error for bytes refused for what they are (`Planner.plan`'s refusal): `.tooLarge` over
+    /// a cap, `.rejected` otherwise, with the code iOS would give.
+    package init(_ refusal: Refusal, url: URL?, names: SettingNames = .library, warnings: [String] = []) {
+        let kind: Kind =
+            switch refusal {
+            case .overCap: .tooLarge
+            case .noSizeFits: .processingFailed
+            default: .rejected
+            }
+        self.init(
+            kind: kind, url: url, errorCode: refusal.code, reason: refusal.description(naming: names), warnings: warnings)
+        self.refusal = refusal
     }
 
     /// The error for a container that cannot be opened or written, naming settings as `names`
@@ -25,29 +36,25 @@ extension AttachmentError {
         self.init(kind: .writeFailed, url: url, reason: error.description(naming: names), underlying: .container(error))
     }
 
-    /// The error for an entry that was not prepared: rejected by the per-file check, or failed.
-    package init(entry: ManifestEntry, cause: ItemFailure?, url: URL, names: SettingNames = .library) {
-        switch cause {
-        case .download(let error):
+    /// The error for an entry that was not prepared: refused by the plan, or failed.
+    package init(entry: ManifestEntry, end: ItemEnd, url: URL, names: SettingNames = .library) {
+        switch end {
+        case .refused(let refusal):
+            self.init(refusal, url: url, names: names, warnings: entry.warnings)
+        case .failed(.download(let error)):
             self.init(error, url: url, names: names)
             warnings = entry.warnings
-            return
-        case .write(let error):
+        case .failed(.write(let error)):
             self.init(error, url: url, names: names)
             reason = entry.reason ?? reason
             warnings = entry.warnings
-            return
-        case nil: break
+        case .failed(.read):
+            self.init(kind: .downloadFailed, url: url, reason: entry.reason ?? "not read", warnings: entry.warnings)
+        case .failed(.input):
+            self.init(kind: .invalidArgument, url: url, reason: entry.reason ?? "not a valid request", warnings: entry.warnings)
+        case .failed(.settings), .prepared:
+            self.init(kind: .processingFailed, url: url, reason: entry.reason ?? "not prepared", warnings: entry.warnings)
         }
-        let reason = entry.reason ?? "not prepared"
-        let code = entry.unErrorCode
-        let kind: Kind =
-            switch entry.status {
-            case .rejected: .rejected
-            case .failed where code == .invalidFileSize: .tooLarge
-            case .failed, .prepared: .processingFailed
-            }
-        self.init(kind: kind, url: url, errorCode: code, reason: reason, warnings: entry.warnings)
     }
 
     /// The calling task was cancelled.

@@ -27,7 +27,7 @@ public struct AttachmentError: Error, Sendable, Equatable, CustomStringConvertib
         case blocked
         /// The download failed: HTTP status, timeout, connection, TLS, too many redirects.
         case downloadFailed
-        /// The body is over the cap for its kind of media (iOS's cap, or the image download cap).
+        /// The body is over the cap for its kind of media (iOS's cap, or the image input cap).
         case tooLarge
         /// The bytes are not something iOS takes and cannot be made into it: an unsupported
         /// type, a corrupt file, a pixel bomb. `errorCode` is set when iOS would refuse it too.
@@ -65,6 +65,11 @@ public struct AttachmentError: Error, Sendable, Equatable, CustomStringConvertib
     public var reason: String
     /// The failing stage's own error, when it has one.
     public var underlying: Underlying?
+    /// Why the bytes are refused, as data (`kind` `.rejected` and `.tooLarge`, and
+    /// `.processingFailed` when no size fits): switch on it rather than on `reason`.
+    ///
+    ///     if case .notMedia(let looksLike)? = error.refusal { print(looksLike) }   // .html
+    public var refusal: Refusal?
     /// What was noticed on the way (claims that disagreed with the bytes, codec warnings).
     public var warnings: [String]
 
@@ -85,7 +90,8 @@ public struct AttachmentError: Error, Sendable, Equatable, CustomStringConvertib
     /// names the URL already (a download's reasons do).
     public var description: String {
         let code = errorCode.map { " (UNErrorCode \($0))" } ?? ""
-        guard let url, !reason.contains(url.absoluteString) else { return reason + code }
+        if case .fetch = underlying { return reason + code }
+        guard let url else { return reason + code }
         return "\(url.absoluteString): \(reason)\(code)"
     }
 

@@ -27,6 +27,9 @@ package struct InputItem: Sendable, Hashable {
     /// The name `body` goes by: its extension is a claim, its base the attachment's name.
     package var filename: String?
 
+    /// A file on this machine (`file://`), read rather than fetched.
+    package var isLocal: Bool { url.hasPrefix("file://") }
+
     package init(
         url: String, mediaType: String? = nil, id: String? = nil, source: String, line: Int,
         convention: String? = nil

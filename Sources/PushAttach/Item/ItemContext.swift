@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import ImageEngine
 import MediaTypes
+import Verification
 import SystemSupport
 
 /// The shared machinery of a run, and the path of one item through it.
@@ -55,17 +56,9 @@ package final class ItemContext: Sendable {
     /// claims are held to the image cap (they will be rejected anyway).
     static func policy(_ options: ItemOptions) -> FetchPolicy {
         var policy = options.fetch
-        let rules = options.policy.rules
-        let imageCap = max(1, options.imageDownloadCap)
-        policy.byteCap = max(imageCap, rules.audioByteCap, rules.movieByteCap)
-        policy.tightenCap = { prefix in
-            switch Sniffer.identify(prefix: prefix).category {
-            case .image: imageCap
-            case .audio: rules.audioByteCap
-            case .movie: rules.movieByteCap
-            case nil: rules.imageByteCap
-            }
-        }
+        let judged = options.policy
+        policy.byteCap = judged.largestInputCap
+        policy.tightenCap = { prefix in judged.inputCap(for: Sniffer.identify(prefix: prefix).category) }
         return policy
     }
 
@@ -90,11 +83,16 @@ package final class ItemContext: Sendable {
         switch fetched {
         case .success(let body): download = body
         case .failure(.abandoned): return abandoned
-        case .failure(.failed(let reason, let code)):
-            entry.reason = reason
-            entry.errorCode = code?.rawValue
+        case .failure(.failed(let reason, let failure)):
+            entry.fail(failure, reason: reason)
             entry.timings.downloadMs = (clock.now - start).milliseconds
-            return .entry(entry)
+            return .entry(entry, end: .failed(failure))
+        case .failure(.refused(let refusal, let firstBytes, let bytes)):
+            entry.refuse(refusal, names: options.policy.settingNames)
+            entry.bytes = bytes
+            if !item.isLocal, !firstBytes.isEmpty { entry.firstBytes = Data(firstBytes.prefix(ManifestEntry.firstBytesCount)).hexString }
+            entry.timings.downloadMs = (clock.now - start).milliseconds
+            return .entry(entry, end: .refused(refusal))
         }
         entry.timings.downloadMs = (clock.now - start).milliseconds
         entry.bytes = download.body.count
@@ -109,10 +107,12 @@ package final class ItemContext: Sendable {
         else { return abandoned }
         options.stageObserver?(index, .processed)
         guard !Task.isCancelled else { return abandoned }
-        entry.apply(outcome, extraWarnings: download.warnings)
-        guard outcome.status == .prepared, let output = outcome.data, let format = outcome.format,
-            let category = format.category
-        else { return .entry(entry) }
+        entry.apply(outcome, extraWarnings: download.warnings, names: options.policy.settingNames)
+        if let refusal = outcome.refusal { return .entry(entry, end: .refused(refusal)) }
+        if let (failure, _) = outcome.failure { return .entry(entry, end: .failed(failure)) }
+        guard let output = outcome.data, let format = outcome.format, let category = format.category else {
+            preconditionFailure("a prepared outcome has its bytes and a format of a media category")
+        }
 
         // 4. Atomic writes: the attachment (a spooled body passed through is renamed into place),
         //    then its thumbnail.
@@ -154,26 +154,41 @@ package final class ItemContext: Sendable {
             entry.file = file
             entry.thumbnail = thumbFile
             entry.identifier = name.identifier
-            return .entry(entry)
+            return .entry(entry, end: .prepared)
         case .failure(let error):
             if error.isFatal { return .fatal(error) }
-            ItemCause.current?.record(error)
-            entry.status = .failed
-            entry.reason = "cannot write the attachment: \(error.description(naming: options.policy.settingNames))"
-            return .entry(entry)
+            entry.fail(.write(error), reason: "cannot write the attachment: \(error.description(naming: options.policy.settingNames))")
+            return .entry(entry, end: .failed(.write(error)))
         }
     }
 
-    /// Admission, then the media stage: waits in line for what processing will hold in memory
-    /// (from the header), then sniffs, reconciles, plans, runs the engine and hashes on the CPU
-    /// threads. Nil when the run was abandoned while it waited.
+    /// Admission, then the media stage: sniffs the body once (its header window), waits in line
+    /// for what processing will hold in memory (from that header), then reads the image header,
+    /// plans, runs the engine and hashes on the CPU threads. Nil when the run was abandoned while
+    /// it waited.
     private func process(
         _ download: Download, holding bodyLease: MemoryLease, item: InputItem, index: Int,
         timings: inout ManifestEntry.Timings
     ) async -> MediaOutcome? {
         let body = download.body
         let options = options
-        let weight = await io.run { _ in Self.workingMemory(of: body, options: options) }
+        let claims = MediaClaims(
+            mediaType: item.mediaType, contentType: download.contentType, urlExtension: Self.pathExtension(of: item.url))
+        // The name the file is known by: the URL's last path component ("" when it has no
+        // extension: iOS could not type it, so the written file gets one).
+        let fileExtension = claims.urlExtension ?? ""
+        let sniffed = await io.run { _ in
+            (try? body.data()).map {
+                MediaCheck.facts(
+                    $0, claims: claims.typeClaims, fileExtension: fileExtension, policy: options.policy, readingImage: false)
+            }
+        }
+        guard let facts = sniffed else {
+            var outcome = MediaOutcome(plan: Planner.plan(MediaFacts(bytes: []), policy: options.policy))
+            outcome.failure = (.read, "cannot read the downloaded body back")
+            return outcome
+        }
+        let weight = Self.workingMemory(of: facts, body: body, options: options)
         // What the download lease holds of the body is counted already (at most the spool
         // threshold: a larger body in memory, given as bytes or read from a file, is not).
         guard let lease = try? await memory.acquire(max(0, weight - bodyLease.heldBytes), for: .processing) else {
@@ -182,13 +197,10 @@ package final class ItemContext: Sendable {
         defer { lease.release() }
         let clock = ContinuousClock()
         let processStart = clock.now
-        let claims = MediaClaims(
-            mediaType: item.mediaType, contentType: download.contentType,
-            urlExtension: Self.pathExtension(of: item.url))
         let observer = options.stageObserver
         let outcome = await cpu.run { stage in
             observer?(index, .processing)
-            return stage.prepare(body, claims: claims)
+            return stage.prepare(body, facts: facts)
         }
         timings.processMs = (clock.now - processStart).milliseconds
         return outcome
@@ -240,9 +252,11 @@ package final class ItemContext: Sendable {
     }
 
     package enum DownloadFailure: Error {
-        /// Why, and the UNErrorCode iOS would give when one applies: a body over the category's
-        /// cap is over iOS's (102).
-        case failed(String, UNErrorCode? = nil)
+        /// The bytes could not be had: why, and the failing stage's own error when it has one.
+        case failed(String, ItemFailure)
+        /// The bytes are refused before they are all had (a body over the cap of its kind, or
+        /// no media at all): the refusal, the first bytes that came, the size it was refused at.
+        case refused(Refusal, firstBytes: [UInt8], bytes: Int)
         case abandoned
     }
 
@@ -262,41 +276,25 @@ package final class ItemContext: Sendable {
     /// body, which the decoder reads whole (mapped, when spooled, its pages count once
     /// touched); for media the engine does not decode, twice the body (the per-file check
     /// reads a copy). A header that gives no size counts as the largest the pixel budget lets
-    /// through. Never throws: an unreadable body costs its size (processing will fail it).
-    static func workingMemory(of body: FetchBody, options: ItemOptions) -> Int {
-        guard let head = try? body.prefix(headerPrefix) else { return body.count }
-        let format = Sniffer.identify(prefix: Array(head.prefix(Sniffer.identifyPrefixLength)))
-        guard ImageProcessor.processedFormats.contains(format) else {
+    /// through.
+    static func workingMemory(of facts: MediaFacts, body: FetchBody, options: ItemOptions) -> Int {
+        let sniffed = facts.sniffed
+        guard Planner.processedFormats.contains(sniffed.format), facts.headerDamage == nil else {
             let (twice, overflow) = body.count.multipliedReportingOverflow(by: 2)
             return overflow ? Int.max : twice
         }
-        let limits = options.policy.limits(options.limits)
-        var width = 0
-        var height = 0
-        // Whether the decoder keeps a whole frame of its own: a progressive JPEG (its
-        // coefficients), an interlaced PNG (IHDR byte 28). Unknown counts as yes.
-        var holdsFrame: Bool? = nil
-        var animated: Bool? = nil
-        if let sniffed = try? Sniffer.sniff([UInt8](head)), let w = sniffed.width, let h = sniffed.height {
-            (width, height) = (w, h)
-            switch format {
-            case .jpeg: holdsFrame = sniffed.detail?.contains("progressive") ?? false
-            case .png: holdsFrame = head.count > 28 ? head[head.startIndex + 28] == 1 : nil
-            case .webp: animated = sniffed.isAnimated
-            default: break
-            }
-        } else if format == .gif, head.count >= 10 {
-            // A GIF longer than the prefix does not sniff whole (the sniffer walks every block);
-            // its logical screen size is at bytes 6...9, little-endian.
-            let b = head.startIndex
-            width = Int(head[b + 6]) | Int(head[b + 7]) << 8
-            height = Int(head[b + 8]) | Int(head[b + 9]) << 8
-        } else {
-            let side = Int(Double(limits.policy.pixelBudget).squareRoot().rounded(.up))
+        var (width, height) = (sniffed.width ?? 0, sniffed.height ?? 0)
+        if width == 0 || height == 0 {
+            let side = Int(Double(options.policy.pixelBudget).squareRoot().rounded(.up))
             (width, height) = (side, side)
         }
+        // Whether the decoder keeps a whole frame of its own: a progressive JPEG (its
+        // coefficients), an interlaced PNG.
+        let holdsFrame: Bool? = [.jpeg, .png].contains(sniffed.format) ? sniffed.isProgressive : nil
+        let animated: Bool? = sniffed.format == .webp ? sniffed.isAnimated : nil
         let engine = ImageProcessor.workingMemory(
-            width: width, height: height, format: format, limits: limits, holdsFrame: holdsFrame, animated: animated)
+            width: width, height: height, format: sniffed.format, limits: options.limits, holdsFrame: holdsFrame,
+            animated: animated)
         let (total, overflow) = engine.addingReportingOverflow(body.count)
         return overflow ? Int.max : total
     }
@@ -306,17 +304,20 @@ package final class ItemContext: Sendable {
     package static let headerPrefix = 256 * 1024
 
     private func fetch(_ item: InputItem, lease: MemoryLease) async -> Result<Download, DownloadFailure> {
+        let judged = options.policy
         if let body = item.body {
-            let cap = Self.policy(options).byteCap
+            let cap = judged.inputCap(for: Sniffer.identify(prefix: Array(body.prefix(Sniffer.identifyPrefixLength))).category)
             guard body.count <= cap else {
-                return .failure(.failed("the bytes given are \(body.count) bytes, over the \(cap)-byte cap", .invalidFileSize))
+                let head = [UInt8](body.prefix(FetchError.firstBytesKept))
+                let refusal = Planner.refusal(forBodyOver: cap, firstBytes: head, bytes: body.count, exact: true, policy: judged)
+                return .failure(.refused(refusal, firstBytes: head, bytes: body.count))
             }
             return .success(Download(body: .memory(body), suggestedFilename: item.filename))
         }
-        if item.url.hasPrefix("file://") { return await readLocal(item.url) }
+        if item.isLocal { return await readLocal(item.url) }
         if Task.isCancelled { return .failure(.abandoned) }
         let problem = item.headers.isEmpty ? headerProblem : options.fetch.headerProblem(adding: item.headers)
-        if let problem { return .failure(.failed(problem)) }
+        if let problem { return .failure(.failed(problem, .input)) }
         let host = URLComponents(string: item.url)?.host?.lowercased() ?? ""
         await hosts.acquire(host)
         let result: Result<FetchResponse, FetchError>
@@ -337,30 +338,38 @@ package final class ItemContext: Sendable {
                 Download(
                     body: response.content, contentType: response.contentType,
                     suggestedFilename: response.suggestedFilename, warnings: warnings))
+        case .failure(.cancelled):
+            return .failure(.abandoned)
+        case .failure(.tooLarge(_, let cap, let declared, let firstBytes)):
+            let refusal = Planner.refusal(
+                forBodyOver: cap, firstBytes: firstBytes, bytes: declared ?? cap, exact: declared != nil, policy: judged)
+            return .failure(.refused(refusal, firstBytes: firstBytes, bytes: declared ?? cap))
         case .failure(let error):
-            ItemCause.current?.record(error)
-            if case .cancelled = error { return .failure(.abandoned) }
-            let reason = error.description(naming: options.policy.settingNames)
-            if case .tooLarge = error { return .failure(.failed(reason, .invalidFileSize)) }
-            return .failure(.failed(reason))
+            return .failure(.failed(error.description(naming: judged.settingNames), .download(error)))
         }
     }
 
-    /// A local media file given as INPUT, mapped (not read into the heap) if under the largest cap.
+    /// A local media file given as INPUT, mapped (not read into the heap). One over the cap of
+    /// its kind is judged from its first bytes and refused, never read whole.
     private func readLocal(_ url: String) async -> Result<Download, DownloadFailure> {
         let path = URL(string: url)?.path ?? String(url.dropFirst("file://".count))
-        let cap = Self.policy(options).byteCap
+        let judged = options.policy
         return await io.run { _ in
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-            guard let size else { return .failure(.failed("cannot read \(path): no such file or not readable")) }
-            if size > cap {
-                return .failure(.failed("\(path) has \(size) bytes, over the \(cap)-byte cap", .invalidFileSize))
-            }
             do {
+                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                defer { try? handle.close() }
+                let size = Int(try handle.seekToEnd())
+                try handle.seek(toOffset: 0)
+                let head = [UInt8](try handle.read(upToCount: FetchError.firstBytesKept) ?? Data())
+                let cap = judged.inputCap(for: Sniffer.identify(prefix: head).category)
+                if size > cap {
+                    let refusal = Planner.refusal(forBodyOver: cap, firstBytes: head, bytes: size, exact: true, policy: judged)
+                    return .failure(.refused(refusal, firstBytes: head, bytes: size))
+                }
                 let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
                 return .success(Download(body: .memory(data)))
             } catch {
-                return .failure(.failed("cannot read \(path): \(error.localizedDescription)"))
+                return .failure(.failed("cannot read \(path): \(error.localizedDescription)", .read))
             }
         }
     }
@@ -376,11 +385,17 @@ package final class ItemContext: Sendable {
 }
 
 extension ManifestEntry {
-    package mutating func apply(_ outcome: MediaOutcome, extraWarnings: [String]) {
+    /// The entry of an item whose media stage ended with `outcome`; reasons name settings as
+    /// `names` spells them.
+    package mutating func apply(_ outcome: MediaOutcome, extraWarnings: [String], names: SettingNames) {
         status = outcome.status
-        action = outcome.status == .failed ? nil : outcome.action.rawValue
-        errorCode = outcome.errorCode?.rawValue
-        reason = outcome.reason
+        action = outcome.status == .failed ? nil : outcome.plan.action.rawValue
+        deviation = outcome.deviation?.rawValue
+        if let refusal = outcome.refusal {
+            refuse(refusal, names: names)
+        } else if let (failure, why) = outcome.failure {
+            fail(failure, reason: why)
+        }
         if let format = outcome.format, format != .unknown {
             self.format = format.rawValue
             uti = format.uti
@@ -397,6 +412,22 @@ extension ManifestEntry {
         transform = outcome.steps.isEmpty ? nil : outcome.steps
         warnings = extraWarnings + outcome.warnings
     }
+
+    /// The entry of an item whose bytes could not be had or whose file could not be written.
+    package mutating func fail(_ failure: ItemFailure, reason: String) {
+        status = .failed
+        self.failure = failure.key
+        self.reason = reason
+    }
+
+    /// The entry of an item refused for `refusal`: rejected, with its code, kind and reason.
+    package mutating func refuse(_ refusal: Refusal, names: SettingNames) {
+        status = .rejected
+        action = Plan.Action.refuse.rawValue
+        errorCode = refusal.code?.rawValue
+        self.refusal = refusal.kind.rawValue
+        reason = refusal.description(naming: names)
+    }
 }
 
 extension Duration {
@@ -406,9 +437,9 @@ extension Duration {
     }
 }
 
-/// What `ItemContext.prepare` made of one item: its entry, or why there is none.
+/// What `ItemContext.prepare` made of one item: its entry and how it ended, or why there is none.
 package enum ItemResult: Sendable {
-    case entry(ManifestEntry)
+    case entry(ManifestEntry, end: ItemEnd)
     /// A later item naming a URL already prepared in this run: it shares the first one's files.
     case reused(ManifestEntry)
     /// Interrupted before it finished: no entry, `--resume` redoes it.

@@ -39,14 +39,9 @@ package struct ItemOptions: Sendable {
     /// Name-based (v5) UUIDs of the URL instead of random ones, so re-runs give the same names.
     package var stableNames = false
     /// Redirects, private networks, allowed hosts, deadline, retries, the spool threshold.
-    /// `byteCap` and `tightenCap` are set by the preparer from `policy.rules` and `imageDownloadCap`,
+    /// `byteCap` and `tightenCap` are set by the preparer from the policy's input caps,
     /// `spool` from the container and `spoolBudget`.
     package var fetch = FetchPolicy()
-    /// The largest image download: an image over iOS's 10 MB can still be shrunk by the engine,
-    /// so it may be downloaded up to this size. 32 MB covers any JPEG inside the engine's 50 MP
-    /// pixel budget; past `fetch.spoolThreshold` the body is on disk, not in memory. A cap under
-    /// iOS's 10 MB is honoured as given.
-    package var imageDownloadCap = 32_000_000
     /// The engine's limits: byte cap, long side, JPEG quality, `--thumbnail N` (`thumbnailSize`),
     /// and the policy (`policy`): setting `limits` whole sets the policy too.
     package var limits = ProcessingLimits()

@@ -8,7 +8,8 @@ import SystemSupport
 ///     entry.jsonLine()   // {"index":2,"input":"https://x.test/cat.webp","line":3,"id":null,…}
 ///
 /// Written with snake_case keys, always all of them and always in this order (`keys`): `index`,
-/// `input`, `line`, `id`, `status`, `error_code`, `reason`, `file`, `identifier`, `uti`,
+/// `input`, `line`, `id`, `status`, `action`, `deviation`, `error_code`, `refusal`, `failure`,
+/// `reason`, `file`, `identifier`, `uti`,
 /// `format`, `category`, `bytes`, `first_bytes`, `width`, `height`, `frames`, `source_width`, `source_height`,
 /// `sha256`, `transform`, `thumbnail`, `warnings`, `timings` {`download_ms`, `process_ms`,
 /// `write_ms`}. Absent values are `null`, never left out, so every entry has the same shape.
@@ -64,10 +65,19 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
     /// `rename`, `convert`, `fit`, `reencode-animation`, `first-frame`, `refuse`); nil for a
     /// download that failed before a plan, and in manifests written before it was recorded.
     package var action: String?
+    /// What the engine did otherwise than planned (`Plan.Deviation`: `opaque-alpha-as-jpeg`,
+    /// `png-over-cap-as-jpeg`, `animation-as-first-frame`); nil when it did as planned.
+    package var deviation: String?
     /// The UNErrorCode iOS would give the file (`UNErrorCode.rawValue`, as `verify --json`'s
     /// `error_code`): set on rejections iOS itself would make, and on failures where one applies
     /// (a download over iOS's size cap, 102); nil when prepared and for refusals of our own.
     package var errorCode: Int?
+    /// Why the item was refused, as the word refusals are grouped by (`Refusal.Kind`: `not-media`,
+    /// `over-cap`, `damaged` …); nil unless rejected.
+    package var refusal: String?
+    /// Why a failed item's bytes could not be had or its file written, as the word failures are
+    /// grouped by (`ItemFailure.key`: `http-404`, `timed-out`, `write`, `input` …); nil unless failed.
+    package var failure: String?
     /// Why the item was rejected or failed; nil when prepared.
     package var reason: String?
     /// Relative to the container, e.g. `Images/<UUID>-cat.jpg`.
@@ -102,7 +112,7 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
 
     package init(
         index: Int = 0, input: String, line: Int, id: String? = nil, status: Status, action: String? = nil,
-        errorCode: Int? = nil,
+        deviation: String? = nil, errorCode: Int? = nil, refusal: String? = nil, failure: String? = nil,
         reason: String? = nil, file: String? = nil, identifier: String? = nil, uti: String? = nil,
         format: String? = nil, category: String? = nil, bytes: Int? = nil, firstBytes: String? = nil,
         width: Int? = nil, height: Int? = nil,
@@ -115,7 +125,10 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
         self.id = id
         self.status = status
         self.action = action
+        self.deviation = deviation
         self.errorCode = errorCode
+        self.refusal = refusal
+        self.failure = failure
         self.reason = reason
         self.file = file
         self.identifier = identifier
@@ -146,7 +159,10 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
             ("id", .optional(id)),
             ("status", .string(status.rawValue)),
             ("action", .optional(action)),
+            ("deviation", .optional(deviation)),
             ("error_code", .optional(errorCode)),
+            ("refusal", .optional(refusal)),
+            ("failure", .optional(failure)),
             ("reason", .optional(reason)),
             ("file", .optional(file)),
             ("identifier", .optional(identifier)),
@@ -187,9 +203,9 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
     package func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case index, input, line, id, status, action
+        case index, input, line, id, status, action, deviation
         case errorCode = "error_code"
-        case reason, file, identifier, uti, format, category, bytes
+        case refusal, failure, reason, file, identifier, uti, format, category, bytes
         case firstBytes = "first_bytes"
         case width, height, frames
         case sourceWidth = "source_width", sourceHeight = "source_height"
@@ -204,7 +220,10 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
         id = try c.decodeIfPresent(String.self, forKey: .id)
         status = try c.decode(Status.self, forKey: .status)
         action = try c.decodeIfPresent(String.self, forKey: .action)
+        deviation = try c.decodeIfPresent(String.self, forKey: .deviation)
         errorCode = try c.decodeIfPresent(Int.self, forKey: .errorCode)
+        refusal = try c.decodeIfPresent(String.self, forKey: .refusal)
+        failure = try c.decodeIfPresent(String.self, forKey: .failure)
         reason = try c.decodeIfPresent(String.self, forKey: .reason)
         file = try c.decodeIfPresent(String.self, forKey: .file)
         identifier = try c.decodeIfPresent(String.self, forKey: .identifier)

@@ -6,15 +6,16 @@ import MediaTypes
 import SystemSupport
 import Verification
 
-/// What the sniff → reconcile → assess → engine stage made of one body.
+/// What the plan → engine stage made of one body: the plan it carried out (a refusal met on the
+/// way replaces it), the deviation the engine took, and what it wrote.
 package struct MediaOutcome: Sendable {
-    package var status: ManifestEntry.Status
-    /// What was done, in the words of the plan `verify` prints (`AttachmentPlan.Action`): read
-    /// from what the engine did, never from the plan, so a test can hold the two side by side.
-    package var action: AttachmentPlan.Action = .refuse
-    /// The UNErrorCode iOS would give the file, on a rejection iOS would make too.
-    package var errorCode: UNErrorCode?
-    package var reason: String?
+    /// What was planned and done; `.refuse` with its refusal when the bytes are refused.
+    package var plan: Plan
+    /// What the engine did otherwise than planned (one of `plan.mayDeviate`).
+    package var deviation: Plan.Deviation?
+    /// Why the item failed here, and the words for it: its body could not be read back from the
+    /// spool, or the engine could not run with the limits given (`failed`).
+    package var failure: (kind: ItemFailure, reason: String)?
     /// The bytes to write (nil unless prepared).
     package var data: Data?
     package var format: MediaFormat?
@@ -34,24 +35,26 @@ package struct MediaOutcome: Sendable {
     /// into place instead of written.
     package var outputIsInput = false
 
-    package static func rejected(
-        _ reason: String, code: UNErrorCode?, format: MediaFormat? = nil, warnings: [String] = []
-    ) -> MediaOutcome {
-        MediaOutcome(status: .rejected, errorCode: code, reason: reason, format: format, warnings: warnings)
+    package init(plan: Plan) { self.plan = plan }
+
+    /// Prepared, rejected (the plan refuses) or failed (the body could not be read back).
+    package var status: ManifestEntry.Status {
+        failure != nil ? .failed : plan.action == .refuse ? .rejected : .prepared
     }
 
-    package static func rejected(_ rejection: CheckRejection, warnings: [String] = []) -> MediaOutcome {
-        .rejected(
-            rejection.reason, code: rejection.code, format: rejection.format == .unknown ? nil : rejection.format,
-            warnings: warnings + rejection.warnings.filter { !warnings.contains($0) })
-    }
+    /// The refusal, on a rejection.
+    package var refusal: Refusal? { plan.refusal }
 
-    /// This outcome with the input's size set from `size`.
-    package func withSource(_ size: (width: Int, height: Int)?) -> MediaOutcome {
-        var copy = self
-        copy.sourceWidth = size?.width
-        copy.sourceHeight = size?.height
-        return copy
+    /// `plan` refusing, with what the facts say of the input (its format and size).
+    static func refused(_ plan: Plan, facts: MediaFacts, warnings: [String]) -> MediaOutcome {
+        var outcome = MediaOutcome(plan: plan)
+        let format = facts.format
+        outcome.format = format == .unknown ? nil : format
+        outcome.warnings = warnings
+        let size = facts.image.map { $0.animation?.canvas ?? $0.upright }
+            ?? facts.sniffed.width.flatMap { w in facts.sniffed.height.map { Size(width: w, height: $0) } }
+        (outcome.sourceWidth, outcome.sourceHeight) = (size?.width, size?.height)
+        return outcome
     }
 }
 
@@ -70,10 +73,10 @@ package struct MediaClaims: Sendable {
     }
 }
 
-/// One per CPU thread: the per-file decision of `MediaCheck` (the one `verify` makes) with the
-/// engine in the middle. Identify (sniff, claims, rules); images through the engine (pixel
-/// budget, damage policy, fit, transcode), other media by the rules' verdict; the output checked
-/// under its final name; hashed. Not thread-safe (the engine is not).
+/// One per CPU thread: reads an image's codec header into the item's facts (the sniff came
+/// before admission), plans once (`Planner.plan`), and has the engine carry the plan out; audio
+/// and movies are passed through as planned; the output is hashed. Not thread-safe (the engine
+/// is not).
 package final class MediaStage {
     private let processor = ImageProcessor()
     private let policy: AttachmentPolicy
@@ -81,136 +84,88 @@ package final class MediaStage {
 
     package init(options: ItemOptions) {
         policy = options.policy
-        limits = policy.limits(options.limits)
+        limits = options.limits
     }
 
     /// `body` in memory or spooled: a spooled one is mapped, not read (`FetchBody.data()`), and
     /// when it is passed through, its hash is the one computed as it streamed.
-    package func prepare(_ body: FetchBody, claims: MediaClaims) -> MediaOutcome {
+    package func prepare(_ body: FetchBody, facts: MediaFacts) -> MediaOutcome {
         let data: Data
         do { data = try body.data() } catch {
-            return MediaOutcome(status: .failed, reason: "cannot read the downloaded body back: \(error)")
+            var outcome = MediaOutcome(plan: Planner.plan(facts, policy: policy))
+            outcome.failure = (.read, "cannot read the downloaded body back: \(error)")
+            return outcome
         }
-        return prepare(data, claims: claims, streamedDigest: body.streamedDigest)
+        return prepare(data, facts: facts, streamedDigest: body.streamedDigest)
     }
 
+    /// `facts`: what the one sniff of `data` found (`MediaCheck.facts` without the image read).
     /// `streamedDigest`: the SHA-256 of `data` already computed (as it was spooled), if any. A
     /// refusal keeps the input's first bytes, so the report can show what arrived (the caller
     /// drops them for a local file: they are the user's, not what a server sent).
-    package func prepare(_ data: Data, claims: MediaClaims, streamedDigest: String? = nil) -> MediaOutcome {
-        var outcome = judge(data, claims: claims, streamedDigest: streamedDigest)
-        if outcome.status != .prepared, !data.isEmpty {
+    package func prepare(_ data: Data, facts: MediaFacts, streamedDigest: String? = nil) -> MediaOutcome {
+        var facts = facts
+        MediaCheck.readImage(data, into: &facts, policy: policy)
+        let plan = Planner.plan(facts, policy: policy)
+        var outcome = carryOut(plan, data, facts: facts)
+        if outcome.status == .prepared, let output = outcome.data {
+            outcome.sha256 = (outcome.outputIsInput ? streamedDigest : nil) ?? SHA256.hexDigest(of: output)
+        } else if !data.isEmpty {
             outcome.firstBytes = Data(data.prefix(ManifestEntry.firstBytesCount))
         }
         return outcome
     }
 
-    private func judge(_ data: Data, claims: MediaClaims, streamedDigest: String?) -> MediaOutcome {
-        let id: Identification
-        switch MediaCheck.identify(data, claims: claims.typeClaims, fileExtension: nil, policy: policy) {
-        case .failure(let rejection): return .rejected(rejection)
-        case .success(let identification): id = identification
+    private func carryOut(_ plan: Plan, _ data: Data, facts: MediaFacts) -> MediaOutcome {
+        let notes = plan.notes.map(\.description) + (facts.image?.notes ?? [])
+        guard plan.action != .refuse else { return .refused(plan, facts: facts, warnings: notes) }
+        guard Planner.processedFormats.contains(facts.format) else { return passThrough(plan, data, facts, notes) }
+        let result: ProcessingResult
+        do {
+            result = try processor.process(data, facts: facts, plan: plan, limits: limits)
+        } catch {
+            guard let problem = error.problem else {
+                // Limits no image can meet: the run's settings, not the bytes.
+                var outcome = MediaOutcome(plan: plan)
+                outcome.failure = (.settings, error.description(naming: policy.settingNames))
+                return outcome
+            }
+            let refusal = Planner.refusal(for: problem, format: facts.format, policy: policy)
+            return .refused(Planner.refused(refusal, as: plan), facts: facts, warnings: notes)
         }
-        var outcome =
-            ImageProcessor.processedFormats.contains(id.sniffed.format)
-            ? image(data, id) : passThrough(data, id)
-        guard outcome.status == .prepared, let output = outcome.data else { return outcome }
-        outcome.action = Self.action(
-            of: outcome, input: id.sniffed, urlExtension: claims.urlExtension, rules: policy.rules)
-        // The final word: what we write must be something iOS takes as it is.
-        if let rejection = MediaCheck.checkOutput(output, policy: policy) {
-            var rejected = MediaOutcome.rejected(rejection, warnings: outcome.warnings)
-            (rejected.sourceWidth, rejected.sourceHeight) = (outcome.sourceWidth, outcome.sourceHeight)
-            return rejected
-        }
-        outcome.sha256 = (outcome.outputIsInput ? streamedDigest : nil) ?? SHA256.hexDigest(of: output)
+        let output = result.output
+        var outcome = MediaOutcome(plan: plan)
+        outcome.deviation = result.deviation
+        outcome.data = output.data
+        outcome.format = output.format
+        (outcome.width, outcome.height) = (output.width, output.height)
+        outcome.frames = result.passthrough ? (facts.sniffed.frames ?? output.frames) : output.frames
+        // The engine read the orientation already: no second look at the header.
+        (outcome.sourceWidth, outcome.sourceHeight) = (result.uprightSourceSize.width, result.uprightSourceSize.height)
+        outcome.steps = result.steps
+        // The image read's notes are the engine's first warnings.
+        outcome.warnings = plan.notes.map(\.description) + result.warnings
+        outcome.thumbnail = result.thumbnail.map { ($0.data, $0.format) }
+        outcome.outputIsInput = result.passthrough
         return outcome
     }
 
-    /// What the engine did, in the plan's words: the input's bytes under a name that says their
-    /// type (or a new one), an animation re-encoded or cut to its first frame, a format iOS
-    /// refuses converted, or one it takes fitted. A URL without an extension is renamed: the
-    /// written file gets one.
-    package static func action(
-        of outcome: MediaOutcome, input: SniffedType, urlExtension: String?, rules: AppleRules
-    ) -> AttachmentPlan.Action {
-        if outcome.outputIsInput {
-            return MediaCheck.isRenamed(input.format, fileExtension: urlExtension ?? "") ? .rename : .passThrough
+    /// Audio and video: written as they came, as planned. The engine does not decode them, so
+    /// no thumbnail is made: for an image, a warning says so when one was asked.
+    private func passThrough(_ plan: Plan, _ data: Data, _ facts: MediaFacts, _ notes: [String]) -> MediaOutcome {
+        let sniffed = facts.sniffed
+        var outcome = MediaOutcome(plan: plan)
+        outcome.data = data
+        outcome.format = sniffed.format
+        (outcome.width, outcome.height, outcome.frames) = (sniffed.width, sniffed.height, sniffed.frames)
+        (outcome.sourceWidth, outcome.sourceHeight) = (sniffed.width, sniffed.height)
+        outcome.steps = ["passed through \(sniffed.format.displayName)"]
+        outcome.warnings = notes
+        if limits.thumbnailSize != nil, sniffed.format.category == .image {
+            outcome.warnings.append("no thumbnail: \(sniffed.format.displayName) is not decoded by the engine")
         }
-        if input.format == .gif || (input.format == .webp && input.isAnimated) {
-            return outcome.format == .gif ? .reencodeAnimation : .firstFrame
-        }
-        return rules.isAccepted(input.format) ? .fit : .convert
-    }
-
-    /// JPEG, PNG, WebP, GIF, HEIC and AVIF: fitted to the limits (resized, re-encoded; WebP, HEIC
-    /// and AVIF transcoded; an animated WebP, or a GIF over the limits, re-encoded as an animated
-    /// GIF), with an optional thumbnail. A passthrough is still decoded once by the engine, so
-    /// damaged data is refused (or, when accepted, reported) exactly as `verify` does.
-    ///
-    /// Warnings: the claims', then the engine's. The rules' warnings (a decoded size over the
-    /// memory budget, an animation that keeps only its first frame) foretell what the engine
-    /// does; once it has run, its own account of it replaces them, so each is said once.
-    private func image(_ data: Data, _ id: Identification) -> MediaOutcome {
-        let sniffed = id.sniffed
-        let result: ProcessingResult
-        do {
-            result = try processor.process(data, sniffed: sniffed, limits: limits)
-        } catch {
-            return .rejected(
-                MediaCheck.rejection(for: error, format: sniffed.format, policy: policy), warnings: id.warnings
-            ).withSource(uprightSize(data, sniffed))
-        }
-        let output = result.output
-        // The engine read the orientation already: no second look at the header.
-        let source = (result.uprightSourceSize.width, result.uprightSourceSize.height)
-        return MediaOutcome(
-            status: .prepared, data: output.data, format: output.format, width: output.width, height: output.height,
-            frames: result.passthrough ? (sniffed.frames ?? output.frames) : output.frames, sourceWidth: source.0, sourceHeight: source.1,
-            steps: result.steps, warnings: id.claimWarnings + result.warnings,
-            thumbnail: result.thumbnail.map { ($0.data, $0.format) }, outputIsInput: result.passthrough)
-    }
-
-    /// The input's upright size when the engine refused it (so it reported none): its header's
-    /// size turned by its orientation, read from the header and metadata without decoding
-    /// (`MediaCheck.inspectImage`, `decode: false`). When
-    /// that fails (a damaged header or Exif block, the pixel budget), the size the sniffer read
-    /// from the header, as stored; nil when it read none.
-    private func uprightSize(_ data: Data, _ sniffed: SniffedType) -> (width: Int, height: Int)? {
-        if case .success(let inspection?) = MediaCheck.inspectImage(
-            data, sniffed: sniffed, policy: policy, decode: false)
-        {
-            return inspection.orientation.uprightSize(width: inspection.width, height: inspection.height)
-        }
-        guard let width = sniffed.width, let height = sniffed.height else { return nil }
-        return (width, height)
-    }
-
-    /// Audio and video: written as they came when iOS accepts them. The engine does not
-    /// decode them, so no thumbnail is made: for an image, a warning says so when one was asked.
-    private func passThrough(_ data: Data, _ id: Identification) -> MediaOutcome {
-        let sniffed = id.sniffed
-        let source = sniffed.width.flatMap { w in sniffed.height.map { (width: w, height: $0) } }
-        switch id.assessment.verdict {
-        case .accepted:
-            var warnings = id.warnings
-            if limits.thumbnailSize != nil, sniffed.format.category == .image {
-                warnings.append("no thumbnail: \(sniffed.format.displayName) is not decoded by the engine")
-            }
-            return MediaOutcome(
-                status: .prepared, data: data, format: sniffed.format, width: sniffed.width, height: sniffed.height,
-                frames: sniffed.frames, sourceWidth: source?.width, sourceHeight: source?.height,
-                steps: ["passed through \(sniffed.format.displayName)"], warnings: warnings, outputIsInput: true)
-        case .transcode(let target):
-            // Sent as it is, iOS would not take the type (101).
-            return MediaOutcome.rejected(
-                "\(sniffed.format.displayName) needs transcoding to \(target.displayName), which this build cannot do",
-                code: .unrecognizedType, format: sniffed.format, warnings: id.warnings
-            ).withSource(source)
-        case .rejected(let code, let reason):
-            return MediaOutcome.rejected(reason, code: code, format: sniffed.format, warnings: id.warnings)
-                .withSource(source)
-        }
+        outcome.outputIsInput = true
+        return outcome
     }
 }
 

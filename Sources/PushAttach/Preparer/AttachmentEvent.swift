@@ -36,6 +36,8 @@ public struct AttachmentEvent: Sendable, Hashable {
     public var byteCount: Int?
     /// The `UNErrorCode` iOS would give, on a refusal iOS would make too.
     public var errorCode: UNErrorCode?
+    /// Why it was rejected, as data; nil unless rejected.
+    public var refusal: Refusal?
     /// Why it was rejected or failed; nil when prepared.
     public var reason: String?
     /// Downloading (or reading the file), including waits for the host's connection slots.
@@ -54,17 +56,18 @@ public struct AttachmentEvent: Sendable, Hashable {
         case .fatal(let error):
             self.outcome = .failed
             reason = error.description(naming: names)
-        case .finished(let entry, _):
-            self.outcome =
-                switch entry.status {
-                case .prepared: .prepared
-                case .rejected: .rejected
-                case .failed: .failed
-                }
+        case .finished(let entry, let end):
+            switch end {
+            case .prepared: self.outcome = .prepared
+            case .refused(let refusal):
+                self.outcome = .rejected
+                self.refusal = refusal
+                errorCode = refusal.code
+            case .failed: self.outcome = .failed
+            }
             action = entry.plannedAction
             format = entry.mediaFormat
             byteCount = entry.bytes
-            errorCode = entry.unErrorCode
             reason = entry.reason
             download = .milliseconds(entry.timings.downloadMs)
             process = .milliseconds(entry.timings.processMs)

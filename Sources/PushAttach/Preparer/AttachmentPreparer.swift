@@ -140,11 +140,13 @@ public final class AttachmentPreparer: Sendable {
         switch outcome {
         case .cancelled: throw .cancelled(url)
         case .fatal(let error): throw AttachmentError(error, url: url, names: configuration.policy.settingNames)
-        case .finished(let entry, let cause):
-            if let attachment = PreparedAttachment(entry: entry, folder: held.container.url, sourceURL: url) {
+        case .finished(let entry, let end):
+            if case .prepared = end,
+                let attachment = PreparedAttachment(entry: entry, folder: held.container.url, sourceURL: url)
+            {
                 return attachment
             }
-            throw AttachmentError(entry: entry, cause: cause, url: url, names: configuration.policy.settingNames)
+            throw AttachmentError(entry: entry, end: end, url: url, names: configuration.policy.settingNames)
         }
     }
 

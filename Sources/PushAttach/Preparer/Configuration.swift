@@ -55,11 +55,14 @@ extension AttachmentPreparer {
         }
         /// The disk the spooled downloads of one preparer may hold at once in one folder, in bytes.
         public var spoolBudget = 2_000_000_000
-        /// The largest image download, in bytes: an image over it is refused as too large
-        /// (`.tooLarge`) as soon as its size shows, never read whole. Over iOS's 10 MB is fine
-        /// (the engine shrinks such images); under it is honoured too (a service that wants
-        /// nothing over 5 MB sets 5 MB).
-        public var imageDownloadCap = 32_000_000
+        /// The largest image download, in bytes (`policy.imageInputCap`): an image over it is
+        /// refused as too large (`.tooLarge`) as soon as its size shows, never read whole. Over
+        /// iOS's 10 MB is fine (the engine shrinks such images); under it is honoured too (a
+        /// service that wants nothing over 5 MB sets 5 MB).
+        public var imageDownloadCap: Int {
+            get { policy.imageInputCap }
+            set { policy.imageInputCap = newValue }
+        }
         /// Downloads at once per folder, and items in flight at once in a batch.
         public var maxInFlight = 16
         /// Downloads at once from one host.
@@ -88,7 +91,6 @@ extension AttachmentPreparer {
             options.stableNames = stableNames
             options.admissionBudget = admissionBudget
             options.spoolBudget = spoolBudget
-            options.imageDownloadCap = imageDownloadCap
             options.maxInFlight = max(1, maxInFlight)
             options.perHost = max(1, perHost)
             options.cpuThreads = max(1, cpuThreads)

@@ -95,3 +95,27 @@ public typealias CodecError = ProcessingError.Codec
 
 /// Why a body could not be spooled to disk, the payload of `FetchError.spoolFailed`.
 public typealias SpoolFailure = Fetch.SpoolFailure
+
+/// Why a file is refused, as data, made only by the planner: `AttachmentError.refusal`,
+/// `AttachmentReport.refusal`, `AttachmentEvent.refusal`. Its `code` is the UNErrorCode iOS would
+/// give, its `kind` the word refusals are grouped by, `description(naming:)` the reason.
+///
+///     if case .notMedia(let looksLike)? = error.refusal { print(looksLike) }   // .html
+public typealias Refusal = MediaTypes.Refusal
+
+/// What bytes that are no media look like: an HTML page, text, JSON, a PDF, an empty file.
+///
+///     ContentGuess.html.phrase   // "an HTML page"
+public typealias ContentGuess = MediaTypes.ContentGuess
+
+/// Whether a file is media to judge, from its first bytes and its name: the rule folders,
+/// INPUT arguments and paths on standard input are read by.
+public typealias FileKind = MediaTypes.FileKind
+
+/// What becomes of a file: the action, the format written, the size it is fitted to, what the
+/// engine may still change, a refusal, and what iOS does with the file as it is.
+/// `AttachmentReport.plan`.
+public typealias Plan = MediaTypes.Plan
+
+/// Byte counts as every face writes them: "19.8 MB", "512 kB".
+public typealias ByteSize = MediaTypes.ByteSize

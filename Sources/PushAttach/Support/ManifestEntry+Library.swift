@@ -9,6 +9,7 @@ extension ManifestEntry {
     package var plannedAction: AttachmentReport.Action? { action.flatMap(AttachmentReport.Action.init(rawValue:)) }
     /// `format`, when it names one.
     package var mediaFormat: MediaFormat? { format.flatMap(MediaFormat.init(rawValue:)) }
-    /// `error_code`, when it is one of iOS's.
-    package var unErrorCode: UNErrorCode? { errorCode.flatMap(UNErrorCode.init(rawValue:)) }
+    /// `error_code`, decoded from an entry read back from a manifest (a batch's journal), when it
+    /// is one of iOS's.
+    package var recordedErrorCode: UNErrorCode? { errorCode.flatMap(UNErrorCode.init(rawValue:)) }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ImageEngine
 import MediaTypes
 import SystemSupport
+import Verification
 
 /// A small image made from image bytes, for a preview: decoded straight at the smallest codec
 /// scale that covers it (a JPEG's DCT scaling: 1/2, 1/4, 1/8), never at full size first, and
@@ -39,8 +40,9 @@ public struct Thumbnail: Sendable, Hashable {
     ///   - maxSide: the side of the square box the thumbnail fits in (at least 1).
     ///   - quality: JPEG quality, 1...100.
     /// - Throws: `AttachmentError` of kind `.invalidArgument` for a side or quality out of
-    ///   range, `.rejected` for bytes that are not a decodable image (or a pixel bomb),
-    ///   `.processingFailed` when the engine fails, `.cancelled` when the task was cancelled.
+    ///   range, `.rejected` for bytes that are not a decodable image (or a pixel bomb; `refusal`
+    ///   says which, `.noPicture` for audio and movies), `.processingFailed` when the engine
+    ///   fails, `.cancelled` when the task was cancelled.
     /// - Complexity: one decode at reduced scale (an animation's first frame only), one resize,
     ///   two small encodes.
     public static func image(from data: Data, maxSide: Int, quality: Int = 80) async throws(AttachmentError)
@@ -53,33 +55,36 @@ public struct Thumbnail: Sendable, Hashable {
             throw AttachmentError(kind: .invalidArgument, reason: "quality is \(quality); it must be within 1...100")
         }
         if Task.isCancelled { throw .cancelled(nil) }
-        let sniffed: SniffedType
-        do { sniffed = try Sniffer.sniff(data) } catch {
-            throw AttachmentError(kind: .rejected, errorCode: .unrecognizedType, reason: "not an image: \(error)")
-        }
         let chosen = limits(maxSide: maxSide, quality: quality)
-        let result: Result<ProcessingResult, ProcessingError> = await Offload.images.run { processor in
-            Result { () throws(ProcessingError) in try processor.process(data, sniffed: sniffed, limits: chosen) }
-        }
-        switch result {
-        case .success(let processed):
-            // `thumbnailSize` is set, so the engine always encodes one (from the main output, or
-            // on a passthrough from a decode at its own scale).
-            guard let thumb = processed.thumbnail else {
-                throw AttachmentError(kind: .processingFailed, reason: "the engine made no thumbnail")
-            }
-            return Thumbnail(
-                data: thumb.data, size: PixelSize(width: thumb.width, height: thumb.height), format: thumb.format,
-                steps: processed.steps,
-                warnings: processed.warnings.filter { !($0.hasPrefix("animated ") && $0.contains("only the first frame")) })
-        case .failure(let error):
-            let kind: AttachmentError.Kind =
-                switch error {
-                case .notDecodable, .codec, .exif, .damaged: .rejected
-                default: .processingFailed
+        let policy = chosen.policy
+        let outcome: Result<ProcessingResult, AttachmentError> = await Offload.images.run { processor in
+            let facts = MediaCheck.facts(data, fileExtension: nil, policy: policy)
+            let plan = Planner.thumbnailPlan(facts, policy: policy)
+            if let refusal = plan.refusal { return .failure(AttachmentError(refusal, url: nil)) }
+            do throws(ProcessingError) {
+                return .success(try processor.process(data, facts: facts, plan: plan, limits: chosen))
+            } catch {
+                guard let problem = error.problem else {
+                    return .failure(AttachmentError(kind: .processingFailed, reason: error.description, underlying: .processing(error)))
                 }
-            throw AttachmentError(kind: kind, reason: error.description, underlying: .processing(error))
+                let refusal = Planner.refusal(for: problem, format: facts.format, policy: policy)
+                return .failure(AttachmentError(refusal, url: nil))
+            }
         }
+        let processed: ProcessingResult
+        switch outcome {
+        case .success(let result): processed = result
+        case .failure(let error): throw error
+        }
+        if Task.isCancelled { throw .cancelled(nil) }
+        // `thumbnailSize` is set, so the engine always encodes one (from the main output, or on a
+        // passthrough from a decode at its own scale).
+        guard let thumb = processed.thumbnail else {
+            throw AttachmentError(kind: .processingFailed, reason: "the engine made no thumbnail")
+        }
+        return Thumbnail(
+            data: thumb.data, size: PixelSize(width: thumb.width, height: thumb.height), format: thumb.format,
+            steps: processed.steps, warnings: processed.warnings)
     }
 
     /// `image(from:maxSide:quality:)` under its first name (it returns a PNG for transparency too).

@@ -15,7 +15,7 @@ import Verification
 /// Encoded (`JSONEncoder`), it is one object of `pushattach verify --json`, keys as
 /// `docs/pushattach.1` lists them: `path`, `verdict`, `action`, `output_format`, `ios`
 /// (`verdict`, `error_code`), `format`, `uti`, `category`, `bytes`, `width`, `height`, `frames`,
-/// `error_code`, `reason`, `warnings`.
+/// `error_code`, `refusal`, `reason`, `warnings`.
 public struct AttachmentReport: Sendable, Hashable, Encodable {
     /// What the preparer does with the file, in three words.
     public enum Verdict: String, Sendable, Hashable {
@@ -25,12 +25,14 @@ public struct AttachmentReport: Sendable, Hashable, Encodable {
         case transcode
         /// Refused, with the `errorCode` the preparer records (nil for refusals of its own).
         case rejected
+        /// The file could not be read.
+        case failed
     }
 
     /// What the preparer does, one word more precise than `verdict`: `passThrough`, `rename`
     /// (byte for byte, under its real type's extension), `convert` (WebP, HEIC, AVIF to JPEG or
     /// PNG), `fit` (re-encoded to the limits), `reencodeAnimation`, `firstFrame`, `refuse`.
-    public typealias Action = Verification.AttachmentPlan.Action
+    public typealias Action = MediaTypes.Plan.Action
 
     /// The file's path; nil for bytes verified in memory.
     public var path: String?
@@ -43,6 +45,11 @@ public struct AttachmentReport: Sendable, Hashable, Encodable {
     public var iosErrorCode: UNErrorCode?
     /// The `UNErrorCode` the preparer records when it refuses the file.
     public var errorCode: UNErrorCode?
+    /// Why the preparer refuses the file, as data; nil when it does not.
+    public var refusal: Refusal?
+    /// The plan the report renders, whole: the size the file is fitted to, what may still
+    /// change, why; nil for a file that could not be read.
+    public var plan: Plan?
     /// Why the file is not accepted as it is, and what to do; nil when accepted.
     public var reason: String?
     /// What the bytes are (`.unknown` when no format matched).

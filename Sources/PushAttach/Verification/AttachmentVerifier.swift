@@ -71,16 +71,20 @@ public struct AttachmentVerifier: Sendable {
 }
 
 extension AttachmentReport {
-    /// `report` in the library's types.
+    /// `report` in the library's types, from the plan it renders.
     init(_ report: FileReport, path: String?) {
+        let plan = report.plan
         verdict =
-            switch report.verdict {
-            case "accepted": .accepted
-            case "transcode": .transcode
-            default: .rejected
+            switch plan?.action {
+            case nil: .failed
+            case .passThrough?: .accepted
+            case .refuse?: .rejected
+            default: .transcode
             }
         self.path = path
-        errorCode = report.errorCode.flatMap(UNErrorCode.init(rawValue:))
+        errorCode = plan?.code
+        refusal = plan?.refusal
+        self.plan = plan
         reason = report.reason
         format = report.format
         typeHint = report.uti
@@ -91,9 +95,9 @@ extension AttachmentReport {
         byteCount = report.bytes
         warnings = report.warnings
         // The format the plan writes: an animated WebP becomes a GIF, a large JPEG stays JPEG.
-        transcodeTarget = verdict == .transcode ? report.outputFormat : nil
-        action = report.action
-        iosErrorCode = report.iosErrorCode.flatMap(UNErrorCode.init(rawValue:))
+        transcodeTarget = verdict == .transcode ? plan?.output : nil
+        action = plan?.action ?? .refuse
+        iosErrorCode = plan?.asIs.code
     }
 }
 

@@ -156,7 +156,7 @@ public struct AttachmentBatch: Sendable {
                 switch event {
                 case .started(let item, let index): observe(.started(index: index, input: item.url))
                 case .skipped(let item, let index): observe(.skipped(index: index, input: item.url))
-                case .finished(let entry): observe(.finished(BatchEntry(entry, folder: folder)))
+                case .finished(let entry, let end): observe(.finished(BatchEntry(entry, end: end, folder: folder)))
                 case .cancelled(let item, let index): observe(.cancelled(index: index, input: item.url))
                 case .note(let text): observe(.note(text))
                 }
@@ -243,6 +243,7 @@ extension BatchSummary {
         failed = summary.failed
         skipped = summary.skipped
         noMedia = summary.noMedia
+        skippedFiles = summary.skippedFiles
         otherShards = summary.otherShards
         interrupted = summary.interrupted
         merged = summary.merged

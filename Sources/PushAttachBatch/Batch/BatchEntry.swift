@@ -39,6 +39,14 @@ public struct BatchEntry: Sendable, Hashable {
     public var action: AttachmentReport.Action?
     /// The code iOS would give the file, on a refusal iOS would make too.
     public var errorCode: UNErrorCode?
+    /// Why it was refused, as the word refusals are grouped by; nil unless rejected.
+    public var refusal: Refusal.Kind?
+    /// Why its bytes could not be had or its file written, as the word failures are grouped by
+    /// (`http-404`, `timed-out`, `address-refused`, `write`, `input` …); nil unless failed.
+    public var failure: String?
+    /// The download's own error, when the item failed there and finished in this run (nil for
+    /// entries read back from a manifest, which keep only `failure` and `reason`).
+    public var downloadError: FetchError?
     /// Why it was rejected or failed; nil when prepared.
     public var reason: String?
     /// The written attachment; nil unless prepared.
@@ -71,15 +79,18 @@ public struct BatchEntry: Sendable, Hashable {
     /// The entry as recorded, for `jsonLine()`.
     private let recorded: ManifestEntry
 
-    init(_ entry: ManifestEntry, folder: URL) {
+    init(_ entry: ManifestEntry, end: ItemEnd? = nil, folder: URL) {
         recorded = entry
+        if case .failed(.download(let error))? = end { downloadError = error }
         index = entry.index
         input = entry.input
         line = entry.line
         id = entry.id
         status = Status(rawValue: entry.status.rawValue) ?? .failed
         action = entry.plannedAction
-        errorCode = entry.unErrorCode
+        errorCode = entry.recordedErrorCode
+        refusal = entry.refusal.flatMap(Refusal.Kind.init(rawValue:))
+        failure = entry.failure
         reason = entry.reason
         file = entry.file
         fileURL = entry.file.map { folder.appendingPathComponent($0) }
@@ -143,6 +154,9 @@ public struct BatchSummary: Sendable, Hashable {
     /// Pushes in the inputs that name no media (text-only notifications): they have no entry
     /// and are neither rejected nor failed.
     public var noMedia: Int
+    /// Files of a folder, or paths on standard input, passed over because they are no media
+    /// (a README, a list): each with what it looks like.
+    public var skippedFiles: [SkippedFile]
     /// Items left to the other shards (`AttachmentBatch.Options.shard`).
     public var otherShards: Int
     /// True when the batch was cancelled before every item finished: `manifest.json` is not
@@ -161,8 +175,8 @@ public struct BatchSummary: Sendable, Hashable {
     /// the manifest is written all the same).
     public var reportError: String?
 
-    /// Why items were rejected or failed, grouped by the reason's first clause with URLs left
-    /// out ("HTTP 404", "type not allowed"), and how many each.
+    /// Why items were rejected or failed, grouped by what refused them or kept their bytes from
+    /// being had ("rejected 102 over-cap", "failed http-404"), and how many each.
     public var reasons: [String: Int]
 
     /// A summary of nothing done yet, for `folder`: every count zero, `manifest` at
@@ -173,6 +187,7 @@ public struct BatchSummary: Sendable, Hashable {
         failed = 0
         skipped = 0
         noMedia = 0
+        skippedFiles = []
         otherShards = 0
         interrupted = false
         merged = false

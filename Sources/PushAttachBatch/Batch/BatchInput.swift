@@ -53,8 +53,10 @@ public struct BatchInput: Sendable, Hashable {
         options.recursiveFolders = recursive
         // Pushes without media are not items: the progress never sees them finish.
         for event in InputReader(inputs: paths, options: options) {
-            if case .noMedia = event { continue }
-            count += 1
+            switch event {
+            case .noMedia, .skipped: continue
+            case .item, .problem: count += 1
+            }
         }
         return count
     }
@@ -75,7 +77,11 @@ public struct BatchInput: Sendable, Hashable {
         }
         var options = InputReader.Options()
         options.recursiveFolders = recursive
-        return InputReader(inputs: paths, options: options).next() == nil
+        for event in InputReader(inputs: paths, options: options) {
+            if case .skipped = event { continue }
+            return false
+        }
+        return true
     }
 
     /// The push payload conventions a file or a JSON line is searched for (`aps.attachment-url`,

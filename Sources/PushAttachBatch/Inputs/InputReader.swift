@@ -14,12 +14,13 @@ import SystemSupport
 ///         }
 ///     }
 ///
-/// How an INPUT is read is decided by its content, never its extension:
+/// How an INPUT is read:
 /// 1. `-` is standard input; anything else is a path. A path that cannot be opened is one
-///    problem; a folder gives its media files (`readFolder`).
-/// 2. UTF-16 text (a BOM) is a problem. If the first bytes are known media magic or not UTF-8
-///    text, a path is a local media file (one item, `file:///absolute/path`, line 0); on stdin
-///    that is a problem.
+///    problem; a folder gives its media files and reports the others as skipped (`readFolder`).
+/// 2. UTF-16 text (a BOM) is a problem. A path is a local media file (one item,
+///    `file:///absolute/path`, line 0) when its bytes are media or its name has a media
+///    extension (`FileKind`, the rule folders are read by too): an HTML page named `.jpg` is an
+///    item, refused as not media. Binary bytes on standard input are a problem.
 /// 3. After an optional BOM and whitespace, a source starting with `[`, or with `{` whose first
 ///    line is not a whole JSON object, is one JSON document: a push payload (an object, or an
 ///    array of objects), read whole up to `maxDocumentBytes`. Each object is `{"url", "media_type",
@@ -27,8 +28,12 @@ import SystemSupport
 ///    Items report the line where their URL first appears in their object; a problem with an
 ///    object (not an object, no URL found), the line where it starts; invalid JSON, the line
 ///    the parser stopped on.
-/// 4. Anything else is read line by line: blank lines and `#` comments (a whole line, or a
-///    ` #…` tail after whitespace) are skipped; a line starting with `{` is a JSON object,
+/// 4. Anything else is a list, read line by line, when it reads as one: its first line that is
+///    not blank or a `#` comment must be a JSON object or start with a URL (or, on standard
+///    input, a local path). Otherwise the whole source is one problem, "neither media nor a
+///    list", that says what it looks like and quotes none of it (a text file of secrets given by
+///    mistake never reaches a manifest). In a list, blank lines and `#` comments (a whole line,
+///    or a ` #…` tail after whitespace) are skipped; a line starting with `{` is a JSON object,
 ///    `{"url", "media_type", "id"}` or any payload convention; any other line is
 ///    `URL [media_type]`. So text lists and JSON lines may even be mixed.
 ///
@@ -51,6 +56,9 @@ package final class InputReader: Sequence, IteratorProtocol {
     private var pending: [InputEvent] = []
     private var pendingIndex = 0
     private var lineNumber = 0
+    /// What the source being read line by line looks like, until its first entry shows it is a
+    /// list; nil once it has.
+    private var unproven: ContentGuess?
 
     package init(inputs: [String], standardInput: FileHandle = .standardInput, options: Options = Options()) {
         self.inputs = inputs
@@ -81,6 +89,7 @@ package final class InputReader: Sequence, IteratorProtocol {
 
     private func openInput(_ input: String) {
         lineNumber = 0
+        unproven = nil
         let reader: LineReader
         if input == "-" {
             reader = LineReader(
@@ -92,21 +101,22 @@ package final class InputReader: Sequence, IteratorProtocol {
             }
             let fd: Int32
             do { fd = try SystemCall.open(input, .readOnly) } catch {
-                return problem(input, 0, "cannot open: \(error.reason)")
+                return problem(input, 0, .unreadable, "cannot open: \(error.reason)")
             }
             reader = LineReader(descriptor: fd, name: input, maxLineBytes: options.maxLineBytes)
         }
         do throws(ContainerError) {
             // Up to the first newline (or 512 bytes): enough for magic and the UTF-8 check, and
             // a slow producer on stdin is not waited on for more than its first line.
-            let head = try reader.peekFirstLine(limit: 512)
+            let head = try reader.peekFirstLine(limit: ContentGuess.prefixLength)
             if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
-                return problem(input, 0, "UTF-16 text; save the list as UTF-8")
+                return problem(input, 0, .encoding, "UTF-16 text; save the list as UTF-8")
             }
-            if !head.isEmpty, MediaInput.looksLikeMedia(head) {
-                if input == "-" {
-                    return problem(input, 0, "standard input holds binary data; expected a URL list or JSON")
+            if input == "-" {
+                if !head.isEmpty, MediaInput.looksLikeMedia(head) {
+                    return problem(input, 0, .binary, "standard input holds binary data; expected a URL list or JSON")
                 }
+            } else if case .media = FileKind.of(prefix: head, fileExtension: URL(fileURLWithPath: input).pathExtension) {
                 let path = URL(fileURLWithPath: input).standardizedFileURL
                 pending.append(.item(InputItem(url: path.absoluteString, source: input, line: 0, convention: "file")))
                 return
@@ -114,10 +124,11 @@ package final class InputReader: Sequence, IteratorProtocol {
             if try isDocument(reader) {
                 readDocument(from: reader)
             } else {
+                unproven = ContentGuess.of(head)
                 current = reader
             }
         } catch {
-            problem(input, 0, "cannot read: \(error)")
+            problem(input, 0, .unreadable, "cannot read: \(error)")
         }
     }
 
@@ -143,17 +154,17 @@ package final class InputReader: Sequence, IteratorProtocol {
         let source = reader.name
         let bytes: [UInt8]?
         do throws(ContainerError) { bytes = try reader.readToEnd(limit: options.maxDocumentBytes) } catch {
-            return problem(source, 0, "cannot read: \(error)")
+            return problem(source, 0, .unreadable, "cannot read: \(error)")
         }
         guard let bytes else {
             return problem(
-                source, 0, "JSON document larger than \(options.maxDocumentBytes) bytes; split it or use JSON lines")
+                source, 0, .tooLarge, "JSON document larger than \(options.maxDocumentBytes) bytes; split it or use JSON lines")
         }
         let locator = LineLocator(bytes)
         let json: Any
         do { json = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
             let line = Self.jsonErrorOffset(error, documentBytes: bytes.count).map { locator.line(atOffset: $0) } ?? 0
-            return problem(source, line, "not valid JSON: \(Self.jsonReason(error))")
+            return problem(source, line, .json, "not valid JSON: \(Self.jsonReason(error))")
         }
         let objects: [Any] = (json as? [Any]) ?? [json]
         // Where each element (or the one payload) starts: its problems are reported on that line,
@@ -164,15 +175,15 @@ package final class InputReader: Sequence, IteratorProtocol {
             let place = json is [Any] ? "element \(index + 1) of the JSON array" : "the payload"
             let start = index < starts.count ? starts[index] : 0
             guard let object = element as? [String: Any] else {
-                problem(source, locator.line(atOffset: start), "\(place) is not an object")
+                problem(source, locator.line(atOffset: start), .json, "\(place) is not an object")
                 continue
             }
             switch PayloadConventions.items(inInputObject: object) {
             case .failure(let failure) where failure.isPushWithoutMedia:
                 pending.append(
-                    .noMedia(InputProblem(source: source, line: locator.line(atOffset: start), message: "\(place): no media")))
+                    .noMedia(InputProblem(source: source, line: locator.line(atOffset: start), kind: .noURL, message: "\(place): no media")))
             case .failure(let failure):
-                problem(source, locator.line(atOffset: start), "\(place): \(failure.message)")
+                problem(source, locator.line(atOffset: start), .noURL, "\(place): \(failure.message)")
             case .success(let found):
                 for item in found {
                     emit(item, source: source, line: locator.line(of: item.url, from: start))
@@ -187,7 +198,7 @@ package final class InputReader: Sequence, IteratorProtocol {
         let line: LineReader.Line?
         do throws(ContainerError) { line = try reader.nextLine() } catch {
             current = nil
-            return problem(reader.name, lineNumber, "cannot read: \(error)")
+            return problem(reader.name, lineNumber, .unreadable, "cannot read: \(error)")
         }
         guard let line else {
             current = nil
@@ -196,15 +207,44 @@ package final class InputReader: Sequence, IteratorProtocol {
         lineNumber += 1
         switch line {
         case .tooLong(let size):
-            problem(reader.name, lineNumber, "line too long: \(size) bytes (limit \(options.maxLineBytes))")
+            if notAList(reader) { return }
+            problem(reader.name, lineNumber, .tooLong, "line too long: \(size) bytes (limit \(options.maxLineBytes))")
         case .text(var bytes):
             if lineNumber == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
             if bytes.last == 0x0D { bytes.removeLast() }
             guard let text = String(validating: bytes, as: UTF8.self) else {
-                return problem(reader.name, lineNumber, "not UTF-8 text")
+                if notAList(reader) { return }
+                return problem(reader.name, lineNumber, .encoding, "not UTF-8 text")
+            }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if unproven != nil, !trimmed.isEmpty, !trimmed.hasPrefix("#") {
+                if !Self.looksLikeAnEntry(trimmed, source: reader.name), notAList(reader) { return }
+                unproven = nil
             }
             parseLine(text, source: reader.name, line: lineNumber)
         }
+    }
+
+    /// Ends a source whose first entry shows it is no list: one problem for the whole source,
+    /// saying what it looks like and quoting none of it. False once the source has shown it is
+    /// a list (a bad line then is that line's problem).
+    private func notAList(_ reader: LineReader) -> Bool {
+        guard let guess = unproven else { return false }
+        current = nil
+        unproven = nil
+        problem(
+            reader.name, 0, .notAnInput,
+            "neither media nor a list: it holds \(guess.phrase); give media files (their bytes, or a media extension, say what they are), a URL list (URL [media_type] a line) or JSON lines and push payloads")
+        return true
+    }
+
+    /// True for a first entry a list could start with: a JSON object, a URL, or on standard
+    /// input a local path.
+    static func looksLikeAnEntry(_ text: String, source: String) -> Bool {
+        if text.hasPrefix("{") { return true }
+        let first = strippingComment(text).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
+        if first.contains("://") || first.lowercased().hasPrefix("www.") { return true }
+        return source == "-" && (first.hasPrefix("/") || first.hasPrefix("./") || first.hasPrefix("~"))
     }
 
     private func parseLine(_ raw: String, source: String, line: Int) {
@@ -214,15 +254,13 @@ package final class InputReader: Sequence, IteratorProtocol {
 
         switch localFile(text, source: source) {
         case .media(let local): return pending.append(.item(local))
-        case .notMedia:
-            return problem(
-                source, line,
-                "\(text) is a local file, but its first bytes are no image, audio or video format; only media files are read from standard input")
+        case .skipped(let guess):
+            return pending.append(.skipped(SkippedFile(source: source, path: text, looksLike: guess)))
         case nil: break
         }
         let fields = Self.strippingComment(text).split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count <= 2 else {
-            return problem(source, line, "expected 'URL [media_type]', found \(fields.count) fields")
+            return problem(source, line, .badLine, "expected 'URL [media_type]', found \(fields.count) fields")
         }
         emit(
             url: String(fields[0]), mediaType: fields.count == 2 ? String(fields[1]) : nil, id: nil,
@@ -232,13 +270,13 @@ package final class InputReader: Sequence, IteratorProtocol {
     private func parseJSONLine(_ text: String, source: String, line: Int) {
         let json: Any
         do { json = try JSONSerialization.jsonObject(with: Data(text.utf8)) } catch {
-            return problem(source, line, "not valid JSON: \(Self.jsonReason(error))")
+            return problem(source, line, .json, "not valid JSON: \(Self.jsonReason(error))")
         }
-        guard let object = json as? [String: Any] else { return problem(source, line, "JSON line is not an object") }
+        guard let object = json as? [String: Any] else { return problem(source, line, .json, "JSON line is not an object") }
         switch PayloadConventions.items(inInputObject: object) {
         case .failure(let failure) where failure.isPushWithoutMedia:
-            pending.append(.noMedia(InputProblem(source: source, line: line, message: "no media")))
-        case .failure(let failure): problem(source, line, failure.message)
+            pending.append(.noMedia(InputProblem(source: source, line: line, kind: .noURL, message: "no media")))
+        case .failure(let failure): problem(source, line, .noURL, failure.message)
         case .success(let found): for item in found { emit(item, source: source, line: line) }
         }
     }
@@ -258,9 +296,10 @@ package final class InputReader: Sequence, IteratorProtocol {
 
     // MARK: - Folders and local paths
 
-    /// A folder INPUT, as `mogrify` takes one: every media file in it (by its first bytes; lists,
-    /// notes and hidden files are passed over), in sorted order, each one item; its sub-folders
-    /// too with `recursiveFolders`. A folder with no media file is one problem.
+    /// A folder INPUT, as `mogrify` takes one: every media file in it (`FileKind`: its bytes, or
+    /// its name; lists, notes and hidden files are not), in sorted order, each one item; the
+    /// others reported as skipped, with what they look like; its sub-folders too with
+    /// `recursiveFolders`. A folder with no media file is one problem.
     private func readFolder(_ folder: String) {
         // A folder named through a link is listed where the link points.
         let base = URL(fileURLWithPath: folder).resolvingSymlinksInPath().standardizedFileURL
@@ -268,39 +307,35 @@ package final class InputReader: Sequence, IteratorProtocol {
         if !self.options.recursiveFolders { options.insert(.skipsSubdirectoryDescendants) }
         guard let walker = FileManager.default.enumerator(
             at: base, includingPropertiesForKeys: [.isRegularFileKey], options: options)
-        else { return problem(folder, 0, "cannot list the folder") }
+        else { return problem(folder, 0, .unreadable, "cannot list the folder") }
         var files: [URL] = []
         for case let url as URL in walker
         where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
             files.append(url.standardizedFileURL)
         }
         var found = 0
-        for file in files.sorted(by: { $0.path < $1.path }) where Self.isMediaFile(file.path) {
-            found += 1
-            pending.append(.item(InputItem(url: file.absoluteString, source: folder, line: 0, convention: "file")))
+        for file in files.sorted(by: { $0.path < $1.path }) {
+            switch MediaFolder.kind(ofFileAt: file) {
+            case .media:
+                found += 1
+                pending.append(.item(InputItem(url: file.absoluteString, source: folder, line: 0, convention: "file")))
+            case .notMedia(let guess):
+                pending.append(.skipped(SkippedFile(source: folder, path: file.path, looksLike: guess)))
+            }
         }
         if found == 0 {
             let hint = self.options.recursiveFolders ? "" : " (its sub-folders are searched with --recursive)"
-            problem(folder, 0, "is a folder with no media file\(hint)")
+            problem(folder, 0, .emptyFolder, "is a folder with no media file\(hint)")
         }
-    }
-
-    /// True when the file at `path` starts with the signature of a format the sniffer knows:
-    /// an archive, a database or a document in the folder is passed over, not rejected.
-    static func isMediaFile(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: Sniffer.identifyPrefixLength), !head.isEmpty else { return false }
-        return Sniffer.identify(prefix: Array(head)) != .unknown
     }
 
     /// What a line of standard input that names a regular file is.
     private enum LocalFile {
-        /// A media file: its `file://` item.
+        /// A media file (`FileKind`): its `file://` item.
         case media(InputItem)
-        /// A file whose first bytes are no media format: said as such, never read further (a
-        /// `find` over a home folder must not put a `.netrc` into a manifest).
-        case notMedia
+        /// Neither its bytes nor its name are media: skipped, with what it looks like, never
+        /// read further (a `find` over a home folder must not put a `.netrc` into a manifest).
+        case skipped(ContentGuess)
     }
 
     /// A line of standard input that names a local file (`find … | pushattach prepare -`); nil
@@ -309,14 +344,14 @@ package final class InputReader: Sequence, IteratorProtocol {
     private func localFile(_ field: String, source: String) -> LocalFile? {
         guard source == "-", !field.contains("://"), (try? SystemCall.status(atPath: field))?.kind == .regular
         else { return nil }
-        guard Self.isMediaFile(field) else { return .notMedia }
+        if case .notMedia(let guess) = MediaFolder.kind(ofFileAt: URL(fileURLWithPath: field)) { return .skipped(guess) }
         let url = URL(fileURLWithPath: field).standardizedFileURL
         return .media(InputItem(url: url.absoluteString, source: source, line: lineNumber, convention: "file"))
     }
 
     private func emit(url: String, mediaType: String?, id: String?, source: String, line: Int, convention: String?) {
         if let reason = URLCheck.problem(url, maxBytes: options.maxURLBytes) {
-            return problem(source, line, reason)
+            return problem(source, line, .badURL, reason)
         }
         pending.append(
             .item(
@@ -331,8 +366,8 @@ package final class InputReader: Sequence, IteratorProtocol {
             convention: found.convention)
     }
 
-    private func problem(_ source: String, _ line: Int, _ message: String) {
-        pending.append(.problem(InputProblem(source: source, line: line, message: message)))
+    private func problem(_ source: String, _ line: Int, _ kind: InputProblem.Kind, _ message: String) {
+        pending.append(.problem(InputProblem(source: source, line: line, kind: kind, message: message)))
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
@@ -356,6 +391,8 @@ package final class InputReader: Sequence, IteratorProtocol {
 package enum InputEvent: Sendable, Hashable {
     case item(InputItem)
     case problem(InputProblem)
+    /// A file of a folder, or a path on standard input, that is no media: passed over.
+    case skipped(SkippedFile)
     /// A push with no media (a text-only notification): nothing to prepare, and nothing wrong.
     case noMedia(InputProblem)
 }
@@ -365,18 +402,57 @@ package enum InputEvent: Sendable, Hashable {
 ///     InputProblem(source: "list.txt", line: 12, message: "not a URL: 'htp:/x' (expected http:// or https://)")
 ///     // description: "list.txt:12: not a URL: 'htp:/x' (expected http:// or https://)"
 package struct InputProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem: the word a manifest's `failure` and "top reasons" group it by.
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A path, or a line of it, that could not be opened or read.
+        case unreadable
+        /// UTF-16, or a line that is not UTF-8.
+        case encoding
+        /// Binary bytes on standard input.
+        case binary
+        /// A source that is neither media nor a list.
+        case notAnInput = "not-an-input"
+        /// A JSON document over the size read whole.
+        case tooLarge = "too-large"
+        /// JSON that does not parse, or is not an object.
+        case json
+        /// A payload or JSON line with no attachment URL in any convention.
+        case noURL = "no-url"
+        /// A line over the line limit.
+        case tooLong = "too-long"
+        /// A line that is not `URL [media_type]`.
+        case badLine = "bad-line"
+        /// A URL that is not one (`URLCheck`).
+        case badURL = "bad-url"
+        /// A folder without a media file.
+        case emptyFolder = "empty-folder"
+    }
+
     package var source: String
     /// 1-based; `0` when the problem concerns the whole source (cannot open, not JSON, …).
     package var line: Int
+    package var kind: Kind
     package var message: String
 
-    package init(source: String, line: Int, message: String) {
+    package init(source: String, line: Int, kind: Kind, message: String) {
         self.source = source
         self.line = line
+        self.kind = kind
         self.message = message
     }
 
     package var description: String {
         line > 0 ? "\(source):\(line): \(message)" : "\(source): \(message)"
     }
+}
+
+/// A file passed over because it is no media (`FileKind`): found in a folder, or named on
+/// standard input. Reported with what it looks like, never with its content.
+public struct SkippedFile: Sendable, Hashable {
+    /// The INPUT it was found through: the folder, or `-`.
+    public var source: String
+    /// The file's path.
+    public var path: String
+    /// What its first bytes look like.
+    public var looksLike: ContentGuess
 }

@@ -19,9 +19,9 @@ package enum Manifest {
     package static let fileName = "manifest.json"
     /// `schema_version` in `manifest.json`: raised when a key is added, removed, renamed or
     /// changes its type or meaning.
-    package static let schemaVersion = 3
+    package static let schemaVersion = 4
 
-    /// `DIR/manifest.json`: `{ "schema_version": 3, "created": ISO 8601, "entries": [...] }`.
+    /// `DIR/manifest.json`: `{ "schema_version": 4, "created": ISO 8601, "entries": [...] }`.
     package struct Document: Codable, Sendable, Hashable {
         package var schemaVersion: Int
         package var created: String

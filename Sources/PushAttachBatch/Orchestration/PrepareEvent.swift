@@ -6,8 +6,9 @@ import SystemSupport
 package enum PrepareEvent: Sendable {
     /// An item started (its download was queued), at its position among the inputs' items.
     case started(InputItem, index: Int)
-    /// An item finished; its entry is already in `manifest.jsonl`.
-    case finished(ManifestEntry)
+    /// An item finished; its entry is already in `manifest.jsonl`. `end` is how it ended, typed
+    /// (nil for an entry shared with an earlier item, or not an item: an input problem).
+    case finished(ManifestEntry, end: ItemEnd?)
     /// An item was skipped because the resumed manifest has it prepared.
     case skipped(InputItem, index: Int)
     /// An item that started was abandoned when the run was cancelled: it has no entry, nothing
@@ -26,7 +27,9 @@ package struct PrepareSummary: Sendable, Hashable {
     package var skipped = 0
     /// Pushes that name no media (text-only notifications): no entry, not a failure.
     package var noMedia = 0
-    /// Reason → count, for rejected and failed items, grouped by the reason's first clause.
+    /// Files of a folder, or paths on standard input, passed over as no media.
+    package var skippedFiles: [SkippedFile] = []
+    /// Group → count, for rejected and failed items (`reasonKey`).
     package var reasons: [String: Int] = [:]
     /// True when the run stopped early on an interrupt; unfinished items were abandoned.
     package var interrupted = false
@@ -54,47 +57,20 @@ package struct PrepareSummary: Sendable, Hashable {
         case .rejected: rejected += 1
         case .failed: failed += 1
         }
-        if entry.status != .prepared, let reason = entry.reason {
-            reasons[Self.reasonKey(reason), default: 0] += 1
-        }
+        if let key = Self.reasonKey(entry) { reasons[key, default: 0] += 1 }
     }
 
-    /// The group a reason is counted in for "top reasons": its first clause that says what went
-    /// wrong, with what varies per item taken out. A clause that only says where (a URL, "element
-    /// 2 of the JSON array", "line 7") is skipped, URLs inside a clause become "…", and the text
-    /// stops at the next ": ", "; " or " (".
+    /// The group a rejected or failed entry is counted in for "top reasons" and the report: its
+    /// status, its code and the word for its refusal or failure, never its prose, so every item
+    /// refused for one reason is one group whatever its sizes and URLs. Nil when prepared.
     ///
-    ///     reasonKey("http://h/a.jpg: HTTP 404 Not Found")                         // "HTTP 404 Not Found"
-    ///     reasonKey("element 2 of the JSON array: no attachment URL found")       // "no attachment URL found"
-    ///     reasonKey("cannot spool the body of http://h/a: No space left on device") // "cannot spool the body of …"
-    package static func reasonKey(_ reason: String) -> String {
-        var rest = Substring(reason)
-        while true {
-            let end = rest.range(of: ": ")
-            let clause = end.map { rest[..<$0.lowerBound] } ?? rest
-            if let end, isPlace(clause) {
-                rest = rest[end.upperBound...]
-                continue
-            }
-            var text = String(clause)
-            for separator in ["; ", " ("] {
-                if let cut = text.range(of: separator) { text = String(text[..<cut.lowerBound]) }
-            }
-            if let from = text.range(of: " from http") ?? text.range(of: " from file") {
-                text = String(text[..<from.lowerBound])
-            }
-            let words = text.split(separator: " ").map { $0.contains("://") ? "…" : String($0) }
-            return words.joined(separator: " ")
-        }
-    }
-
-    /// True for a clause that says where, not what: a URL, a JSON element, a line.
-    private static func isPlace(_ clause: Substring) -> Bool {
-        let words = clause.split(separator: " ")
-        if words.count == 1, clause.contains("://") { return true }
-        if clause.hasPrefix("element "), clause.hasSuffix(" of the JSON array") { return true }
-        if words.count == 2, words[0] == "line", Int(words[1]) != nil { return true }
-        return clause == "the payload"
+    ///     reasonKey(wavOverItsCap)   // "rejected 102 over-cap"
+    ///     reasonKey(origin404)       // "failed http-404"
+    package static func reasonKey(_ entry: ManifestEntry) -> String? {
+        guard entry.status != .prepared else { return nil }
+        let code = entry.errorCode.map { " \($0)" } ?? ""
+        let word = (entry.status == .rejected ? entry.refusal : entry.failure) ?? "unknown"
+        return "\(entry.status.rawValue)\(code) \(word)"
     }
 }
 

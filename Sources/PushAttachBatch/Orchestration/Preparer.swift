@@ -195,6 +195,10 @@ private final class PrepareRun {
             // A text-only push: counted (by shard 0), no entry, no effect on the status.
             if options.shard.map({ $0.index == 0 }) ?? true { summary.noMedia += 1 }
             return false
+        case .skipped(let file):
+            // A file that is no media: reported (by shard 0), no entry, no effect on the status.
+            if options.shard.map({ $0.index == 0 }) ?? true { summary.skippedFiles.append(file) }
+            return false
         case .problem(let problem):
             // Input problems have no URL to hash: shard 0 records them.
             if let shard, shard.index != 0 {
@@ -202,7 +206,8 @@ private final class PrepareRun {
                 return false
             }
             let entry = ManifestEntry(
-                index: index, input: problem.source, line: problem.line, status: .failed, reason: problem.message)
+                index: index, input: problem.source, line: problem.line, status: .failed, failure: problem.kind.rawValue,
+                reason: problem.message)
             fatal = await record(entry)
             return false
         case .item(let item):
@@ -267,7 +272,7 @@ private final class PrepareRun {
             seen.pending(item.url, shared)
             group.addTask {
                 let result = await context.prepare(item, index: index)
-                if case .entry(let entry) = result { shared.fulfil(entry) } else { shared.fulfil(nil) }
+                if case .entry(let entry, _) = result { shared.fulfil(entry) } else { shared.fulfil(nil) }
                 return result
             }
         }
@@ -278,8 +283,8 @@ private final class PrepareRun {
     /// removes them again.
     private func collect(_ result: ItemResult) async {
         switch result {
-        case .entry(let entry):
-            if let failure = await record(entry, ownsFiles: true) { fatal = fatal ?? failure }
+        case .entry(let entry, let end):
+            if let failure = await record(entry, end: end, ownsFiles: true) { fatal = fatal ?? failure }
         case .reused(let entry):
             if let failure = await record(entry) { fatal = fatal ?? failure }
         case .abandoned(let item, let index):
@@ -291,7 +296,7 @@ private final class PrepareRun {
     }
 
     /// Appends `entry` to the journal and reports it; the error when the journal cannot take it.
-    private func record(_ entry: ManifestEntry, ownsFiles: Bool = false) async -> ContainerError? {
+    private func record(_ entry: ManifestEntry, end: ItemEnd? = nil, ownsFiles: Bool = false) async -> ContainerError? {
         let journal = journal
         let container = container
         let outcome: Result<ManifestJournal.Appended, ContainerError> = await context.io.run { _ in
@@ -314,7 +319,7 @@ private final class PrepareRun {
         }
         if ownsFiles { seen.recorded(entry, at: appended) }
         summary.record(entry)
-        events(.finished(entry))
+        events(.finished(entry, end: end))
         return nil
     }
 

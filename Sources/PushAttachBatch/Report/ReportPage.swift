@@ -226,14 +226,13 @@ enum ReportPage {
               .join("\n").toLowerCase();
           }
 
-          // The group an item is shown in: its status, or its status and reason (the UNErrorCode and the
-          // reason's first clause, as the console's "top reasons" counts it; for a prepared item, what
-          // was done).
+          // The group an item is shown in: its status, or its status and reason (its status, code and the
+          // word for its refusal or failure, as the console's "top reasons" counts it; for a prepared
+          // item, what was done).
           function groupOf(it, grouping) {
             if (grouping === "status") return it.status;
             if (it.status === "prepared") return "prepared" + (it.action ? " \u00B7 " + it.action : "");
-            return it.status + " \u00B7 " + (it.error_code !== null && it.error_code !== undefined ? it.error_code + " \u00B7 " : "") +
-              (it.reason_key || it.reason || "no reason given");
+            return it.reason_key || it.status;
           }
 
           // Items naming the same URL with the same outcome (the run downloaded it once) fold into one
@@ -303,7 +302,7 @@ enum ReportPage {
             var order = null;
             if (s.group !== "none") {
               var keys = Array.from(groups.keys()).sort(function (a, b) {
-                var sa = statuses.indexOf(a.split(" \u00B7 ")[0]), sb = statuses.indexOf(b.split(" \u00B7 ")[0]);
+                var sa = statuses.indexOf(a.split(" ")[0]), sb = statuses.indexOf(b.split(" ")[0]);
                 if (sa !== sb) return sa - sb;
                 if (groups.get(a) !== groups.get(b)) return groups.get(b) - groups.get(a);
                 return a < b ? -1 : a > b ? 1 : 0;
@@ -444,8 +443,11 @@ enum ReportPage {
               fact("output", joined([pixels(it.width, it.height), it.bytes !== null ? size(it.bytes) : null,
                 it.frames > 1 ? it.frames + " frames" : null]));
             }
-            fact("type hint", it.uti, "uti");
+            // A prepared file's UTI is the type hint to pass; a refused one's is only what the bytes are.
+            fact(it.status === "prepared" ? "type hint" : "detected type", it.uti, "uti");
             if (it.error_code !== null) fact("UNError", String(it.error_code));
+            if (it.refusal) fact("refused", it.refusal);
+            if (it.failure) fact("failed", it.failure);
             if (it.id !== null) fact("id", it.id);
             if (arrived) fact("arrived", it.format || "no media type recognised", "sniffed");
             list.appendChild(el("dt", null, "input"));

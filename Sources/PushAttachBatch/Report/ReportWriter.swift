@@ -105,7 +105,7 @@ package enum ReportWriter {
     /// null when prepared.
     static func pageJSON(_ entry: ManifestEntry) -> ManifestJSON {
         guard case .object(var members) = entry.json else { return entry.json }
-        members.append(("reason_key", .optional(entry.reason.map(PrepareSummary.reasonKey))))
+        members.append(("reason_key", .optional(PrepareSummary.reasonKey(entry))))
         return .object(members)
     }
 

@@ -26,6 +26,8 @@ enum FlagNames {
         case .partialMerge: "--partial"
         case .pixelBudget: "--pixel-budget"
         case .acceptDamaged: "--accept-damaged"
+        case .strict: "--strict"
+        case .imageInputCap: "--image-input-cap"
         }
     }
 
@@ -33,9 +35,27 @@ enum FlagNames {
     static let commandLine = SettingNames(
         Dictionary(uniqueKeysWithValues: Setting.allCases.map { ($0, flag(for: $0)) }))
 
-    /// `serve`: its folder is the cache, its allowed hosts `--allow-source`; a setting it has no
-    /// flag for keeps the library's name.
-    static let serve = SettingNames([
-        .container: "--cache", .allowedHosts: "--allow-source", .allowPrivateNetworks: "--allow-private-networks",
-    ])
+    /// `serve`: its folder is the cache, its allowed hosts `--allow-source`. Its reasons reach a
+    /// client (an extension), not the operator, so a setting `serve` has no flag for is named as
+    /// the server's, never by a library API a client cannot change.
+    static let serve = SettingNames(
+        Dictionary(uniqueKeysWithValues: Setting.allCases.map { ($0, "the server's \(serveName(for: $0))") }).merging([
+            .container: "--cache", .allowedHosts: "--allow-source", .allowPrivateNetworks: "--allow-private-networks",
+        ]) { _, flag in flag })
+
+    /// What a setting `serve` has no flag for is, in words.
+    private static func serveName(for setting: Setting) -> String {
+        switch setting {
+        case .allowedHosts: "allowed sources"
+        case .allowPrivateNetworks: "private-network setting"
+        case .spoolBudget: "spool budget"
+        case .maxInFlight: "concurrency"
+        case .container: "cache folder"
+        case .resume, .shard, .partialMerge: "batch settings"
+        case .pixelBudget: "pixel budget"
+        case .acceptDamaged: "damage policy"
+        case .strict: "strictness"
+        case .imageInputCap: "image input cap"
+        }
+    }
 }

@@ -16,14 +16,13 @@ struct PrepareCommand: Command {
             completion: .directory)
         static let thumbnail = OptionInfo.int(
             "--thumbnail", "N", "Also write a thumbnail whose long side is N pixels.", default: nil, in: 16...4096)
-        static let maxLongSide = OptionInfo.int(
-            "--max-long-side", "N", "Fit images to N pixels on the long side.",
-            default: library.limits.maxLongSide, in: 16...16384)
         static let quality = OptionInfo.int(
             "--quality", "Q", "JPEG quality, 1-100.", default: library.limits.quality, in: 1...100)
         /// The limits `verify` takes too, with the same help and defaults.
+        static let maxLongSide = LimitOptions.maxLongSide
         static let pixelBudget = LimitOptions.pixelBudget
         static let decodedBudget = LimitOptions.decodedBudget
+        static let imageInputCap = LimitOptions.imageInputCap
         static let memoryBudget = OptionInfo.number(
             "--memory-budget", "MB",
             "The memory the items in flight may reserve together, in 10^6 bytes: an item waits until its download and its decode fit; one larger than the whole budget runs alone.",
@@ -97,7 +96,7 @@ struct PrepareCommand: Command {
 
         static let all = [
             container, thumbnail, maxLongSide, quality, stableNames, recursive, rewrite, baseURL, dropRefused, resume, shard, strict, acceptDamaged, json, report, quiet,
-            verbose, pixelBudget, decodedBudget, memoryBudget, spoolBudget,
+            verbose, pixelBudget, decodedBudget, imageInputCap, memoryBudget, spoolBudget,
             allowPrivateNetworks, allowHost, maxRedirects, timeout, connectTimeout, lowSpeedTime, concurrency, perHost, retries,
             OptionInfo.help,
         ]
@@ -203,15 +202,8 @@ struct PrepareCommand: Command {
         verbose = arguments.flag(Options.verbose)
         // Absent options keep the library's defaults (the ones --help shows).
         if let n = try arguments.int(Options.thumbnail, command: command) { configuration.thumbnailSize = n }
-        if let n = try arguments.int(Options.maxLongSide, command: command) { configuration.limits.maxLongSide = n }
         if let n = try arguments.int(Options.quality, command: command) { configuration.limits.quality = n }
-        let limits = try LimitOptions.parse(arguments, command: command)
-        if let pixels = limits.pixelBudget { configuration.policy.pixelBudget = pixels }
-        if let bytes = limits.decodedBudget {
-            // The rules warn over it and the engine fits under it: one number for both.
-            configuration.policy.rules.decodedBudget = bytes
-            configuration.limits.decodedBudget = bytes
-        }
+        try LimitOptions.parse(arguments, command: command).apply(to: &configuration.policy)
         if let megabytes = try arguments.double(Options.memoryBudget, command: command) {
             configuration.admissionBudget = Int(megabytes * 1_000_000)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PushAttach
+import PushAttachBatch
 
 /// `pushattach verify PATH...`: would iOS accept these files, and if not, why?
 struct VerifyCommand: Command {
@@ -10,8 +11,12 @@ struct VerifyCommand: Command {
     enum Options {
         static let json = OptionInfo.flag(
             "--json",
-            "One JSON object per line, printed as each file is checked: path, verdict, action, output_format, ios {verdict, error_code}, format, uti, category, bytes, width, height (upright), frames, error_code, reason, warnings."
+            "One JSON object per line, printed as each file is checked: path, verdict, action, output_format, ios {verdict, error_code}, format, uti, category, bytes, width, height (upright), frames, error_code, refusal, reason, warnings."
         )
+        static let failOn = OptionInfo.value(
+            "--fail-on", "WHAT",
+            "What makes the exit status 1: rejected (a file prepare refuses or cannot read: it would not reach a device), transcode (also a file prepare changes), ios (also a file iOS would refuse as it is, before prepare).",
+            default: FailOn.rejected.rawValue, completion: .choices(FailOn.allCases.map(\.rawValue)))
         static let quiet = OptionInfo.flag(
             "--quiet", short: "-q", "Show only the files 'prepare' would change or refuse, and the summary.")
         static let fast = OptionInfo.flag("--fast", "Check headers only; skip the full decode of JPEG, PNG, WebP, GIF, HEIC and AVIF.")
@@ -22,10 +27,15 @@ struct VerifyCommand: Command {
             "Accept images whose data is damaged (cut short, \"Corrupt JPEG data\"), with a warning, as 'prepare --accept-damaged' uses what decodes. Without it they are rejected as corrupt (105)."
         )
         /// The limits `prepare` takes too, with the same help and defaults.
+        static let maxLongSide = LimitOptions.maxLongSide
         static let pixelBudget = LimitOptions.pixelBudget
         static let decodedBudget = LimitOptions.decodedBudget
+        static let imageInputCap = LimitOptions.imageInputCap
 
-        static let all = [json, quiet, fast, strict, acceptDamaged, pixelBudget, decodedBudget, OptionInfo.help]
+        static let all = [
+            json, quiet, fast, failOn, strict, acceptDamaged, maxLongSide, pixelBudget, decodedBudget, imageInputCap,
+            OptionInfo.help,
+        ]
 
         /// Options of `prepare` a user may try here: a usage error saying so, not "unknown".
         static let elsewhere = [
@@ -57,13 +67,16 @@ struct VerifyCommand: Command {
                     ),
                 ]),
                 .paragraph(
-                    "With --json, 'ios' says what iOS would do with the file as it is: accepted, or rejected with its code (a WebP 101, a 12 MB JPEG 102, a JPEG named .png 101)."
+                    "Beside it, the 'ios' column (with --json, 'ios') says what iOS would do with the file as it is, before prepare: accepted, or rejected with its code (a WebP 101, a 12 MB JPEG 102, a JPEG named .png 101). A 4 MB camera JPEG is 'transcode' (prepare fits it to the long side) and 'accepted' by iOS as it is: it reaches a device either way."
+                ),
+                .paragraph(
+                    "Bytes that are no media at all (an HTML error page, text, JSON, a PDF, an empty file) are rejected 101 'not media', whatever their name says; a file of a format we know whose header or data is damaged is rejected 105."
                 ),
                 .paragraph(
                     "An image too large in pixels (over --pixel-budget, 'too large: WxH is N MP') is rejected 102 as well, by verify and prepare alike: iOS checks only the bytes when it attaches a file, but no extension can decode such an image to show it, and 102 is the code iOS has for a file too large."
                 ),
                 .paragraph(
-                    "iOS picks the type from the file's extension, so a name that disagrees with the bytes is refused by iOS as it is, and 'prepare' writes the file under the right one. Caps: images \(megabytes(rules.imageByteCap)), audio \(megabytes(rules.audioByteCap)), movies \(megabytes(rules.movieByteCap)) (1 MB = 1,000,000 bytes). Images whose decoded size (width x height x 4) passes the extension's ~\(megabytes(rules.decodedBudget)) decoded budget get a warning."
+                    "iOS picks the type from the file's extension, so a name that disagrees with the bytes is refused by iOS as it is, and 'prepare' writes the file under the right one. Caps: images \(megabytes(rules.imageByteCap)), audio \(megabytes(rules.audioByteCap)), movies \(megabytes(rules.movieByteCap)) (1 MB = 1,000,000 bytes). Images over the long side or whose decoded size (width x height x 4) passes the extension's ~\(megabytes(rules.decodedBudget)) decoded budget are fitted."
                 ),
             ],
             usage: "pushattach verify [options] PATH...",
@@ -71,27 +84,48 @@ struct VerifyCommand: Command {
                 ArgumentInfo(
                     name: "PATH",
                     help:
-                        "Files or folders. Folders are walked recursively; hidden files, and files in them that are not media at all (a README), are skipped and counted (with --json, each a line with verdict \"skipped\" and action \"skip\"). A PATH that does not exist gets an error line; the others are still checked."
+                        "Files or folders. Folders are walked recursively; hidden files are passed over, and files whose bytes are no media and whose name has no media extension (a README, a list) are skipped and listed with what they look like (with --json, each a line with verdict \"skipped\" and action \"skip\"). A file named on the command line is always checked. A PATH that does not exist gets an error line; the others are still checked."
                 )
             ],
             options: Options.all,
             notes: [
                 .paragraph(
-                    "The table (verdict, action, format, uti, size, dimensions, path) is printed once every file is checked, its columns as wide as their content; a reason or warning follows its file on an indented line. Then a summary: the counts and the most frequent reasons for rejection."
-                )
+                    "The table (verdict, action, ios, format, uti, size, dimensions, path) is printed once every file is checked, its columns as wide as their content; a reason or warning follows its file on an indented line. Then a summary: the counts, what iOS would do with the files as they are, and the most frequent reasons for rejection."
+                ),
+                .paragraph(
+                    "As a gate in CI: by default only what would not reach a device fails (--fail-on rejected); --fail-on transcode also fails files prepare would change (send them prepared, or fix them at the source); --fail-on ios also fails files iOS would refuse as they are (for files sent without prepare)."
+                ),
             ],
             exitStatus:
-                "0 every file accepted, 1 any file not accepted, a PATH not found, or no media file at all, 64 usage error.",
+                "0 no file fails the gate (by default: none rejected or unreadable), 1 a file fails it (see --fail-on), a PATH was not found, or no media file was found at all, 64 usage error.",
             examples: [
                 "pushattach verify ~/Attachments",
                 "pushattach verify -q ~/Attachments",
+                "pushattach verify --fail-on transcode campaign/   # CI: every file must go out as it is",
+                "pushattach verify --fail-on ios uploads/          # files sent without prepare",
                 "pushattach verify --json --fast cat.webp dog.jpg | jq .verdict",
             ])
+    }
+
+    /// What fails the exit status.
+    enum FailOn: String, CaseIterable {
+        case rejected, transcode, ios
+
+        /// True when `report` fails this gate.
+        func fails(_ report: AttachmentReport) -> Bool {
+            if report.verdict == .rejected || report.verdict == .failed { return true }
+            switch self {
+            case .rejected: return false
+            case .transcode: return report.verdict == .transcode
+            case .ios: return report.verdict == .transcode || report.iosErrorCode != nil
+            }
+        }
     }
 
     var paths: [String]
     var json: Bool
     var quiet: Bool
+    var failOn = FailOn.rejected
     var verifier: AttachmentVerifier = {
         var verifier = AttachmentVerifier()
         verifier.policy.settingNames = FlagNames.commandLine
@@ -109,9 +143,15 @@ struct VerifyCommand: Command {
         paths = arguments.positionals
         json = arguments.flag(Options.json)
         quiet = arguments.flag(Options.quiet)
-        let limits = try LimitOptions.parse(arguments, command: command)
-        if let bytes = limits.decodedBudget { verifier.policy.rules.decodedBudget = bytes }
-        if let pixels = limits.pixelBudget { verifier.policy.pixelBudget = pixels }
+        if let text = arguments.value(Options.failOn) {
+            guard let gate = FailOn(rawValue: text) else {
+                throw UsageError(
+                    command: command,
+                    message: "--fail-on \(text): expected \(FailOn.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            failOn = gate
+        }
+        try LimitOptions.parse(arguments, command: command).apply(to: &verifier.policy)
         verifier.decode = !arguments.flag(Options.fast)
         verifier.policy.strict = arguments.flag(Options.strict)
         verifier.policy.acceptDamaged = arguments.flag(Options.acceptDamaged)
@@ -132,9 +172,10 @@ struct VerifyCommand: Command {
     func run() async throws -> Int32 {
         let (files, missing) = Self.expand(paths)
         for path in missing { Console.error("pushattach verify: no such file or folder: \(path)") }
-        var notMedia: [String] = []
+        var skipped: [(path: String, looksLike: ContentGuess)] = []
         let verifier = verifier
         var table = VerifyTable()
+        var failed = false
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let progress = !json && Console.stderrIsTerminal
@@ -142,16 +183,24 @@ struct VerifyCommand: Command {
         let batchSize = max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
         for start in stride(from: 0, to: files.count, by: batchSize) {
             let batch = Array(files[start..<min(files.count, start + batchSize)])
-            let reports = ParallelMap.map(batch) { file in
-                verifier.verifyBlocking(fileAt: URL(fileURLWithPath: file.path), displayPath: file.path)
+            let reports = ParallelMap.map(batch) { file -> Checked in
+                let url = URL(fileURLWithPath: file.path)
+                // A folder's files that are no media (a README, a list) are passed over, named
+                // with what they look like; a file named on the command line is always judged.
+                if file.inFolder, case .notMedia(let guess) = MediaFolder.kind(ofFileAt: url) { return .skipped(guess) }
+                return .report(verifier.verifyBlocking(fileAt: url, displayPath: file.path))
             }
-            for (file, report) in zip(batch, reports) {
-                if file.inFolder, Self.isNotMedia(report) {
-                    notMedia.append(file.path)
-                    if json { Console.json(try Self.skippedLine(report, encoder: encoder)) }
+            for (file, checked) in zip(batch, reports) {
+                let report: AttachmentReport
+                switch checked {
+                case .skipped(let guess):
+                    skipped.append((file.path, guess))
+                    if json { Console.json(try Self.skippedLine(path: file.path, looksLike: guess)) }
                     continue
+                case .report(let made): report = made
                 }
                 table.count(report)
+                if failOn.fails(report) { failed = true }
                 guard !(quiet && report.isAccepted) else { continue }
                 if json {
                     Console.json(try encoder.encode(report))
@@ -166,19 +215,29 @@ struct VerifyCommand: Command {
             let text = table.rendered()
             if !text.isEmpty { Console.out(text + "\n") }
             Console.out(
-                ([table.summary()] + Self.notChecked(missing: missing, notMedia: notMedia)).joined(separator: "\n"))
+                ([table.summary()] + Self.notChecked(missing: missing, skipped: skipped)).joined(separator: "\n"))
         }
         // Nothing checked (a folder of notes only) is not "every file accepted".
-        return missing.isEmpty && table.total > 0 && table.total == table.accepted ? ExitStatus.success : ExitStatus.someFailed
+        return missing.isEmpty && table.total > 0 && !failed ? ExitStatus.success : ExitStatus.someFailed
+    }
+
+    /// A file of the PATHs: judged, or passed over as no media.
+    enum Checked: Sendable {
+        case report(AttachmentReport)
+        case skipped(ContentGuess)
     }
 
     /// A file found in a folder that is not media at all, as `--json` reports it: the keys of
-    /// every line, with `verdict` "skipped" and `action` "skip" (prepare passes such a file over
-    /// too); `ios` still says iOS would reject it.
-    static func skippedLine(_ report: AttachmentReport, encoder: JSONEncoder) throws -> Data {
-        var object = try JSONSerialization.jsonObject(with: try encoder.encode(report)) as? [String: Any] ?? [:]
-        object["verdict"] = "skipped"
-        object["action"] = "skip"
+    /// every line, with `verdict` "skipped", `action` "skip", the reason saying what it looks
+    /// like, and no more of it read than its first bytes.
+    static func skippedLine(path: String, looksLike: ContentGuess) throws -> Data {
+        let object: [String: Any] = [
+            "path": path, "verdict": "skipped", "action": "skip", "output_format": NSNull(),
+            "ios": ["verdict": "rejected", "error_code": NSNull()] as [String: Any], "format": "unknown", "uti": NSNull(),
+            "category": NSNull(), "bytes": NSNull(), "width": NSNull(), "height": NSNull(), "frames": NSNull(),
+            "error_code": NSNull(), "refusal": NSNull(), "reason": "skipped: \(looksLike.phrase), not media",
+            "warnings": [String](),
+        ]
         return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
@@ -198,24 +257,17 @@ struct VerifyCommand: Command {
         return (files, missing)
     }
 
-    /// Not media at all: bytes of no known format under a name that claims none. Named on the
-    /// command line, such a file is rejected (101), as iOS would; found in a folder, it is
-    /// someone's README, not an attachment, and is skipped.
-    static func isNotMedia(_ report: AttachmentReport) -> Bool {
-        report.format == .unknown && report.errorCode == .unrecognizedType
-    }
-
     /// The summary's last lines: what was given or found but not checked.
-    static func notChecked(missing: [String], notMedia: [String]) -> [String] {
+    static func notChecked(missing: [String], skipped: [(path: String, looksLike: ContentGuess)]) -> [String] {
         var lines: [String] = []
         if !missing.isEmpty {
             lines.append("not found: \(missing.joined(separator: ", "))")
         }
-        if !notMedia.isEmpty {
-            let names = notMedia.prefix(3).map { URL(fileURLWithPath: $0).lastPathComponent }
-            let more = notMedia.count > 3 ? ", …" : ""
-            let files = "\(notMedia.count) file\(notMedia.count == 1 ? "" : "s")"
-            lines.append("not media, skipped: \(files) in folders (\(names.joined(separator: ", "))\(more))")
+        if !skipped.isEmpty {
+            let shown = skipped.prefix(5).map { "\(DisplayText.escaped(URL(fileURLWithPath: $0.path).lastPathComponent)) (\($0.looksLike.phrase))" }
+            let more = skipped.count > 5 ? ", …" : ""
+            let files = "\(skipped.count) file\(skipped.count == 1 ? "" : "s")"
+            lines.append("skipped, not media: \(files) in folders: \(shown.joined(separator: ", "))\(more)")
         }
         return lines
     }

@@ -80,24 +80,17 @@ final class PrepareReporter: @unchecked Sendable {
         }
     }
 
-    /// The end of a refusal of a private address: said on the first such line and in the
-    /// summary, not on every line (a list of loopback URLs would repeat it on each).
-    static let privateNetworkHint = "; permit them with \(FlagNames.flag(for: .allowPrivateNetworks))"
-
-    /// `entry` as its console line shows it: the URL not repeated at the end of the reason, the
-    /// private-network hint only the first time.
+    /// `entry` as its console line shows it: a refused private address without its URL again at
+    /// the end, and with the setting that would let it through only the first time (the summary
+    /// says it once more), rendered from the typed error.
     private func displayed(_ entry: BatchEntry) -> BatchEntry {
-        guard var reason = entry.reason else { return entry }
-        reason = reason.replacingOccurrences(of: " (fetching \(entry.input))", with: "")
-        if reason.contains(Self.privateNetworkHint) {
-            let first: Bool = lock.withLock {
-                privateRefusals += 1
-                return privateRefusals == 1
-            }
-            if !first { reason = reason.replacingOccurrences(of: Self.privateNetworkHint, with: "") }
+        guard case .addressRefused? = entry.downloadError, let error = entry.downloadError else { return entry }
+        let first: Bool = lock.withLock {
+            privateRefusals += 1
+            return privateRefusals == 1
         }
         var copy = entry
-        copy.reason = reason
+        copy.reason = error.description(naming: FlagNames.commandLine, mentioningURL: false, advising: first)
         return copy
     }
 
@@ -109,6 +102,14 @@ final class PrepareReporter: @unchecked Sendable {
             text += ", \(summary.noMedia) push\(summary.noMedia == 1 ? "" : "es") without media (nothing to prepare)"
         }
         if summary.interrupted { text += " (interrupted: run again with --resume to finish)" }
+        if !summary.skippedFiles.isEmpty {
+            let shown = summary.skippedFiles.prefix(5).map {
+                "\(Self.shown(URL(fileURLWithPath: $0.path).lastPathComponent)) (\($0.looksLike.phrase))"
+            }
+            let more = summary.skippedFiles.count > 5 ? ", …" : ""
+            let files = "\(summary.skippedFiles.count) file\(summary.skippedFiles.count == 1 ? "" : "s")"
+            text += "\nskipped, not media: \(files): \(shown.joined(separator: ", "))\(more)"
+        }
         if summary.otherShards > 0 { text += ", \(summary.otherShards) left to the other shards" }
         let c = lock.withLock { counts }
         let done = [

@@ -3,33 +3,37 @@ import PushAttach
 
 /// The human-readable form of verify's output: a table with a header row, every column as wide
 /// as its widest cell (nothing is cut), each file's reason and warnings on indented lines below
-/// it, then a summary. Paths, reasons and warnings can hold text from outside (a file's name,
-/// bytes quoted from it): they are escaped (`DisplayText`).
+/// it, then a summary. Paths, reasons and warnings can hold text from outside (a file's name):
+/// they are escaped (`DisplayText`).
 ///
 ///     var table = VerifyTable()
 ///     table.count(report); table.rows.append(report)
 ///     print(table.rendered()); print(table.summary())
 struct VerifyTable {
-    /// `verdict` and `action`: what `prepare` will do (the plan it runs); the reason below a row
-    /// says what iOS would do with the file as it is.
-    static let header = ["verdict", "action", "format", "uti", "size", "dimensions", "path"]
+    /// Both halves: `verdict` and `action` are what `prepare` will do (the plan it carries out),
+    /// `ios` what iOS does with the file as it is.
+    static let header = ["verdict", "action", "ios", "format", "uti", "size", "dimensions", "path"]
     /// Columns aligned to the right (numbers).
-    static let rightAligned: Set<Int> = [4]
+    static let rightAligned: Set<Int> = [5]
 
     /// The files to show, in order.
     var rows: [AttachmentReport] = []
     private(set) var total = 0
-    private(set) var counts: [String: Int] = [:]
+    private(set) var counts: [AttachmentReport.Verdict: Int] = [:]
+    /// Files iOS would refuse as they are.
+    private(set) var refusedByIOS = 0
+    /// Refusals by their group: the code and the word for the refusal.
     private(set) var reasons: [String: Int] = [:]
 
-    var accepted: Int { counts["accepted"] ?? 0 }
+    var accepted: Int { counts[.accepted] ?? 0 }
 
     /// Counts `report` for the summary (shown or not).
     mutating func count(_ report: AttachmentReport) {
         total += 1
-        counts[report.verdict.rawValue, default: 0] += 1
-        if let reason = report.reason, report.verdict == .rejected {
-            reasons[ReasonSummary.key(reason), default: 0] += 1
+        counts[report.verdict, default: 0] += 1
+        if report.iosErrorCode != nil { refusedByIOS += 1 }
+        if let refusal = report.refusal {
+            reasons["\(refusal.code.map { "\($0.rawValue) " } ?? "")\(refusal.kind.rawValue)", default: 0] += 1
         }
     }
 
@@ -49,11 +53,15 @@ struct VerifyTable {
 
     func summary() -> String {
         var text =
-            "\(total) file\(total == 1 ? "" : "s"): \(counts["accepted"] ?? 0) accepted, \(counts["transcode"] ?? 0) transcode, \(counts["rejected"] ?? 0) rejected"
+            "\(total) file\(total == 1 ? "" : "s"): \(counts[.accepted] ?? 0) accepted, \(counts[.transcode] ?? 0) transcode, \(counts[.rejected] ?? 0) rejected"
+        if let failed = counts[.failed], failed > 0 { text += ", \(failed) unreadable" }
+        if total > 0 {
+            text += "\nas they are, iOS would take \(total - refusedByIOS) and refuse \(refusedByIOS)"
+        }
         let top = reasons.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5)
         if !top.isEmpty {
             text += "\ntop reasons for rejection:"
-            for (reason, n) in top { text += "\n  \(n) x \(DisplayText.escaped(reason))" }
+            for (reason, n) in top { text += "\n  \(n) x \(reason)" }
         }
         return text
     }
@@ -61,9 +69,10 @@ struct VerifyTable {
     static func cells(_ r: AttachmentReport) -> [String] {
         var dimensions = r.pixelSize.map { "\($0.width)x\($0.height)" } ?? "-"
         if let frames = r.frames, frames > 1 { dimensions += ", \(frames) frames" }
+        let ios = r.iosErrorCode.map { "rejected \($0.rawValue)" } ?? "accepted"
         return [
-            r.verdict.rawValue, r.action.rawValue, r.format.rawValue, r.typeHint ?? "-", formatBytes(r.byteCount), dimensions,
-            DisplayText.escaped(r.path ?? "-"),
+            r.verdict.rawValue, r.action.rawValue, ios, r.format.rawValue, r.typeHint ?? "-", ByteSize.text(r.byteCount),
+            dimensions, DisplayText.escaped(r.path ?? "-"),
         ]
     }
 
@@ -89,19 +98,5 @@ struct VerifyTable {
             }
         }
         return parts.joined(separator: "  ")
-    }
-
-    static func formatBytes(_ n: Int) -> String {
-        if n >= 1_000_000 { return String(format: "%.1f MB", Double(n) / 1e6) }
-        if n >= 1_000 { return String(format: "%.1f kB", Double(n) / 1e3) }
-        return "\(n) B"
-    }
-}
-
-/// Groups reasons for the summary by their first clause, so per-file details don't split them.
-enum ReasonSummary {
-    static func key(_ reason: String) -> String {
-        let cut = reason.firstIndex(where: { $0 == ":" || $0 == ";" }) ?? reason.endIndex
-        return String(reason[..<cut])
     }
 }

@@ -97,7 +97,6 @@ struct AnimationProcessingTests {
     @Test func theGIFIsAcceptedByVerifyAndTheWebPIsTranscodeToGIF() throws {
         let data = try Processing.fixture(Self.webpName)
         let result = try Processing.run(data)
-        #expect(MediaCheck.checkOutput(result.output.data, policy: AttachmentPolicy()) == nil)
         let report = Verifier().verify(data: result.output.data, path: "out.gif", fileExtension: "gif")
         #expect(report.verdict == "accepted", "\(report.reason ?? "")")
         #expect(report.frames == 6)
@@ -158,16 +157,13 @@ struct AnimationProcessingTests {
         #expect(ImageProcessor.predictedArea(gif, format: .webp, canvas: canvas, size: canvas, cap: 10_000_000) == nil)
     }
 
-    /// 301 frames is over the 300-frame cap: the first frame as a JPEG, and the warning names the cap.
+    /// 301 frames is over the 300-frame cap: the first frame as a JPEG, and the plan names the cap.
     @Test func anAnimationOverTheFrameCapKeepsItsFirstFrame() throws {
         let gif = RawGIFWriter.flat(width: 32, height: 24, frames: 301)
         let result = try Processing.run(gif)
         #expect(result.output.format == .jpeg && result.output.frames == 1)
         #expect(result.output.width == 32 && result.output.height == 24)
-        #expect(
-            result.warnings.contains {
-                $0.hasPrefix("animated GIF (301 frames): only the first frame is kept, as JPEG: 301 frames is over the cap of 300")
-            }, "\(result.warnings)")
+        #expect(result.deviation == nil, "the plan kept the first frame; the engine did as planned")
         // The first frame is palette index 0: (0, 255, 0).
         let pixels = try Processing.pixels(result.output)
         #expect(abs(Int(pixels[16, 12, 1]) - 255) < 8 && pixels[16, 12, 0] < 8)
@@ -176,7 +172,8 @@ struct AnimationProcessingTests {
         let report = Verifier().verify(data: gif, path: "long.gif", fileExtension: "gif")
         #expect(report.iosVerdict == "accepted")
         #expect(report.verdict == "transcode" && report.action == .firstFrame && report.outputFormat == .jpeg)
-        #expect(report.warnings.contains { $0.contains("301 frames is over the cap of 300") }, "\(report.warnings)")
+        #expect(report.reason == "only the first frame is kept, as JPEG: 301 frames is over the cap of 300 frames")
+        #expect(report.warnings == ["animated GIF (301 frames): only the first frame is kept"], "\(report.warnings)")
     }
 
     /// The duration cap, lowered below the fixture's 970 ms: its first frame as a PNG (it has alpha).
@@ -185,10 +182,12 @@ struct AnimationProcessingTests {
         limits.maxAnimationDuration = 500
         let result = try Processing.run(try Processing.fixture(Self.webpName), limits)
         #expect(result.output.format == .png && result.output.width == 160 && result.output.height == 120)
-        #expect(
-            result.warnings == [
-                "animated WebP (6 frames): only the first frame is kept, as PNG: it lasts 970 ms, over the cap of 500 ms (ProcessingLimits.maxAnimationDuration)"
-            ])
+        #expect(result.warnings.isEmpty, "\(result.warnings)")
+        let data = try Processing.fixture(Self.webpName)
+        var facts = MediaFacts(bytes: [UInt8](data), fileExtension: "webp")
+        facts.image = try ImageProcessor.imageFacts(data, sniffed: facts.sniffed, limits: limits)
+        let plan = Planner.plan(facts, policy: limits.policy)
+        #expect(plan.action == .firstFrame && plan.changes == [.overDurationCap(milliseconds: 970, cap: 500)])
         let reference = try Self.reference().frames[0]
         let ssim = SSIM.luma(Self.overGrey(try Processing.pixels(result.output)), Self.overGrey(reference))
         #expect(ssim >= 0.99, "SSIM \(ssim)")
@@ -233,23 +232,27 @@ struct AnimationProcessingTests {
             "\(result.steps)")
     }
 
-    /// The plan `prepare` and `verify` share.
+    /// The plan `prepare` and `verify` share, from the container's facts.
     @Test func thePlanNamesTheLimit() {
-        let limits = ProcessingLimits()
-        func plan(_ format: MediaFormat, bytes: Int = 1000, w: Int = 100, h: Int = 100, frames: Int = 10, ms: Int? = 1000)
-            -> AnimationPlan
+        func plan(_ format: MediaFormat, bytes: Int = 1000, w: Int = 100, h: Int = 100, frames: Int = 10, ms: Int = 1000)
+            -> Plan
         {
-            AnimationPlan.plan(
-                format: format, byteCount: bytes, width: w, height: h, frames: frames, durationMilliseconds: ms,
-                limits: limits)
+            var sniffed = SniffedType(format: format, width: w, height: h, frames: frames, isAnimated: true)
+            sniffed.hasAlpha = false
+            var facts = MediaFacts(sniffed: sniffed, byteCount: bytes, fileExtension: format.fileExtension)
+            let canvas = Size(width: w, height: h)
+            facts.image = ImageFacts(
+                stored: canvas,
+                animation: AnimationFacts(canvas: canvas, frames: frames, loopCount: 0, durationMilliseconds: ms))
+            return Planner.plan(facts, policy: AttachmentPolicy())
         }
-        #expect(plan(.gif) == .passThrough)
-        #expect(plan(.gif, bytes: 10_000_001).reason == "10000001 bytes is over the 10000000-byte cap")
-        #expect(plan(.gif, w: 3000, h: 3000).reason?.contains("over the decoded budget of 24000000 bytes") == true)
-        #expect(plan(.webp).reason == "iOS does not accept WebP; the animation becomes a GIF")
-        if case .firstFrame = plan(.gif, frames: 301) {} else { Issue.record("301 frames should keep the first") }
-        if case .firstFrame = plan(.webp, ms: 60_001) {} else { Issue.record("60.001 s should keep the first") }
-        #expect(plan(.gif, frames: 300, ms: 60_000) == .passThrough)
+        #expect(plan(.gif).action == .passThrough)
+        #expect(plan(.gif, bytes: 10_000_001).changes == [.overByteCap(bytes: 10_000_001, cap: 10_000_000)])
+        #expect(plan(.gif, w: 3000, h: 3000).changes == [.overDecodedBudget(Size(width: 3000, height: 3000), budget: 24_000_000)])
+        #expect(plan(.webp).action == .reencodeAnimation && plan(.webp).changes == [.formatRefusedByIOS(.webp)])
+        #expect(plan(.gif, frames: 301).action == .firstFrame)
+        #expect(plan(.webp, ms: 60_001).action == .firstFrame)
+        #expect(plan(.gif, frames: 300, ms: 60_000).action == .passThrough)
     }
 
     /// The memory the pipeline reserves covers the animation path's parts.

@@ -10,9 +10,9 @@ import Testing
     @Test func mainSizeFitsTheLongSide() {
         let limits = ProcessingLimits()
         #expect(
-            TargetSize.main(for: Size(width: 5760, height: 3840), limits: limits) == Size(width: 2048, height: 1365))
-        #expect(TargetSize.main(for: Size(width: 320, height: 240), limits: limits) == Size(width: 320, height: 240))
-        #expect(TargetSize.main(for: Size(width: 1, height: 100_000), limits: limits) == Size(width: 1, height: 2048))
+            TargetSize.main(for: Size(width: 5760, height: 3840), policy: limits.policy) == Size(width: 2048, height: 1365))
+        #expect(TargetSize.main(for: Size(width: 320, height: 240), policy: limits.policy) == Size(width: 320, height: 240))
+        #expect(TargetSize.main(for: Size(width: 1, height: 100_000), policy: limits.policy) == Size(width: 1, height: 2048))
     }
 
     /// The largest aspect-kept size inside the memory budget, never above it.

@@ -107,11 +107,9 @@ struct ProcessorHEIFTests {
         #expect(throws: ProcessingError.codec(.pixelBudgetExceeded(width: 682, height: 1024, budget: 100_000))) {
             try Processing.run(data, ProcessingLimits(policy: AttachmentPolicy(pixelBudget: 100_000)))
         }
-        let sniffed = try Sniffer.sniff(data)
-        let rejection = try #require(
-            MediaCheck.inspectImage(data, sniffed: sniffed, policy: AttachmentPolicy(pixelBudget: 100_000)).failure)
-        #expect(rejection.code == .invalidFileSize)
-        #expect(rejection.reason.hasPrefix("too large: 682x1024"), "\(rejection.reason)")
+        let plan = MediaCheck.plan(data, fileExtension: "heic", policy: AttachmentPolicy(pixelBudget: 100_000)).plan
+        #expect(plan.refusal == .overPixelBudget(.heic, width: 682, height: 1024, budget: 100_000))
+        #expect(plan.code == .invalidFileSize)
     }
 
     @Test(arguments: cases)
@@ -119,11 +117,18 @@ struct ProcessorHEIFTests {
         let data = try Self.fixture(c.name)
         let cut = data.prefix(data.count * 2 / 3)
         #expect(throws: ProcessingError.self) { try Processing.run(cut) }
-        let sniffed = try Sniffer.sniff(cut)
-        let rejection = try #require(MediaCheck.inspectImage(cut, sniffed: sniffed, policy: AttachmentPolicy()).failure)
-        #expect(rejection.code == .corrupt, "\(rejection.reason)")
+        let policy = AttachmentPolicy()
+        let planned = MediaCheck.validate(cut, MediaCheck.plan(cut, fileExtension: "heic", policy: policy), policy: policy)
         // Cut inside the item data the box walk reads (an AV1 sequence header) or inside what libheif reads.
-        #expect(rejection.reason.contains("libheif") || rejection.reason.contains("heif-boxes"), "\(rejection.reason)")
+        #expect(planned.plan.code == .corrupt, "\(String(describing: planned.plan.refusal))")
+        guard case .damaged(_, let damage)? = planned.plan.refusal else {
+            Issue.record("not refused as damaged: \(String(describing: planned.plan.refusal))")
+            return
+        }
+        switch damage {
+        case .header, .corrupt, .data: break
+        case .exif: Issue.record("refused for its Exif block: \(damage)")
+        }
     }
 
     @Test(arguments: cases)
@@ -131,12 +136,8 @@ struct ProcessorHEIFTests {
         let data = try Self.fixture(c.name)
         let report = Verifier().verify(data: data, path: c.name, fileExtension: c.format.fileExtension)
         #expect(report.verdict == "transcode", "\(report.reason ?? "")")
-        guard case .success(let id) = MediaCheck.identify([UInt8](data), fileExtension: c.format.fileExtension, policy: AttachmentPolicy())
-        else {
-            Issue.record("identify failed")
-            return
-        }
-        #expect(id.assessment.verdict == .transcode(to: c.output))
+        let plan = MediaCheck.plan(data, fileExtension: c.format.fileExtension, policy: AttachmentPolicy()).plan
+        #expect(plan.action == .convert && plan.output == c.output, "\(plan)")
     }
 
     @Test func workingMemoryCountsTheWholeDecodedFrame() {

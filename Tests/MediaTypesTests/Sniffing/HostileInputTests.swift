@@ -187,11 +187,9 @@ struct HostileInputTests {
         let sniffed = try Sniffer.sniff(bytes)
         #expect(sniffed.format == .heic)
         #expect(sniffed.width == 0xFFFF_FFFF)
-        let assessment = AppleRules.standard.assess(sniffed, byteCount: bytes.count, fileExtension: "heic")
-        // HEIC is transcodable: the rules say so, and the pixel budget refuses it before decoding
-        // (MediaCheck); the memory warning is computed without overflowing.
-        #expect(assessment.verdict == .transcode(to: .jpeg))
-        #expect(assessment.warnings.count == 1)
+        // The pixel budget refuses it from the header, before any decode, without overflowing.
+        let plan = Planner.plan(MediaFacts(sniffed: sniffed, byteCount: bytes.count, fileExtension: "heic"), policy: .init())
+        #expect(plan.refusal == .overPixelBudget(.heic, width: 0xFFFF_FFFF, height: 0xFFFF_FFFF, budget: 50_000_000))
     }
 
     @Test("random bytes after each magic never trap, and what sniffs is consistent")

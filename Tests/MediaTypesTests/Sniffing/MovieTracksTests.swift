@@ -44,26 +44,26 @@ struct MovieTracksTests {
     @Test func aQuickTimeMovieSaysWhetherARemuxIsEnough() throws {
         let h264 = try Sniffer.sniff(MovieFile.bytes(brand: "qt  ", tracks: [("vide", "avc1"), ("soun", "mp4a")]))
         #expect(h264.format == .mov)
-        let remux = AppleRules.standard.assess(h264, byteCount: 1000, fileExtension: "mov")
-        guard case .rejected(let code, let reason) = remux.verdict else { Issue.record("\(remux)"); return }
-        #expect(code == .unrecognizedType)
+        let remux = Planner.plan(MediaFacts(sniffed: h264, byteCount: 1000, fileExtension: "mov"), policy: .init())
+        #expect(remux.code == .unrecognizedType)
+        let reason = try #require(remux.reason(naming: .library))
         #expect(reason.contains("QuickTime movie (H.264 video, AAC audio)") && reason.contains("remux it"), "\(reason)")
 
         let prores = try Sniffer.sniff(MovieFile.bytes(brand: "qt  ", tracks: [("vide", "apcn"), ("soun", "lpcm")]))
-        let convert = AppleRules.standard.assess(prores, byteCount: 1000, fileExtension: "mov")
-        guard case .rejected(_, let why) = convert.verdict else { Issue.record("\(convert)"); return }
+        let convert = Planner.plan(MediaFacts(sniffed: prores, byteCount: 1000, fileExtension: "mov"), policy: .init())
+        let why = try #require(convert.reason(naming: .library))
         #expect(why.contains("(ProRes 422 video, PCM audio)") && why.contains("convert it to MP4 (H.264 video, AAC audio)"), "\(why)")
     }
 
     @Test func anMP4WithVideoIOSDoesNotPlayIsAcceptedWithAWarning() throws {
         let vp9 = try Sniffer.sniff(MovieFile.bytes(brand: "isom", tracks: [("vide", "vp09"), ("soun", "mp4a")]))
-        let assessment = AppleRules.standard.assess(vp9, byteCount: 1000, fileExtension: "mp4")
-        #expect(assessment.verdict == .accepted)
+        let plan = Planner.plan(MediaFacts(sniffed: vp9, byteCount: 1000, fileExtension: "mp4"), policy: .init())
+        #expect(plan.action == .passThrough)
         #expect(
-            assessment.warnings == [
+            plan.notes.map(\.description) == [
                 "the video track is VP9 (vp09), which iOS does not reliably play in a notification; re-encode it to H.264 (or HEVC)"
             ])
         let h264 = try Sniffer.sniff(MovieFile.bytes(brand: "isom", tracks: [("vide", "avc1"), ("soun", "mp4a")]))
-        #expect(AppleRules.standard.assess(h264, byteCount: 1000, fileExtension: "mp4").warnings.isEmpty)
+        #expect(Planner.plan(MediaFacts(sniffed: h264, byteCount: 1000, fileExtension: "mp4"), policy: .init()).notes.isEmpty)
     }
 }

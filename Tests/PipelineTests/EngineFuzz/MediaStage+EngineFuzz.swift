@@ -2,6 +2,7 @@ import EngineFuzzKit
 import Foundation
 import ImageEngine
 import MediaTypes
+import Verification
 
 @testable import PushAttach
 
@@ -17,9 +18,11 @@ extension MediaStage {
         // `limits` first: it holds the policy, so setting it whole after the rules would undo them.
         options.limits = limits
         options.policy.rules = rules
-        let outcome = MediaStage(options: options).prepare(data, claims: MediaClaims())
+        let facts = MediaCheck.facts(data, fileExtension: nil, policy: options.policy, readingImage: false)
+        let outcome = MediaStage(options: options).prepare(data, facts: facts)
         return StageOutcome(
-            prepared: outcome.status == .prepared, reason: outcome.reason, data: outcome.data, format: outcome.format,
+            prepared: outcome.status == .prepared,
+            reason: outcome.refusal?.description(naming: .library) ?? outcome.failure?.reason, data: outcome.data, format: outcome.format,
             width: outcome.width, height: outcome.height, frames: outcome.frames, steps: outcome.steps,
             warnings: outcome.warnings, thumbnail: outcome.thumbnail, outputIsInput: outcome.outputIsInput)
     }

@@ -167,14 +167,18 @@ struct MediaInputTests {
         #expect(result.items.first?.convention == "file")
     }
 
-    @Test func svgTextAndBinaryJunkAreFilesAListIsNot() throws {
+    /// An SVG and a file named as media are files; binary junk under no media name is neither
+    /// media nor a list; a list is a list.
+    @Test func svgAndMediaNamesAreFilesJunkIsNeitherAListIsAList() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let svg = try dir.file("drawing.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>"#)
         let junk = try dir.file("junk.bin", bytes: [0x01, 0x02, 0x00, 0xFE, 0x80, 0x81, 0x0A, 0x41])
+        let named = try dir.file("junk.jpg", bytes: [0x01, 0x02, 0x00, 0xFE, 0x80, 0x81, 0x0A, 0x41])
         let list = try dir.file("list.txt", "https://cdn.example/a.jpg\n")
         #expect(events([svg.path]).items.map(\.convention) == ["file"])
-        #expect(events([junk.path]).items.map(\.convention) == ["file"])
+        #expect(events([junk.path]).items.isEmpty && events([junk.path]).problems.count == 1)
+        #expect(events([named.path]).items.map(\.convention) == ["file"])
         #expect(events([list.path]).items.map(\.url) == ["https://cdn.example/a.jpg"])
         #expect(MediaInput.looksLikeMedia(Array("GET / HTTP/1.1\n".utf8)) == false)
         #expect(MediaInput.looksLikeMedia([0xFF, 0xD8, 0xFF, 0xE0]) == true)

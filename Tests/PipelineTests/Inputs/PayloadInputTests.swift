@@ -151,7 +151,6 @@ struct PayloadInputTests {
         Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBP".utf8),
         [0x00, 0x00, 0x00, 0x18] + Array("ftypmp42".utf8),
         Array("ID3".utf8) + [0x04, 0x00],
-        [0xC3, 0x28, 0x41, 0x42, 0x43, 0x44],
     ])
     func localMediaFileBecomesFileURL(_ bytes: [UInt8]) throws {
         let dir = try TemporaryDirectory()
@@ -164,6 +163,19 @@ struct PayloadInputTests {
                 InputItem(url: file.standardizedFileURL.absoluteString, source: file.path, line: 0, convention: "file")
             ])
         #expect(result.items.first?.url.hasPrefix("file:///") == true)
+    }
+
+    /// Bytes of no media format under a name of none (binary junk named `.txt`) are neither
+    /// media nor a list: one problem for the whole INPUT, which quotes none of it.
+    @Test func binaryJunkUnderATextNameIsNeitherMediaNorAList() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let file = try dir.file("photo.txt", bytes: [0xC3, 0x28, 0x41, 0x42, 0x43, 0x44] + Array(repeating: 0x41, count: 100))
+        let result = events([file.path])
+        #expect(result.items.isEmpty)
+        #expect(result.problems.count == 1)
+        #expect(result.problems.first?.message.hasPrefix("neither media nor a list: it holds bytes of no format iOS knows") == true)
+        #expect(result.problems.first?.message.contains("AAAA") == false)
     }
 
     @Test func corpusImageIsMedia() throws {

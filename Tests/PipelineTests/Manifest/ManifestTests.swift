@@ -10,7 +10,8 @@ import Testing
 struct ManifestTests {
     /// The declared order, written out here so a change to it is a deliberate change to a test.
     static let keyOrder = [
-        "index", "input", "line", "id", "status", "action", "error_code", "reason", "file", "identifier", "uti", "format",
+        "index", "input", "line", "id", "status", "action", "deviation", "error_code", "refusal", "failure", "reason", "file",
+        "identifier", "uti", "format",
         "category", "bytes", "first_bytes", "width", "height", "frames", "source_width", "source_height", "sha256",
         "transform", "thumbnail", "warnings", "timings",
     ]
@@ -90,7 +91,7 @@ struct ManifestTests {
         let text = String(decoding: data, as: UTF8.self)
         #expect(JSONKeys.topLevel(of: text) == ["schema_version", "created", "entries"])
         #expect(
-            text.hasPrefix("{\n  \"schema_version\": 3,\n  \"created\": \"2023-11-14T22:13:20Z\",\n  \"entries\": [\n"))
+            text.hasPrefix("{\n  \"schema_version\": 4,\n  \"created\": \"2023-11-14T22:13:20Z\",\n  \"entries\": [\n"))
         #expect(text.hasSuffix("\n  ]\n}\n"))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(object["schema_version"] as? Int == Manifest.schemaVersion)

@@ -143,7 +143,7 @@ struct CancellationTests {
                     try await preparer.run { event in
                         switch event {
                         case .started(_, let index): started.withLock { _ = $0.insert(index) }
-                        case .finished(let entry): ended.withLock { $0[entry.index] = "finished" }
+                        case .finished(let entry, _): ended.withLock { $0[entry.index] = "finished" }
                         case .cancelled(_, let index): ended.withLock { $0[index] = "cancelled" }
                         case .skipped, .note: break
                         }

@@ -63,12 +63,10 @@ struct PrepareDamageTests {
             // the library: the per-file check, then the engine at this size
             let policy = AttachmentPolicy()
             let sniffed = try Sniffer.sniff(input.bytes)
-            guard case .failure(let rejection) = MediaCheck.inspectImage(input.bytes, sniffed: sniffed, policy: policy)
-            else {
-                Issue.record("\(input.name): MediaCheck.inspectImage accepted damaged data")
-                continue
-            }
-            #expect(rejection.code == .corrupt && rejection.reason == reason)
+            let planned = MediaCheck.validate(
+                input.bytes, MediaCheck.plan(input.bytes, fileExtension: "jpg", policy: policy), policy: policy)
+            #expect(planned.plan.refusal == .damaged(.jpeg, .data(detail: input.damage)), "\(input.name)")
+            #expect(planned.plan.reason(naming: .library) == reason)
             var limits = policy.limits()
             limits.maxLongSide = side
             #expect(throws: ProcessingError.damaged(.jpeg, detail: input.damage)) {

@@ -75,7 +75,7 @@ struct PrepareManifestTests {
         ]
         var options = try f.options(urls.values.sorted())
         options.policy.rules.imageByteCap = 250_000  // what an unknown body is held to while downloading
-        options.imageDownloadCap = 250_000
+        options.policy.imageInputCap = 250_000
         let (_, byInput, _) = try await f.run(options)
         func entry(_ key: String) throws -> ManifestEntry { try #require(byInput[urls[key]!], "no entry for \(key)") }
 
@@ -85,7 +85,9 @@ struct PrepareManifestTests {
         let notMedia = try entry("notMedia")
         #expect(notMedia.status == .rejected && notMedia.errorCode == 101, "\(notMedia.reason ?? "")")
         let tooBig = try entry("tooBig")
-        #expect(tooBig.status == .failed && tooBig.errorCode == 102, "\(tooBig.reason ?? "")")
+        // Over the cap and, by its first bytes, no media: refused as not media, whatever its
+        // Content-Type says.
+        #expect(tooBig.status == .rejected && tooBig.errorCode == 101 && tooBig.refusal == "not-media", "\(tooBig.reason ?? "")")
         let notFound = try entry("notFound")
         #expect(notFound.status == .failed && notFound.errorCode == nil)
     }

@@ -1,5 +1,6 @@
 import Fetch
 import Foundation
+import MediaTypes
 import TestSupport
 import Testing
 
@@ -50,12 +51,13 @@ struct PrepareSpoolTests {
         options.cpuThreads = 1
         let stage = MediaStage(options: options.item)
         let movie = Self.mp4(size: 4096)
-        let outcome = stage.prepare(.memory(movie), claims: MediaClaims())
+        let facts = MediaFacts(bytes: [UInt8](movie))
+        let outcome = stage.prepare(.memory(movie), facts: facts)
         #expect(outcome.status == .prepared)
         #expect(outcome.outputIsInput)
         #expect(outcome.sha256 == SHA256.hexDigest(of: movie))
         // A digest computed while spooling is taken as it is.
-        let given = stage.prepare(movie, claims: MediaClaims(), streamedDigest: "feed")
+        let given = stage.prepare(movie, facts: facts, streamedDigest: "feed")
         #expect(given.sha256 == "feed")
     }
 

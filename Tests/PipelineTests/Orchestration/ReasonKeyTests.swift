@@ -5,18 +5,25 @@ import Testing
 @testable import PushAttachBatch
 @testable import SystemSupport
 
-/// "top reasons" groups: what went wrong, without what varies per item.
+/// "top reasons" groups: the status, the code and the word for what refused the item or kept its
+/// bytes from being had, never its prose, so sizes and URLs that differ per item do not split a group.
 @Suite struct ReasonKeyTests {
-    @Test(arguments: [
-        ("http://127.0.0.1:8080/a.jpg: HTTP 404 Not Found", "HTTP 404 Not Found"),
-        ("HTTP 404 from http://127.0.0.1:8080/a.jpg", "HTTP 404"),
-        ("element 2 of the JSON array: no attachment URL found (looked for url, image)", "no attachment URL found"),
-        ("cannot spool the body of http://h/a.jpg: No space left on device", "cannot spool the body of …"),
-        ("line 7: not a URL", "not a URL"),
-        ("the bytes are text, not media; the URL says jpg", "the bytes are text, not media"),
-        ("refused to connect to 127.0.0.1 (loopback): private networks are not allowed", "refused to connect to 127.0.0.1"),
-    ])
-    func groupsByWhatWentWrong(reason: String, key: String) {
-        #expect(PrepareSummary.reasonKey(reason) == key)
+    @Test func entriesRefusedForOneReasonAreOneGroupWhateverTheirSizesAndURLs() {
+        let overCap = [7_000_000, 19_819_914].map { bytes in
+            var entry = ManifestEntry(input: "http://h/\(bytes).wav", line: 1, status: .failed)
+            entry.refuse(.overCap(.ios(.audio, cap: 5_000_000), bytes: bytes, atLeast: false), names: .library)
+            return entry
+        }
+        #expect(overCap[0].reason != overCap[1].reason, "the reasons name each size")
+        #expect(Set(overCap.map(PrepareSummary.reasonKey)) == ["rejected 102 over-cap"])
+
+        var missing = ManifestEntry(input: "http://h/a.jpg", line: 2, status: .failed)
+        missing.fail(.download(.httpStatus(url: "http://h/a.jpg", status: 404)), reason: "HTTP 404 from http://h/a.jpg")
+        #expect(PrepareSummary.reasonKey(missing) == "failed http-404")
+
+        var line = ManifestEntry(input: "list.txt", line: 7, status: .failed, failure: ItemFailure.input.key, reason: "not a URL")
+        line.reason = "expected 'URL [media_type]', found 3 fields"
+        #expect(PrepareSummary.reasonKey(line) == "failed input")
+        #expect(PrepareSummary.reasonKey(ManifestEntry(input: "x", line: 0, status: .prepared)) == nil)
     }
 }

@@ -108,9 +108,10 @@ import Testing
             try await Fixtures.preparer().prepare(server.url("/cat.jpg"), typeHint: "image", into: folder.url)
         }
         #expect(error?.kind == .rejected)
-        // Named .jpg by its URL, as a file named .jpg is to `verify`: iOS would type it as a
-        // JPEG and find it corrupt (105); without a name it is "not media" (101).
-        #expect(error?.errorCode == .corrupt)
+        // HTML is no media whatever its URL or Content-Type says: "not media" (101), as `verify`
+        // says of a file named .jpg that holds it.
+        #expect(error?.errorCode == .unrecognizedType)
+        #expect(error?.refusal == .notMedia(.html))
         #expect(folder.files.isEmpty)
     }
 

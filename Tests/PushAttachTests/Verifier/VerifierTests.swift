@@ -30,8 +30,9 @@ import Testing
         #expect(report.verdict == .rejected)
         #expect(report.errorCode != nil)
         #expect(report.reason != nil)
+        // A file that cannot be read is not refused for its bytes: they were never had.
         let missing = await AttachmentVerifier().verify(fileAt: URL(fileURLWithPath: "/nonexistent/x.jpg"))
-        #expect(missing.verdict == .rejected)
+        #expect(missing.verdict == .failed && missing.errorCode == nil)
     }
 
     /// The report is the preparer's plan: an animated WebP becomes a GIF (not a JPEG), a JPEG
