@@ -53,7 +53,9 @@ import Testing
         let forged = "/a/" + String(repeating: "A", count: 43) + "/" + segments[2]
         let otherKey = AttachmentLink(source: URL(string: rig.origin.url("/a.jpg"))!)
             .path(signedBy: AttachmentSigner(key: Array("another key".utf8)))
-        for path in [unsigned, forged, otherKey, good + "?thumb=64"] {
+        // The right signature with its last character's unused low bits set.
+        let respelled = AttachmentLinkTests.otherSpellings(of: String(segments[1])).map { "/a/\($0)/" + segments[2] }
+        for path in [unsigned, forged, otherKey, good + "?thumb=64"] + respelled {
             let answer = try rig.get(path)
             #expect(answer.status == 403, "\(path)")
             #expect(try rig.problem(answer).error == "forbidden")
