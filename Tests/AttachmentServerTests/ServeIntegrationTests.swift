@@ -80,6 +80,48 @@ import Testing
         #expect(again.status == 422)
         #expect(try rig.problem(again) == problem)
         #expect(rig.origin.hits("/note.jpg") == 1, "a refusal is answered from the cache for its TTL")
+        // The first answer and the cached one carry the same headers, so a CDN keeps either.
+        for refusal in [answer, again] {
+            #expect(refusal.headers["cache-control"]?.hasPrefix("public, max-age=") == true, "\(refusal.headers)")
+            #expect(refusal.headers["content-type"] == "application/json")
+        }
+        #expect(Set([answer, again].map { $0.headers.keys.sorted() }).count == 1)
+    }
+
+    /// The origin's 404 is a refusal too: its first answer may be kept by a CDN like the later ones.
+    @Test func theOriginsNotFoundHasTheSameCachingHeadersFirstAndFromTheCache() throws {
+        let rig = try ServeRig { $0.rejectionTTL = .seconds(60) }
+        let link = rig.link("/status/404")
+        let first = try rig.get(link)
+        let second = try rig.get(link)
+        #expect(first.status == 404 && second.status == 404)
+        #expect(first.headers["cache-control"] == "public, max-age=60", "\(first.headers)")
+        #expect(second.headers["cache-control"]?.hasPrefix("public, max-age=") == true, "\(second.headers)")
+        #expect(first.body == second.body)
+        #expect(rig.origin.hits("/status/404") == 1)
+    }
+
+    /// An origin's 503 with Retry-After: the client gets the same advice, as a header and in the JSON.
+    @Test func theOriginsRetryAfterReachesTheClient() throws {
+        let rig = try ServeRig()
+        rig.origin.route("/busy.jpg") { _ in
+            TestHTTPServer.Response(status: 503, headers: [("Retry-After", "7")], body: .bytes(Data("busy\n".utf8)))
+        }
+        let answer = try rig.get(rig.link("/busy.jpg"))
+        #expect(answer.status == 502)
+        #expect(answer.headers["retry-after"] == "7")
+        #expect(answer.headers["cache-control"] == "no-store")
+        let problem = try rig.problem(answer)
+        #expect(problem.error == "origin_failed")
+        #expect(problem.retryAfter == .seconds(7))
+        let object = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+        #expect(object["retryAfter"] as? Int == 7)
+        // Without advice from the origin there is none in the answer either (the key is null).
+        let broken = try rig.get(rig.link("/status/500"))
+        #expect(broken.headers["retry-after"] == nil)
+        #expect(try rig.problem(broken).retryAfter == nil)
+        let plain = try #require(try JSONSerialization.jsonObject(with: broken.body) as? [String: Any])
+        #expect(plain.keys.contains("retryAfter") && plain["retryAfter"] is NSNull)
     }
 
     @Test func theOriginsNotFoundIs404AndOtherFailuresAre502() throws {

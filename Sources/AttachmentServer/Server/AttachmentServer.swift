@@ -75,8 +75,9 @@ public final class AttachmentServer: Sendable {
     public func stop() {
         router.isDraining = true
         daemon.stop(answeringParkedWith: RequestRouter.problemResponse(
-            AttachmentProblem(status: 503, error: "unavailable", reason: "the server is shutting down; try again"),
-            retryAfter: 1))
+            AttachmentProblem(
+                status: 503, error: "unavailable", reason: "the server is shutting down; try again",
+                retryAfter: .seconds(1))))
         router.stopExecutor()
     }
 

@@ -77,7 +77,8 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
             exchange.complete(
                 isDraining
                     ? Self.problemResponse(
-                        AttachmentProblem(status: 503, error: "unavailable", reason: "draining: shutting down"), retryAfter: 1)
+                        AttachmentProblem(
+                            status: 503, error: "unavailable", reason: "draining: shutting down", retryAfter: .seconds(1)))
                     : Self.text("ready\n"))
         case "/metrics": exchange.complete(Self.text(metricsText, type: "text/plain; version=0.0.4"))
         default: handleLink(exchange)
@@ -132,7 +133,8 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         }
         if isDraining {
             return exchange.complete(Self.problemResponse(
-                AttachmentProblem(status: 503, error: "unavailable", reason: "draining: shutting down"), retryAfter: 1))
+                AttachmentProblem(
+                            status: 503, error: "unavailable", reason: "draining: shutting down", retryAfter: .seconds(1))))
         }
         miss(exchange, link: link, key: key)
     }
@@ -140,8 +142,9 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     private func miss(_ exchange: HTTPExchange, link: AttachmentLink, key: AttachmentCache.Key) {
         guard exchange.park() else {
             return exchange.complete(Self.problemResponse(
-                AttachmentProblem(status: 503, error: "unavailable", reason: "the server is shutting down; try again"),
-                retryAfter: 1))
+                AttachmentProblem(
+                    status: 503, error: "unavailable", reason: "the server is shutting down; try again",
+                    retryAfter: .seconds(1))))
         }
         let remaining = configuration.deadline - (ContinuousClock.now - exchange.started)
         let joined = flights.join(key.digest, timeout: remaining, work: { [self] in await prepare(link, key: key) }) {
@@ -155,8 +158,8 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
             exchange.complete(Self.problemResponse(
                 AttachmentProblem(
                     status: 503, error: "unavailable",
-                    reason: "\(configuration.maxPending) preparations are in flight (the server's limit); try again shortly"),
-                retryAfter: 1))
+                    reason: "\(configuration.maxPending) preparations are in flight (the server's limit); try again shortly",
+                    retryAfter: .seconds(1))))
         case .started:
             metrics.miss(coalesced: false)
             exchange.note.cache = "miss"
@@ -173,8 +176,10 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
             return Self.problemResponse(AttachmentProblem(
                 status: 504, error: "timeout",
                 reason: "not prepared within the server's deadline (\(seconds) s); the preparation goes on, and a retry may find it cached"))
-        case .problem(let problem):
-            return Self.problemResponse(problem, retryAfter: problem.status == 503 ? 1 : nil)
+        case .problem(var problem):
+            if problem.isCacheable { return refusalResponse(status: problem.status, body: problem.json, age: 0) }
+            if problem.status == 503, problem.retryAfter == nil { problem.retryAfter = .seconds(1) }
+            return Self.problemResponse(problem)
         case .cached(let entry):
             return answer(entry, to: exchange, shared: true)
         }
