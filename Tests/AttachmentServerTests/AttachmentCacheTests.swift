@@ -31,6 +31,63 @@ import Testing
         #expect(try other.entry(for: key("a"))?.body() == Data(repeating: 7, count: 1000))
     }
 
+    /// The audit's race between replicas on a tiny cache, made certain: another process's eviction
+    /// runs right after the rename. The entry is answered from the descriptor it was written
+    /// through, and no error names a path.
+    @Test func anEntryEvictedByAnotherReplicaRightAfterItsRenameIsStillAnswered() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = try CacheStore(root: folder, capacity: 1, rejectionTTL: 60)
+        let other = try CacheStore(root: folder, capacity: 1, rejectionTTL: 60)
+        let removed = LockedCount()
+        writer.afterRenameForTesting = { removed.add(other.evict()) }
+        let name = key("raced").digest
+        let body = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let entry = try writer.store(
+            name, record: CacheStore.Record(status: 200, contentType: "image/jpeg", sha256: "x", length: 0), body: body)
+        #expect(removed.value == 1, "the other replica removed the entry between the rename and the answer")
+        #expect(writer.open(name) == nil && other.open(name) == nil, "gone from the folder")
+        #expect(entry.record.length == body.count)
+        #expect(try entry.body() == body)
+    }
+
+    /// `work` is reached from the cache folder's descriptor: a link there is refused, and nothing
+    /// is written where it points.
+    @Test func aLinkAtWorkIsRefusedAndNotFollowed() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let cacheFolder = folder.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: cacheFolder.appendingPathComponent("work"), withDestinationURL: elsewhere)
+        #expect {
+            _ = try AttachmentCache(folder: cacheFolder)
+        } throws: { error in
+            guard let error = error as? AttachmentError, case .container(.unsafeEntry(let path, .symbolicLink)) = error.underlying
+            else { return false }
+            return path.hasSuffix("/work") && error.kind == .writeFailed
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+    }
+
+    /// A failure of the server's own disk says what failed, never where.
+    @Test func aCacheFailureTellsTheClientNoPath() {
+        let path = "/srv/secret-layout/entries/ab/" + String(repeating: "ab", count: 32)
+        let failures = [
+            AttachmentError(
+                kind: .writeFailed, reason: "the attachment cache: open(2) failed for \(path)",
+                underlying: .container(.system(call: "open", path: path, errno: ENOENT))),
+            AttachmentError(
+                kind: .writeFailed, reason: "\(path) is a symbolic link",
+                underlying: .container(.unsafeEntry(path: path, found: .symbolicLink))),
+        ]
+        for failure in failures {
+            let problem = AttachmentProblem(failure)
+            #expect(problem.status == 503)
+            #expect(!problem.reason.contains("/srv"), "\(problem.reason)")
+            #expect(!String(decoding: problem.json, as: UTF8.self).contains("secret-layout"))
+        }
+    }
+
     @Test func refusalsExpireAfterTheirTTLAndOtherFailuresAreNotKept() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = try AttachmentCache(folder: folder, rejectionTTL: .milliseconds(300))
@@ -118,4 +175,12 @@ import Testing
         #expect(finished.value == 1)
         #expect(flights.inFlight == 0)
     }
+}
+
+/// A count shared with a closure that may run on another thread.
+final class LockedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add(_ amount: Int) { lock.withLock { count += amount } }
 }

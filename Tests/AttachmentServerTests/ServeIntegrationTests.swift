@@ -134,6 +134,23 @@ import Testing
         #expect(try rig.problem(broken).error == "origin_failed")
     }
 
+    /// `work` swapped for a link while the server runs: the preparation still goes where the cache
+    /// opened it, and nothing is written through the link.
+    @Test func aLinkPlantedAtWorkWhileServingIsNotFollowed() throws {
+        let rig = try ServeRig()
+        try rig.serve("small-320x240.jpg", as: "/a.jpg", type: "image/jpeg")
+        let elsewhere = rig.folder.deletingLastPathComponent().appendingPathComponent("elsewhere-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let work = rig.folder.appendingPathComponent("work")
+        try FileManager.default.moveItem(at: work, to: rig.folder.appendingPathComponent("work.moved"))
+        try FileManager.default.createSymbolicLink(at: work, withDestinationURL: elsewhere)
+        let answer = try rig.get(rig.link("/a.jpg"))
+        #expect(answer.status == 200, "\(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+        #expect(answer.body.starts(with: [0xFF, 0xD8]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+    }
+
     @Test func anOriginSlowerThanTheDeadlineIs504() throws {
         let rig = try ServeRig { $0.deadline = .milliseconds(800) }
         let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))

@@ -134,6 +134,23 @@ import Testing
         #expect(badAddress.stderr.contains("not an address of this machine"), "\(badAddress.stderr)")
     }
 
+    /// A link at DIR/work is refused at start, naming it; its target is left alone.
+    @Test func aLinkAtTheCachesWorkFolderIsRefusedAtStart() throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("cache")
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: cache.appendingPathComponent("work"), withDestinationURL: elsewhere)
+        let result = try ProcessRunner.run(
+            "pushattach", ["serve", "--cache", cache.path, "--allow-unsigned", "--listen", "127.0.0.1:0"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/cache/work"), "\(result.stderr)")
+        #expect(result.stderr.contains("symbolic link"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+    }
+
     @Test func sighupReopensTheAccessLogAfterItWasMovedAway() throws {
         let cache = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: cache) }
@@ -157,6 +174,53 @@ import Testing
         let new = try String(contentsOf: log, encoding: .utf8)
         #expect(old.contains("\"route\":\"/healthz\"") && !old.contains("/readyz"))
         #expect(new.contains("\"route\":\"/readyz\"") && !new.contains("/healthz"))
+    }
+
+    /// The audit's reproduction: two replicas on a cache smaller than a few answers, every request
+    /// a new link, so each store is followed by an eviction that may be the other replica's. Every
+    /// answer is a whole 200, and no body names a path of the server.
+    @Test func twoReplicasOnATinyCacheAnswerEveryMissWhole() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let cache = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        origin.route("/tiny.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        let a = try ServeProcess(cache: cache, extra: ["--cache-size", "0.1"])
+        let b = try ServeProcess(cache: cache, extra: ["--cache-size", "0.1"])
+        defer {
+            a.terminate()
+            b.terminate()
+            _ = a.wait()
+            _ = b.wait()
+        }
+        let failures = LockedBox<[String]>([])
+        let answered = LockedBox<Int>(0)
+        let ports = [a.port, b.port]
+        // Eight clients at once, each asking for one new link after another, alternating replicas:
+        // about eight stores in flight, each followed by an eviction.
+        let workers = (0..<8).map { worker in
+            Thread {
+                for round in 0..<80 {
+                    let path = Self.link(origin.url("/tiny.jpg?n=\(worker)-\(round)"))
+                    let answer = Result { try TestHTTPClient.get(port: ports[(worker + round) % 2], path: path, timeout: .seconds(300)) }
+                    guard case .success(let response) = answer, response.status == 200,
+                        response.headers["content-length"] == String(response.body.count),
+                        response.body.suffix(2) == Data([0xFF, 0xD9])
+                    else {
+                        let text = (try? answer.get()).map { "\($0.status) " + String(decoding: $0.body.prefix(300), as: UTF8.self) }
+                        failures.update { $0.append(text ?? "\(answer)") }
+                        continue
+                    }
+                    answered.update { $0 += 1 }
+                }
+            }
+        }
+        for worker in workers { worker.start() }
+        while workers.contains(where: { !$0.isFinished }) { usleep(20_000) }
+        #expect(failures.value.isEmpty, "\(failures.value.count) failed: \(failures.value.prefix(3))")
+        #expect(!failures.value.contains { $0.contains(cache.path) }, "no answer names the cache folder")
+        #expect(answered.value == 8 * 80)
     }
 
     /// Two replicas on one cache folder with a cache small enough to evict under load: every

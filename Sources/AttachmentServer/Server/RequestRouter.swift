@@ -202,8 +202,8 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         do throws(AttachmentError) {
             guard let side = link.thumbnailSize else {
                 metrics.fetched()
-                let attachment = try await preparer.prepare(
-                    AttachmentRequest(url: link.source, typeHint: link.typeHint), into: cache.workFolder)
+                let attachment = try await cache.prepare(
+                    AttachmentRequest(url: link.source, typeHint: link.typeHint), with: preparer)
                 return .cached(try cache.store(attachment, for: key))
             }
             var whole = link

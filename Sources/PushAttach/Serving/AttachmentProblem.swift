@@ -53,13 +53,18 @@ public struct AttachmentProblem: Sendable, Hashable, Codable {
             self.init(download: failure)
         case .tooLarge, .rejected, .processingFailed:
             self.init(status: 422, error: "rejected", errorCode: code, reason: failure.reason)
-        case .writeFailed, .cancelled:
+        case .writeFailed:
+            self.init(status: 503, error: "unavailable", reason: Self.ownDiskFailure(failure.underlying))
+        case .cancelled:
             self.init(status: 503, error: "unavailable", reason: failure.reason)
         }
     }
 
     private init(download failure: AttachmentError) {
         switch failure.underlying {
+        case .fetch(.spoolFailed):
+            // The server's own disk, not the origin.
+            self.init(status: 503, error: "unavailable", reason: Self.ownDiskFailure(failure.underlying))
         case .fetch(.httpStatus(_, let status, _)) where status == 404 || status == 410:
             self.init(status: 404, error: "not_found", reason: failure.reason)
         case .fetch(.timedOut):
@@ -67,6 +72,21 @@ public struct AttachmentProblem: Sendable, Hashable, Codable {
         default:
             self.init(status: 502, error: "origin_failed", reason: failure.reason, retryAfter: failure.retryAfter)
         }
+    }
+
+    /// What failed on the server's own disk (the cache folder, the download spool), without its
+    /// paths: a client cannot act on them, and they would tell anyone the server's layout.
+    private static func ownDiskFailure(_ underlying: AttachmentError.Underlying?) -> String {
+        let call: (String, Int32)? =
+            switch underlying {
+            case .container(.system(let call, _, let code)): (call, code)
+            case .fetch(.spoolFailed(_, let failure)): (failure.call, failure.errno)
+            default: nil
+            }
+        guard let (name, code) = call else {
+            return "the server's cache folder cannot be used now; try again later"
+        }
+        return "the server could not write to its own disk (\(name): \(SystemCall.message(for: code))); try again later"
     }
 
     /// `retryAfter` in whole seconds, rounded up (at least 1): the `Retry-After` header's value

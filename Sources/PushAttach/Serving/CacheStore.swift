@@ -101,11 +101,15 @@ package final class CacheStore: @unchecked Sendable {
     package let capacity: Int
     package let rejectionTTL: Double
     private let shards: [DirectoryHandle]
-    private let rootHandle: DirectoryHandle
+    /// The cache folder, opened once: every name under it is reached from here, never by path.
+    package let rootHandle: DirectoryHandle
     private let lock = NSLock()
     private var estimatedBytes = 0
     private var evicting = false
     private var heads: [String: KnownHead] = [:]
+    /// Run by `store` between the rename and the entry's return (tests: another process's
+    /// eviction at that moment).
+    package var afterRenameForTesting: (@Sendable () -> Void)?
 
     private static let magic = "pushattach-cache 1\n"
     private static let headLimit = 4096
@@ -187,25 +191,24 @@ package final class CacheStore: @unchecked Sendable {
         return try store(key, record: record) { file throws(ContainerError) in try file.append(body) }
     }
 
-    /// Stores the file at `source` as the entry of `key`, copied in 1 MB pieces; the head's
-    /// length is the file's size. Returns the entry, open (as `store(_:record:body:)`).
+    /// Stores the file open as `fd` (named `path` in errors) as the entry of `key`, copied in
+    /// 1 MB pieces; the head's length is the file's size. Returns the entry, open (as
+    /// `store(_:record:body:)`).
     @discardableResult
-    package func store(_ key: String, record: Record, copying source: URL) throws(ContainerError) -> OpenEntry {
-        let fd = try SystemCall.open(source.path, .readOnly)
-        defer { try? SystemCall.close(fd, path: source.path) }
+    package func store(_ key: String, record: Record, copying fd: Int32, path: String) throws(ContainerError) -> OpenEntry {
         var record = record
-        record.length = try SystemCall.status(fd, path: source.path).size
+        record.length = try SystemCall.status(fd, path: path).size
         return try store(key, record: record) { file throws(ContainerError) in
             var offset = 0
             var chunk = Data(count: 1 << 20)
             while offset < record.length {
                 let read: Result<Int, ContainerError> = chunk.withUnsafeMutableBytes { raw in
                     do throws(ContainerError) {
-                        return .success(try SystemCall.read(fd, into: raw, at: offset, path: source.path))
+                        return .success(try SystemCall.read(fd, into: raw, at: offset, path: path))
                     } catch { return .failure(error) }
                 }
                 let count = try read.get()
-                guard count > 0 else { throw .system(call: "read", path: source.path, errno: EIO) }
+                guard count > 0 else { throw .system(call: "read", path: path, errno: EIO) }
                 try file.append(chunk.prefix(count))
                 offset += count
             }
@@ -218,14 +221,15 @@ package final class CacheStore: @unchecked Sendable {
         guard let folder = shard(key) else {
             throw .refusedPath(call: "open", path: key, reason: "a cache key is 64 lower-case hex digits")
         }
-        let file = try AtomicFile(in: folder, name: key)
+        let file = try AtomicFile(in: folder, name: key, readable: true)
         let head = Self.head(record)
         try file.append(head)
         try body(file)
-        try file.commit()
-        guard let entry = open(key) else {
-            throw .system(call: "open", path: folder.path(of: key), errno: ENOENT)
-        }
+        // The descriptor written through is the entry: another process's eviction may remove the
+        // name between the rename and any open by name.
+        let fd = try file.commitKeepingDescriptor()
+        afterRenameForTesting?()
+        let entry = OpenEntry(record: record, bodyOffset: head.count, age: 0, fd: fd, path: folder.path(of: key))
         let over: Bool = lock.withLock {
             estimatedBytes += head.count + record.length
             return estimatedBytes > capacity
