@@ -33,12 +33,18 @@ extension AttachmentServer {
         public var threads = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
         /// Open connections at once; more are refused at accept. Default 4096.
         public var connectionLimit = 4096
-        /// Open connections from one address; 0 for no limit (behind a load balancer every
-        /// connection comes from its address). Default 0.
-        public var perIPLimit = 0
-        /// Seconds a connection may be idle, or take to send its request head, before it is closed
-        /// (so slow clients cannot hold connections). Default 15.
+        /// Open connections from one address; 0 for no limit. Default 1024, a quarter of
+        /// `connectionLimit`'s default: one address cannot take every connection, and a load
+        /// balancer's pool of keep-alive connections fits under it. Behind a load balancer every
+        /// connection comes from its addresses: raise it (or set 0) if its pool is larger.
+        public var perIPLimit = 1024
+        /// Seconds a connection may be idle before it is closed. Default 15.
         public var idleTimeout = 15
+        /// How long a whole request head may take to arrive, however it is paced (a client
+        /// sending a byte now and then never looks idle): counted from the connection's start,
+        /// or, on a kept-alive connection, from the previous answer plus `idleTimeout`. A
+        /// connection past it is closed. Zero: no bound. Default 10 s.
+        public var headerTimeout: Duration = .seconds(10)
         /// How the attachments are prepared: fetch policy (allowed hosts, private networks), long
         /// side, quality, budgets.
         public var preparer = AttachmentPreparer.Configuration.default

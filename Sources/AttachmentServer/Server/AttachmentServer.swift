@@ -48,7 +48,7 @@ public final class AttachmentServer: Sendable {
             settings: HTTPDaemon.Settings(
                 host: configuration.host, port: configuration.port, threads: configuration.threads,
                 connectionLimit: configuration.connectionLimit, perIPLimit: configuration.perIPLimit,
-                idleTimeout: configuration.idleTimeout),
+                idleTimeout: configuration.idleTimeout, headerTimeout: configuration.headerTimeout),
             handler: router)
         router.daemon = daemon
     }

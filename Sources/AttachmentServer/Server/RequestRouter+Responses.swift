@@ -79,6 +79,9 @@ extension RequestRouter {
 extension Duration {
     /// The duration in seconds, with its fraction.
     var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
+    /// The duration in whole milliseconds, rounded down.
+    var inMilliseconds: Int { Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000) }
 }
 
 extension Double {

@@ -65,6 +65,11 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     // MARK: - HTTPDaemon.Handler
 
     func handle(_ exchange: HTTPExchange) {
+        if let framing = exchange.framing {
+            var response = Self.problemResponse(AttachmentProblem(status: 400, error: "bad_request", reason: framing.reason))
+            response.headers.append(("Connection", "close"))
+            return exchange.complete(response)
+        }
         guard exchange.method == "GET" || exchange.method == "HEAD" else {
             var response = Self.problemResponse(
                 AttachmentProblem(status: 405, error: "method_not_allowed", reason: "only GET and HEAD are served"))

@@ -57,11 +57,15 @@ struct ServeCommand: Command {
         static let maxConnections = OptionInfo.int(
             "--max-connections", "N", "Open connections at once.", default: library.connectionLimit, in: 1...1_000_000)
         static let perIPLimit = OptionInfo.int(
-            "--per-ip-limit", "N", "Open connections from one address; 0 for none (behind a load balancer).",
+            "--per-ip-limit", "N",
+            "Open connections from one address; 0 for none (behind a load balancer, raise it above its connection pool).",
             default: library.perIPLimit, in: 0...1_000_000)
         static let idleTimeout = OptionInfo.int(
-            "--idle-timeout", "SECONDS", "Close a connection idle (or sending its request head) this long.",
-            default: library.idleTimeout, in: 1...3600)
+            "--idle-timeout", "SECONDS", "Close a connection idle this long.", default: library.idleTimeout, in: 1...3600)
+        static let headerTimeout = OptionInfo.number(
+            "--header-timeout", "SECONDS",
+            "Close a connection whose request head has not all arrived this long after it opened (or after the previous answer plus --idle-timeout), however slowly it trickles; 0 for no bound.",
+            default: seconds(library.headerTimeout), in: 0...3600)
         static let maxLongSide = OptionInfo.int(
             "--max-long-side", "N", "Fit images to N pixels on the long side.",
             default: library.preparer.limits.maxLongSide, in: 16...16384)
@@ -73,7 +77,8 @@ struct ServeCommand: Command {
 
         static let all = [
             listen, cache, cacheSize, keyFile, allowUnsigned, allowSource, allowPrivateNetworks, maxAge, deadline, grace,
-            drainDelay, rejectionTTL, maxPending, threads, maxConnections, perIPLimit, idleTimeout, maxLongSide, quality, accessLog,
+            drainDelay, rejectionTTL, maxPending, threads, maxConnections, perIPLimit, idleTimeout, headerTimeout, maxLongSide,
+            quality, accessLog,
             OptionInfo.help,
         ]
 
@@ -117,6 +122,9 @@ struct ServeCommand: Command {
         if let value = try arguments.int(Options.maxConnections, command: command) { configuration.connectionLimit = value }
         if let value = try arguments.int(Options.perIPLimit, command: command) { configuration.perIPLimit = value }
         if let value = try arguments.int(Options.idleTimeout, command: command) { configuration.idleTimeout = value }
+        if let value = try arguments.double(Options.headerTimeout, command: command) {
+            configuration.headerTimeout = .milliseconds(Int((value * 1000).rounded()))
+        }
         if let value = try arguments.int(Options.maxLongSide, command: command) {
             configuration.preparer.limits.maxLongSide = value
         }
