@@ -163,6 +163,79 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 
+    /// Two clocks: an origin slower than the request deadline gets 504 with Retry-After, the
+    /// preparation goes on under its own budget, and a retry joins it: 200, one origin download.
+    @Test func aPreparationOutlivesItsRequestAndARetryJoinsIt() throws {
+        let rig = try ServeRig {
+            $0.deadline = .seconds(2)
+            $0.prepareTimeout = .seconds(120)
+        }
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        let gate = rig.origin.hold("/slow.jpg", .bytes(jpeg, contentType: "image/jpeg"))
+        defer { gate.open() }
+        let link = rig.link("/slow.jpg")
+        let first = try rig.get(link)
+        #expect(first.status == 504)
+        let advice = try #require(first.headers["retry-after"].flatMap { Int($0) })
+        #expect(advice >= 1 && advice <= 120)
+        let problem = try rig.problem(first)
+        #expect(problem.error == "timeout")
+        #expect(problem.retryAfter == .seconds(advice))
+        #expect(gate.current.waiting == 1, "the download outlived the request: still at the origin")
+        #expect(rig.waitForMetric("pushattach_unattended_preparations 1"))
+
+        let port = rig.server.port
+        let retried = SharedValue<TestHTTPClient.Response?>(nil)
+        let retry = Thread { retried.value = try? TestHTTPClient.get(port: port, path: link, timeout: .seconds(300)) }
+        retry.start()
+        #expect(rig.waitForMetric("pushattach_coalesced_waits_total 1"), "the retry joined the preparation")
+        gate.open()
+        while !retry.isFinished { usleep(10_000) }
+        #expect(retried.value?.status == 200)
+        #expect(retried.value?.body.starts(with: [0xFF, 0xD8]) == true)
+        #expect(rig.origin.hits("/slow.jpg") == 1, "one origin download")
+        #expect(try rig.get(link).status == 200, "and cached")
+        #expect(rig.origin.hits("/slow.jpg") == 1)
+    }
+
+    /// The preparation budget bounds the work itself: past it the preparation is stopped (a new
+    /// request starts a new download) and its waiters get 504.
+    @Test func aPreparationPastItsBudgetIsStopped() throws {
+        let rig = try ServeRig {
+            $0.deadline = .seconds(60)
+            $0.prepareTimeout = .seconds(1)
+        }
+        let gate = rig.origin.hold("/stalled.jpg")
+        defer { gate.open() }
+        let link = rig.link("/stalled.jpg")
+        let answer = try rig.get(link)
+        #expect(answer.status == 504)
+        #expect(try rig.problem(answer).error == "timeout")
+        #expect(answer.elapsed < .seconds(30), "the budget, not the 60 s deadline")
+        #expect(rig.waitForMetric("pushattach_pending_preparations 0"), "nothing left in flight")
+        let port = rig.server.port
+        let again = Thread { _ = try? TestHTTPClient.get(port: port, path: link) }
+        again.start()
+        #expect(gate.waitBlocking(timeout: .seconds(60)) { $0.arrived == 2 } != nil, "a new request downloads again")
+        gate.open()
+        while !again.isFinished { usleep(10_000) }
+    }
+
+    /// Work that outlived its requests is cancelled when the server stops.
+    @Test func stoppingTheServerCancelsPreparationsNoRequestWaitsFor() throws {
+        let rig = try ServeRig {
+            $0.deadline = .seconds(1)
+            $0.prepareTimeout = .seconds(300)
+        }
+        let gate = rig.origin.hold("/held.jpg")
+        defer { gate.open() }
+        #expect(try rig.get(rig.link("/held.jpg")).status == 504)
+        #expect(rig.waitForMetric("pushattach_unattended_preparations 1"))
+        rig.server.stop()
+        #expect(rig.waitForMetric("pushattach_pending_preparations 0"), "cancelled, though the origin still holds it")
+        #expect(!gate.current.isOpen)
+    }
+
     @Test func pastMaxPendingAMissIs503WithRetryAfter() throws {
         let rig = try ServeRig { $0.maxPending = 1 }
         let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))

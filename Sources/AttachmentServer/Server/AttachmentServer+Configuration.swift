@@ -24,10 +24,18 @@ extension AttachmentServer {
         public var allowUnsigned = false
         /// `Cache-Control: public, max-age=` of a prepared file, in seconds. Default one day.
         public var maxAge = 86_400
-        /// The longest a request waits for its preparation before a 504: under the extension's
-        /// 30 s. Default 20 s. Downloads get the same deadline and no retries.
+        /// The longest a request waits for its preparation before a 504 (with `Retry-After`):
+        /// under the extension's 30 s. Default 20 s. The preparation is not bound by it: it goes
+        /// on under `prepareTimeout`, and a retry joins it or finds it cached.
         public var deadline: Duration = .seconds(20)
-        /// Distinct preparations in flight at once; a miss past it gets 503 with `Retry-After`.
+        /// The longest one preparation may take, download included (the preparer's
+        /// `fetch.deadline` is set to it), whether or not a request still waits for it; past it the
+        /// preparation is cancelled and its waiters get 504. Default 120 s.
+        public var prepareTimeout: Duration = .seconds(120)
+        /// Distinct preparations in flight at once, those no request waits for any more included;
+        /// a miss past it gets 503 with `Retry-After`. With `prepareTimeout` and the preparer's
+        /// admission budget (memory), it bounds the work that outlives requests; `stop()` and
+        /// the end of `drain` cancel what is left.
         public var maxPending = 64
         /// libmicrohttpd's worker threads (each serves many connections). Default: 2 per core.
         public var threads = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -61,12 +69,12 @@ extension AttachmentServer {
         /// restarted with another long side or quality does not answer with the old files.
         var variant: String { "long=\(preparer.limits.maxLongSide);q=\(preparer.limits.quality)" }
 
-        /// The preparer's configuration as the server runs it: the deadline for downloads (and no
-        /// shorter low-speed cutoff), no retries (the client retries), no thumbnails (made per link
-        /// from the cached file).
+        /// The preparer's configuration as the server runs it: the preparation budget for
+        /// downloads (and no shorter low-speed cutoff), no retries (the client retries), no
+        /// thumbnails (made per link from the cached file).
         var effectivePreparer: AttachmentPreparer.Configuration {
             var configuration = preparer
-            if configuration.fetch.deadline > deadline { configuration.fetch.deadline = deadline }
+            configuration.fetch.deadline = prepareTimeout
             // An origin slow to its first byte is cut off by the deadline, not by an earlier low-speed rule.
             configuration.fetch.lowSpeedTime = max(configuration.fetch.lowSpeedTime, configuration.fetch.deadline)
             configuration.fetch.maxRetries = 0

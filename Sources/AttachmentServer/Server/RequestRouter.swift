@@ -20,6 +20,11 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     /// link's signature cannot stop holding while the key is the same. Starts over when full.
     private let verifiedLinks = Locked<[String: (AttachmentLink, AttachmentCache.Key)]>([:])
     private static let verifiedLinkLimit = 4096
+    /// When each preparation in flight started, by cache key: what a 504's estimate counts from.
+    let preparationStarts = Locked<[String: ContinuousClock.Instant]>([:])
+    /// How long the latest preparations that outlived a request's deadline took (the last 32):
+    /// what a 504's estimate of the time left is drawn from.
+    let slowPreparations = Locked<[Duration]>([])
 
     var wantsClientAddress: Bool { log != nil }
 
@@ -48,8 +53,10 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         log = configuration.accessLogPath.map(AccessLog.init(path:))
     }
 
-    /// Lets the executor's threads end once its jobs are done.
-    func stopExecutor() {
+    /// Cancels the preparations still in flight (those that outlived their requests too) and
+    /// lets the executor's threads end once their jobs are done.
+    func stopPreparations() {
+        flights.cancelAll()
         if #available(macOS 15.0, *) { (executor as? ServeExecutor)?.stop() }
     }
 
@@ -59,7 +66,9 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     }
 
     var metricsText: String {
-        metrics.render(inFlight: daemon?.openRequests ?? 0, pending: flights.inFlight, cacheBytes: cache.usage)
+        metrics.render(
+            inFlight: daemon?.openRequests ?? 0, pending: flights.inFlight, unattended: flights.unattended,
+            cacheBytes: cache.usage)
     }
 
     // MARK: - HTTPDaemon.Handler
@@ -154,7 +163,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         let remaining = configuration.deadline - (ContinuousClock.now - exchange.started)
         let joined = flights.join(key.digest, timeout: remaining, work: { [self] in await prepare(link, key: key) }) {
             [self] outcome in
-            exchange.complete(answer(outcome, to: exchange))
+            exchange.complete(answer(outcome, to: exchange, key: key.digest))
         }
         switch joined {
         case .full:
@@ -174,13 +183,15 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         }
     }
 
-    private func answer(_ outcome: Outcome?, to exchange: HTTPExchange) -> HTTPResponse {
+    private func answer(_ outcome: Outcome?, to exchange: HTTPExchange, key: String) -> HTTPResponse {
         switch outcome {
         case nil:
-            let seconds = configuration.deadline.components.seconds
+            let (left, estimate) = timeLeft(preparing: key)
             return Self.problemResponse(AttachmentProblem(
                 status: 504, error: "timeout",
-                reason: "not prepared within the server's deadline (\(seconds) s); the preparation goes on, and a retry may find it cached"))
+                reason:
+                    "not prepared within the server's deadline (\(Self.seconds(configuration.deadline))); the preparation goes on for up to \(Self.seconds(left)) more: a retry joins it, or finds it cached",
+                retryAfter: estimate))
         case .problem(var problem):
             if problem.isCacheable { return refusalResponse(status: problem.status, body: problem.json, age: 0) }
             if problem.status == 503, problem.retryAfter == nil { problem.retryAfter = .seconds(1) }

@@ -36,8 +36,13 @@ struct ServeCommand: Command {
         static let maxAge = OptionInfo.int(
             "--max-age", "SECONDS", "Cache-Control max-age of a prepared file.", default: library.maxAge, in: 0...31_536_000)
         static let deadline = OptionInfo.number(
-            "--deadline", "SECONDS", "A request not answered by then gets 504 (keep it under the extension's 30 s).",
+            "--deadline", "SECONDS",
+            "A request not answered by then gets 504 with Retry-After (keep it under the extension's 30 s); the preparation goes on.",
             default: seconds(library.deadline), in: 0.1...600)
+        static let prepareTimeout = OptionInfo.number(
+            "--prepare-timeout", "SECONDS",
+            "The longest one preparation may take, download included; it goes on past --deadline, so a retry joins it or finds it cached.",
+            default: seconds(library.prepareTimeout), in: 1...3600)
         static let grace = OptionInfo.number(
             "--grace", "SECONDS", "On SIGTERM or SIGINT: how long requests in flight may take to finish.", default: 10,
             in: 0...600)
@@ -76,7 +81,8 @@ struct ServeCommand: Command {
             default: "-", completion: .file)
 
         static let all = [
-            listen, cache, cacheSize, keyFile, allowUnsigned, allowSource, allowPrivateNetworks, maxAge, deadline, grace,
+            listen, cache, cacheSize, keyFile, allowUnsigned, allowSource, allowPrivateNetworks, maxAge, deadline, prepareTimeout,
+            grace,
             drainDelay, rejectionTTL, maxPending, threads, maxConnections, perIPLimit, idleTimeout, headerTimeout, maxLongSide,
             quality, accessLog,
             OptionInfo.help,
@@ -114,6 +120,9 @@ struct ServeCommand: Command {
         }
         if let value = try arguments.int(Options.maxAge, command: command) { configuration.maxAge = value }
         if let value = try arguments.double(Options.deadline, command: command) { configuration.deadline = .seconds(value) }
+        if let value = try arguments.double(Options.prepareTimeout, command: command) {
+            configuration.prepareTimeout = .seconds(value)
+        }
         if let value = try arguments.double(Options.rejectionTTL, command: command) {
             configuration.rejectionTTL = .seconds(value)
         }
