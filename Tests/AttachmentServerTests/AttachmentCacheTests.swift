@@ -88,6 +88,40 @@ import Testing
         }
     }
 
+    /// Two processes on one folder (two caches here): the second's claim waits while the first
+    /// holds the key's lease, then gets the entry it stored; a lease let go without an entry
+    /// (a holder that failed or died) is taken over.
+    @Test func aClaimWaitsForTheLeaseHolderAndTakesOverWhenItLetsGo() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try AttachmentCache(folder: folder)
+        let second = try AttachmentCache(folder: folder)
+        guard case .lease(let lease) = try await first.claim(key("k")) else {
+            Issue.record("a new key's lease is free")
+            return
+        }
+        let waiter = Task { try await second.claim(key("k"), checkingEvery: .milliseconds(10)) }
+        try storeBytes(1000, first, as: "k")
+        lease.release()
+        guard case .entry(let entry) = try await waiter.value else {
+            Issue.record("the waiter gets the entry the holder stored")
+            return
+        }
+        #expect(try entry.body() == Data(repeating: 7, count: 1000))
+
+        guard case .lease(let failed) = try await first.claim(key("f")) else {
+            Issue.record("a new key's lease is free")
+            return
+        }
+        let takeover = Task { try await second.claim(key("f"), checkingEvery: .milliseconds(10)) }
+        failed.release()
+        guard case .lease(let taken) = try await takeover.value else {
+            Issue.record("nothing was stored: the waiter takes the lease over")
+            return
+        }
+        taken.release()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("leases").path).isEmpty)
+    }
+
     @Test func refusalsExpireAfterTheirTTLAndOtherFailuresAreNotKept() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = try AttachmentCache(folder: folder, rejectionTTL: .milliseconds(300))

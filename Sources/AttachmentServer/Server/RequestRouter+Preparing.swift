@@ -64,8 +64,27 @@ extension RequestRouter {
         return value == value.rounded() ? "\(Int(value)) s" : "\(value.rounded(toPlaces: 1)) s"
     }
 
-    /// `prepare` without the timing: a thumbnail calls it for the attachment it is made from.
+    /// `prepare` without the timing (a thumbnail calls it for the attachment it is made from):
+    /// the entry another replica sharing the cache folder stored, or this one's own preparation
+    /// under the key's lease, one preparation across replicas.
     func produce(_ link: AttachmentLink, key: AttachmentCache.Key) async -> Outcome {
+        do throws(AttachmentError) {
+            switch try await cache.claim(key) {
+            case .entry(let entry):
+                metrics.preparedElsewhere()
+                return .cached(entry)
+            case .lease(let lease):
+                defer { lease.release() }
+                return await make(link, key: key)
+            }
+        } catch {
+            return .problem(AttachmentProblem(error))
+        }
+    }
+
+    /// Prepares (or makes the thumbnail of) `link` and stores it, or stores the refusal, while
+    /// the key's lease is held: waiting replicas then find the entry.
+    private func make(_ link: AttachmentLink, key: AttachmentCache.Key) async -> Outcome {
         do throws(AttachmentError) {
             guard let side = link.thumbnailSize else {
                 metrics.fetched()
@@ -75,15 +94,10 @@ extension RequestRouter {
             }
             var whole = link
             whole.thumbnailSize = nil
-            let wholeKey = AttachmentCache.Key(whole, variant: configuration.variant)
             let entry: AttachmentCache.Entry
-            if let cached = cache.entry(for: wholeKey) {
-                entry = cached
-            } else {
-                switch await produce(whole, key: wholeKey) {
-                case .cached(let prepared): entry = prepared
-                case .problem(let problem): return .problem(problem)
-                }
+            switch await produce(whole, key: AttachmentCache.Key(whole, variant: configuration.variant)) {
+            case .cached(let prepared): entry = prepared
+            case .problem(let problem): return .problem(problem)
             }
             guard entry.answer.status == 200 else {
                 let body = try entry.body()

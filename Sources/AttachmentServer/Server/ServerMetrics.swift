@@ -7,6 +7,7 @@ final class ServerMetrics: @unchecked Sendable {
     private var hits = 0
     private var misses = 0
     private var originFetches = 0
+    private var elsewhere = 0
     private var coalesced = 0
     private var rejectedBusy = 0
     /// Upper bounds, in seconds, of the preparation histogram.
@@ -23,6 +24,7 @@ final class ServerMetrics: @unchecked Sendable {
         }
     }
     func fetched() { lock.withLock { originFetches += 1 } }
+    func preparedElsewhere() { lock.withLock { elsewhere += 1 } }
     func busy() { lock.withLock { rejectedBusy += 1 } }
 
     func prepared(seconds: Double) {
@@ -46,6 +48,10 @@ final class ServerMetrics: @unchecked Sendable {
             metric("pushattach_cache_hits_total", "counter", "Attachment requests answered from the cache.", ["pushattach_cache_hits_total \(hits)"])
             metric("pushattach_cache_misses_total", "counter", "Attachment requests not in the cache.", ["pushattach_cache_misses_total \(misses)"])
             metric("pushattach_origin_fetches_total", "counter", "Preparations started (one origin download each).", ["pushattach_origin_fetches_total \(originFetches)"])
+            metric(
+                "pushattach_prepared_elsewhere_total", "counter",
+                "Misses answered from an entry found on a second look: another process sharing the cache folder stored it, most often while this one waited on its lease.",
+                ["pushattach_prepared_elsewhere_total \(elsewhere)"])
             metric("pushattach_coalesced_waits_total", "counter", "Misses that waited for a preparation another request started.", ["pushattach_coalesced_waits_total \(coalesced)"])
             metric("pushattach_busy_total", "counter", "Misses refused with 503 because max pending preparations were in flight.", ["pushattach_busy_total \(rejectedBusy)"])
             var cumulative = 0

@@ -228,6 +228,67 @@ public final class AttachmentCache: Sendable {
         }
     }
 
+    // MARK: - One preparation per key across processes
+
+    /// The right to prepare one key for every process sharing the cache folder: an exclusive
+    /// `flock` on `leases/<key>` in it. Release it once the entry is stored (or the preparation
+    /// failed); a process that dies holding it releases it with its lock.
+    public final class Lease: Sendable {
+        private let file: CacheStore.LeaseFile
+
+        init(_ file: CacheStore.LeaseFile) { self.file = file }
+
+        /// Lets the key go: another process waiting in `claim` takes it over (and finds the
+        /// entry, if one was stored). Safe to call more than once; done when the lease goes too.
+        public func release() { file.release() }
+    }
+
+    /// What `claim` found.
+    public enum Claim: Sendable {
+        /// The key's entry: another process (or this one) stored it meanwhile.
+        case entry(Entry)
+        /// The key's lease: prepare, `store`, then `release()` it.
+        case lease(Lease)
+    }
+
+    /// Waits until the entry of `key` is in the cache or this caller holds its lease, whichever
+    /// comes first, looking every `interval`: so a herd spread over several processes sharing
+    /// the folder makes one preparation. A holder killed mid-preparation releases the lease with
+    /// its lock, and a waiter takes over; a holder that failed without storing a refusal lets
+    /// the next waiter try again. Per process, put the calls through a `SingleFlight` first.
+    ///
+    ///     switch try await cache.claim(key) {
+    ///     case .entry(let entry): return entry
+    ///     case .lease(let lease):
+    ///         defer { lease.release() }
+    ///         return try cache.store(try await cache.prepare(request, with: preparer), for: key)
+    ///     }
+    ///
+    /// - Throws: `AttachmentError` of kind `.cancelled` when the calling task is cancelled while
+    ///   waiting, `.writeFailed` when the lease file cannot be opened (the folder is not
+    ///   writable, or a link is planted there).
+    public func claim(_ key: Key, checkingEvery interval: Duration = .milliseconds(50)) async throws(AttachmentError)
+        -> Claim
+    {
+        while true {
+            if let entry = entry(for: key) { return .entry(entry) }
+            let file: CacheStore.LeaseFile?
+            do { file = try store.lease(key.digest) } catch { throw AttachmentError(cacheFailure: error, names: names) }
+            if let file {
+                // Stored and let go between the look and the lock.
+                if let entry = entry(for: key) {
+                    file.release()
+                    return .entry(entry)
+                }
+                return .lease(Lease(file))
+            }
+            do { try await Task.sleep(for: interval) } catch {
+                throw AttachmentError(
+                    kind: .cancelled, reason: "cancelled while another process prepared the same link; nothing was written")
+            }
+        }
+    }
+
     /// Bytes the entries hold, as this process last counted them.
     public var usage: Int { store.usage }
 

@@ -6,6 +6,7 @@ import SystemSupport
 /// with `AtomicFile` so a reader sees a whole entry or none. Under `root`:
 ///
 ///     entries/3f/3fa9…c1     one entry; the two-digit folder is the key's first byte
+///     leases/3fa9…c1         held (flock) by the process preparing that key, while it does
 ///     .evict.lock            held (flock) by the one process evicting at a time
 ///
 /// Least recently used entries go first when the files pass `capacity`: a hit moves an entry's
@@ -101,6 +102,7 @@ package final class CacheStore: @unchecked Sendable {
     package let capacity: Int
     package let rejectionTTL: Double
     private let shards: [DirectoryHandle]
+    private let leases: DirectoryHandle
     /// The cache folder, opened once: every name under it is reached from here, never by path.
     package let rootHandle: DirectoryHandle
     private let lock = NSLock()
@@ -123,6 +125,7 @@ package final class CacheStore: @unchecked Sendable {
         self.root = root
         self.capacity = capacity
         self.rejectionTTL = rejectionTTL
+        leases = try rootHandle.folder("leases", create: true)
         let entries = try rootHandle.folder("entries", create: true)
         var shards: [DirectoryHandle] = []
         for index in 0..<256 {
@@ -236,6 +239,66 @@ package final class CacheStore: @unchecked Sendable {
         }
         if over { evict() }
         return entry
+    }
+
+    // MARK: - Leases
+
+    /// The lease of `key`, held by this caller until `release()`: an exclusive `flock` on
+    /// `leases/<key>`. Nil while another holder has it (another process, or another caller in
+    /// this one). The kernel drops the lock of a process that dies, so a killed holder's lease
+    /// is free at once; its file stays until the next holder releases it.
+    ///
+    /// A holder removes the file before it lets go, so a name is never left locked by nobody but
+    /// a file is: a caller that locked a file no longer at the name (removed, or replaced by a
+    /// new one, between its open and its lock) lets it go and tries again.
+    package func lease(_ key: String) throws(ContainerError) -> LeaseFile? {
+        guard shard(key) != nil else {
+            throw .refusedPath(call: "open", path: key, reason: "a cache key is 64 lower-case hex digits")
+        }
+        let path = leases.path(of: key)
+        for _ in 0..<16 {
+            let (fd, status) = try leases.openFileWithStatus(key, .readWrite, [.create], permissions: 0o644)
+            do {
+                try SystemCall.lockExclusive(fd, path: path)
+            } catch {
+                try? SystemCall.close(fd, path: path)
+                if case .system(_, _, EWOULDBLOCK) = error { return nil }
+                throw error
+            }
+            if let status, (try? leases.status(key))?.identity == status.identity {
+                return LeaseFile(fd: fd, folder: leases, name: key)
+            }
+            try? SystemCall.close(fd, path: path)
+        }
+        // Taken and let go sixteen times over between an open and a lock: as good as held.
+        return nil
+    }
+
+    /// A held lease (`lease(_:)`); released once, by `release()` or when it goes.
+    package final class LeaseFile: @unchecked Sendable {
+        private let lock = NSLock()
+        private var fd: Int32
+        private let folder: DirectoryHandle
+        private let name: String
+
+        fileprivate init(fd: Int32, folder: DirectoryHandle, name: String) {
+            self.fd = fd
+            self.folder = folder
+            self.name = name
+        }
+
+        deinit { release() }
+
+        /// Removes the lease's file, then unlocks it. Safe to call more than once.
+        package func release() {
+            let held: Int32 = lock.withLock {
+                defer { fd = -1 }
+                return fd
+            }
+            guard held >= 0 else { return }
+            try? folder.remove(name)
+            try? SystemCall.close(held, path: folder.path(of: name))
+        }
     }
 
     /// Bytes of entries, as this process last counted them (exact after each eviction).
