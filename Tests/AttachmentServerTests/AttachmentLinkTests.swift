@@ -45,6 +45,20 @@ import Testing
         #expect(!signer.isValid(parsed.signature, for: parsed.signedPart))
     }
 
+    /// A source with a user name or password would show them to every device the link is pushed
+    /// to: refused, with the way to give an origin credentials instead.
+    @Test func aSourceWithCredentialsIsRefused() throws {
+        let link = AttachmentLink(source: URL(string: "https://u:secret@cdn.example.com/cat.jpg")!)
+        #expect(AttachmentLink.carriesCredentials(link.source))
+        #expect(!AttachmentLink.carriesCredentials(URL(string: "https://cdn.example.com/a@2x.jpg")!))
+        #expect {
+            try AttachmentLink.parse(uri: link.path(signedBy: signer))
+        } throws: { error in
+            guard let error = error as? AttachmentLink.LinkError else { return false }
+            return error.status == 400 && error.reason.contains("originHeaders") && !error.reason.contains("secret")
+        }
+    }
+
     /// The same 32 bytes spelled with the last character's unused low bits set: refused, so a link
     /// has one valid form (one cache key at a CDN).
     @Test func aSignatureWithItsUnusedLowBitsSetIsRefused() throws {

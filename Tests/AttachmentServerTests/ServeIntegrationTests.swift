@@ -236,6 +236,28 @@ import Testing
         #expect(!gate.current.isOpen)
     }
 
+    /// An origin that wants credentials gets them from the server's configuration, by host, not
+    /// from the link.
+    @Test func originHeadersReachTheirOrigin() throws {
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        let guarded: TestHTTPServer.Handler = { request in
+            request.headers["authorization"] == "Bearer s3cret" ? .bytes(jpeg, contentType: "image/jpeg") : .text("who?", status: 401)
+        }
+        let rig = try ServeRig { $0.originHeaders = ["127.0.0.1": ["Authorization": "Bearer s3cret"], "*.example.com": ["X-Other": "1"]] }
+        rig.origin.route("/private.jpg", guarded)
+        #expect(try rig.get(rig.link("/private.jpg")).status == 200)
+        let without = try ServeRig { $0.originHeaders = ["cdn.example.com": ["Authorization": "Bearer s3cret"]] }
+        without.origin.route("/private.jpg", guarded)
+        let refused = try without.get(without.link("/private.jpg"))
+        #expect(refused.status == 502, "another host's headers are not sent")
+        #expect {
+            try ServeRig { $0.originHeaders = ["cdn.example.com": ["Bad Name": "x"]] }
+        } throws: { error in
+            guard case .configuration(let reason) = error as? ServerError else { return false }
+            return reason.contains("originHeaders")
+        }
+    }
+
     @Test func pastMaxPendingAMissIs503WithRetryAfter() throws {
         let rig = try ServeRig { $0.maxPending = 1 }
         let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))

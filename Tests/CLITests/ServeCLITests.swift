@@ -134,6 +134,35 @@ import Testing
         #expect(badAddress.stderr.contains("not an address of this machine"), "\(badAddress.stderr)")
     }
 
+    /// Credentials for an origin come from --origin-headers FILE (not from links): sent to that
+    /// host only. A malformed line is refused naming its place, not its text.
+    @Test func originHeadersFromAFileReachTheOrigin() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        origin.route("/private.jpg") { request in
+            request.headers["authorization"] == "Bearer s3cret" ? .bytes(jpeg, contentType: "image/jpeg") : .text("who?", status: 401)
+        }
+        let file = folder.appendingPathComponent("origin-headers")
+        try "# origin credentials\n127.0.0.1:Authorization:Bearer s3cret\n".write(to: file, atomically: true, encoding: .utf8)
+        let serve = try ServeProcess(cache: folder.appendingPathComponent("c"), extra: ["--origin-headers", file.path])
+        defer {
+            serve.terminate()
+            _ = serve.wait()
+        }
+        #expect(try TestHTTPClient.get(port: serve.port, path: Self.link(origin.url("/private.jpg"))).status == 200)
+
+        try "127.0.0.1 Authorization s3cret\n".write(to: file, atomically: true, encoding: .utf8)
+        let bad = try ProcessRunner.run(
+            "pushattach", ["serve", "--cache", folder.appendingPathComponent("d").path, "--allow-unsigned", "--origin-headers", file.path])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("origin-headers \(file.path):1"), "\(bad.stderr)")
+        #expect(!bad.stderr.contains("s3cret"))
+    }
+
     /// A link at DIR/work is refused at start, naming it; its target is left alone.
     @Test func aLinkAtTheCachesWorkFolderIsRefusedAtStart() throws {
         let folder = Self.temporaryFolder()
@@ -435,6 +464,18 @@ final class LockedBox<Value>: @unchecked Sendable {
         #expect(request.link.typeHint == "image")
         #expect(request.link.thumbnailSize == 128)
         #expect(AttachmentSigner(key: Array("k".utf8)).isValid(request.signature, for: request.signedPart))
+    }
+
+    /// A URL with a user name or password is refused, saying how to give the credentials to the
+    /// server instead; the password is not echoed.
+    @Test func linkRefusesAURLWithCredentials() throws {
+        let result = try ProcessRunner.run(
+            "pushattach", ["link", "https://user:s3cretpw@cdn.example.com/cat.webp"], environment: ["PUSHATTACH_SIGNING_KEY": "k"])
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("--origin-header"), "\(result.stderr)")
+        #expect(result.stderr.contains("https://***@cdn.example.com/cat.webp"), "\(result.stderr)")
+        #expect(!result.stderr.contains("s3cretpw"))
     }
 
     @Test func linkWithoutAKeyIsAUsageError() throws {

@@ -53,6 +53,13 @@ extension AttachmentServer {
         /// or, on a kept-alive connection, from the previous answer plus `idleTimeout`. A
         /// connection past it is closed. Zero: no bound. Default 10 s.
         public var headerTimeout: Duration = .seconds(10)
+        /// Request headers per origin host, for origins that want credentials: the host pattern
+        /// (`cdn.example.com`, or `*.example.com` for its subdomains, as `fetch.allowedHosts`)
+        /// to the headers (`["Authorization": "Bearer …"]`). A source whose host matches gets
+        /// them (an exact pattern's over a wildcard's); they go to its origin only, never to
+        /// another host a redirect leads to. Links cannot carry credentials
+        /// (`AttachmentLink.credentialsReason`): every device a link is pushed to would see them.
+        public var originHeaders: [String: [String: String]] = [:]
         /// How the attachments are prepared: fetch policy (allowed hosts, private networks), long
         /// side, quality, budgets.
         public var preparer = AttachmentPreparer.Configuration.default
@@ -64,6 +71,42 @@ extension AttachmentServer {
 
         /// The defaults, caching in `cacheFolder`.
         public init(cacheFolder: URL) { self.cacheFolder = cacheFolder }
+
+        /// What is wrong with `originHeaders` (a pattern that is not a host, a header the fetch
+        /// policy refuses), or nil.
+        public var originHeaderProblem: String? {
+            for (pattern, headers) in originHeaders.sorted(by: { $0.key < $1.key }) {
+                let host = pattern.hasPrefix("*.") ? String(pattern.dropFirst(2)) : pattern
+                guard !host.isEmpty, !host.contains(where: { $0 == "/" || $0 == ":" || $0 == "@" || $0 == "*" || $0.isWhitespace })
+                else {
+                    return "originHeaders: '\(DisplayText.escaped(pattern))' is not a host ('cdn.example.com', or '*.example.com' for its subdomains)"
+                }
+                if let problem = preparer.fetch.headerProblem(adding: headers) {
+                    return "originHeaders['\(DisplayText.escaped(pattern))']: \(problem)"
+                }
+            }
+            return nil
+        }
+
+        /// The headers `originHeaders` gives a source on `host`: a wildcard pattern's, then an
+        /// exact one's over them.
+        func originHeaders(forHost host: String) -> [String: String] {
+            var merged: [String: String] = [:]
+            let ordered = originHeaders.sorted { a, b in
+                let (wildA, wildB) = (a.key.hasPrefix("*."), b.key.hasPrefix("*."))
+                return wildA != wildB ? wildA : a.key < b.key
+            }
+            for (pattern, headers) in ordered {
+                var policy = FetchPolicy()
+                policy.allowedHosts = [pattern]
+                guard policy.allows(host: host) else { continue }
+                for (name, value) in headers {
+                    merged = merged.filter { $0.key.lowercased() != name.lowercased() }
+                    merged[name] = value
+                }
+            }
+            return merged
+        }
 
         /// What else changes the output than the link: part of every cache key, so a server
         /// restarted with another long side or quality does not answer with the old files.

@@ -36,6 +36,7 @@ public final class AttachmentServer: Sendable {
         guard configuration.deadline > .zero, configuration.prepareTimeout > .zero, configuration.maxPending > 0 else {
             throw .configuration("the deadline, the preparation budget and the pending-preparation limit must be above 0")
         }
+        if let problem = configuration.originHeaderProblem { throw .configuration(problem) }
         self.configuration = configuration
         let cache: AttachmentCache
         do {

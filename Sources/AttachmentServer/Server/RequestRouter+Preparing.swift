@@ -88,8 +88,9 @@ extension RequestRouter {
         do throws(AttachmentError) {
             guard let side = link.thumbnailSize else {
                 metrics.fetched()
-                let attachment = try await cache.prepare(
-                    AttachmentRequest(url: link.source, typeHint: link.typeHint), with: preparer)
+                var request = AttachmentRequest(url: link.source, typeHint: link.typeHint)
+                request.headers = configuration.originHeaders(forHost: link.source.host ?? "")
+                let attachment = try await cache.prepare(request, with: preparer)
                 return .cached(try cache.store(attachment, for: key))
             }
             var whole = link

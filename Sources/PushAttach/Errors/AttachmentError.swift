@@ -81,12 +81,14 @@ public struct AttachmentError: Error, Sendable, Equatable, CustomStringConvertib
         self.warnings = warnings
     }
 
-    /// `<url>: <reason>` (with the error code when there is one); the reason alone when it
-    /// names the URL already (a download's reasons do).
+    /// `<url>: <reason>` (with the error code when there is one), the URL without credentials;
+    /// the reason alone when it names the URL already (a download's reasons do).
     public var description: String {
         let code = errorCode.map { " (UNErrorCode \($0))" } ?? ""
-        guard let url, !reason.contains(url.absoluteString) else { return reason + code }
-        return "\(url.absoluteString): \(reason)\(code)"
+        guard let url else { return reason + code }
+        let shown = DisplayText.withoutCredentials(url.absoluteString)
+        guard !reason.contains(shown) else { return reason + code }
+        return "\(shown): \(reason)\(code)"
     }
 
     /// `description`, for `localizedDescription` (which would otherwise be "The operation could

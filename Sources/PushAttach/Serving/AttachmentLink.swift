@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import SystemSupport
 
 /// The URL scheme of `pushattach serve`: one source URL with the sender's type hint and a
@@ -70,11 +71,27 @@ public struct AttachmentLink: Sendable, Hashable {
             throw LinkError(
                 status: 400, reason: "the last path segment is not an http(s) URL in base64url without padding")
         }
+        guard !Self.carriesCredentials(source) else {
+            throw LinkError(status: 400, reason: Self.credentialsReason)
+        }
         var link = AttachmentLink(source: source)
         try link.apply(query: query)
         let signedPart = "/" + segments[3] + (query.map { $0.isEmpty ? "" : "?" + $0 } ?? "")
         return SignedRequest(link: link, signature: String(segments[2]), signedPart: signedPart)
     }
+
+    /// Whether `source` names a user or a password (`https://user:password@host/…`): `parse`
+    /// refuses such a link, and every output shows the URL without them
+    /// (`DisplayText.withoutCredentials`).
+    public static func carriesCredentials(_ source: URL) -> Bool {
+        DisplayText.withoutCredentials(source.absoluteString) != source.absoluteString
+    }
+
+    /// Why a source URL with a user name or password is refused, in the library's terms.
+    public static let credentialsReason =
+        "the source URL carries a user name or password, which every device the link is pushed to would see: "
+        + "link to the URL without them and give the server the origin's credentials as request headers "
+        + "(AttachmentServer.Configuration.originHeaders)"
 
     /// A parsed request: its link, the signature it came with and the part that signature covers.
     public struct SignedRequest: Sendable, Hashable {
@@ -180,3 +197,4 @@ enum Base64URL {
         }
     }
 }
+

@@ -30,6 +30,14 @@ struct ServeCommand: Command {
             "--allow-source", "HOSTGLOB",
             "Only fetch from hosts matching HOSTGLOB ('cdn.example.com', or '*.example.com' for subdomains); repeatable.",
             repeatable: true)
+        static let originHeader = OptionInfo.value(
+            "--origin-header", "HOST:NAME:VALUE",
+            "Send header NAME: VALUE to sources on HOST ('cdn.example.com', or '*.example.com' for subdomains), and only to that origin: credentials for an origin, which links cannot carry. Repeatable; visible to other users in the process list, so prefer --origin-headers.",
+            repeatable: true)
+        static let originHeaders = OptionInfo.value(
+            "--origin-headers", "FILE",
+            "--origin-header's HOST:NAME:VALUE, one per line ('#' comments), from a file only the server can read.",
+            completion: .file)
         static let allowPrivateNetworks = OptionInfo.flag(
             "--allow-private-networks",
             "Allow sources on loopback, private, link-local and other non-public addresses (refused by default, checked at connect time).")
@@ -81,7 +89,8 @@ struct ServeCommand: Command {
             default: "-", completion: .file)
 
         static let all = [
-            listen, cache, cacheSize, keyFile, allowUnsigned, allowSource, allowPrivateNetworks, maxAge, deadline, prepareTimeout,
+            listen, cache, cacheSize, keyFile, allowUnsigned, allowSource, originHeader, originHeaders, allowPrivateNetworks, maxAge,
+            deadline, prepareTimeout,
             grace,
             drainDelay, rejectionTTL, maxPending, threads, maxConnections, perIPLimit, idleTimeout, headerTimeout, maxLongSide,
             quality, accessLog,
@@ -115,6 +124,8 @@ struct ServeCommand: Command {
         }
         configuration.preparer.fetch.allowedHosts = arguments.all(Options.allowSource)
         configuration.preparer.fetch.allowPrivateNetworks = arguments.flag(Options.allowPrivateNetworks)
+        configuration.originHeaders = try Self.originHeaders(
+            arguments.all(Options.originHeader), file: arguments.value(Options.originHeaders), into: configuration)
         if let megabytes = try arguments.double(Options.cacheSize, command: command) {
             configuration.cacheCapacity = Int(megabytes * 1e6)
         }
@@ -157,6 +168,40 @@ struct ServeCommand: Command {
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty else { throw invalid }
         return (host, port)
+    }
+
+    /// `--origin-header` values and the lines of `--origin-headers FILE`, by host.
+    static func originHeaders(_ given: [String], file: String?, into configuration: AttachmentServer.Configuration) throws(
+        UsageError
+    ) -> [String: [String: String]] {
+        let command = "pushattach serve"
+        var entries = given.map { ("--origin-header", $0) }
+        if let file {
+            let text: String
+            do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
+                throw UsageError(command: command, message: "--origin-headers \(file): cannot read it: \(error.localizedDescription)")
+            }
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                entries.append(("--origin-headers \(file):\(number + 1)", trimmed))
+            }
+        }
+        var headers: [String: [String: String]] = [:]
+        for (origin, entry) in entries {
+            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+                // The value may be a secret: the message names the entry's place, never its text.
+                throw UsageError(command: command, message: "\(origin): expected HOST:NAME:VALUE ('cdn.example.com:Authorization:Bearer …')")
+            }
+            headers[parts[0].lowercased(), default: [:]][String(parts[1])] = parts[2].trimmingCharacters(in: .whitespaces)
+        }
+        var checked = configuration
+        checked.originHeaders = headers
+        if let problem = checked.originHeaderProblem {
+            throw UsageError(command: command, message: "--origin-header: \(problem)")
+        }
+        return headers
     }
 
     static func signer(keyFile: String?, command: String) throws(UsageError) -> AttachmentSigner? {
