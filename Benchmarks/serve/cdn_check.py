@@ -19,15 +19,10 @@ Checks, each printed with its figures; the exit status is 1 when one fails:
 Python 3 standard library only (plus varnishd).
 """
 import argparse
-import base64
-import hashlib
-import hmac
 import http.server
 import json
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,35 +31,10 @@ import time
 import urllib.error
 import urllib.request
 
-KEY = b"serve-cdn-check signing key"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_bench import KEY, free_port, link, wait_port  # noqa: E402  (the same links and ports as serve-bench)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port, seconds=30):
-    end = time.time() + seconds
-    while time.time() < end:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"serve-cdn-check: nothing listens on 127.0.0.1:{port} after {seconds} s")
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def link(url):
-    """The signed serve path of `url`, as AttachmentLink.path(signedBy:) makes it."""
-    part = "/" + b64url(url.encode()) + "?type=image"
-    return "/a/" + b64url(hmac.new(KEY, part.encode(), hashlib.sha256).digest()) + part
 
 
 class Origin(http.server.ThreadingHTTPServer):

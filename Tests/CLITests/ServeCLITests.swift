@@ -205,6 +205,12 @@ import Testing
         #expect(new.contains("\"route\":\"/readyz\"") && !new.contains("/healthz"))
     }
 
+    /// Stops each replica still running (SIGTERM) and waits for every one.
+    static func stop(_ replicas: [ServeProcess]) {
+        for replica in replicas where replica.process.isRunning { replica.terminate() }
+        for replica in replicas { _ = replica.wait() }
+    }
+
     /// A metric's value in a replica's `/metrics` (0 when absent).
     static func metric(_ name: String, of port: Int) -> Int {
         guard let answer = try? TestHTTPClient.get(port: port, path: "/metrics", timeout: .seconds(30)) else { return -1 }
@@ -266,10 +272,7 @@ import Testing
         let gate = origin.hold("/herd.jpg", .bytes(jpeg, contentType: "image/jpeg"))
         defer { gate.open() }
         let replicas = try (0..<3).map { _ in try ServeProcess(cache: cache) }
-        defer {
-            for replica in replicas { replica.terminate() }
-            for replica in replicas { _ = replica.wait() }
-        }
+        defer { Self.stop(replicas) }
         let (threads, answers) = Self.herd(Self.link(origin.url("/herd.jpg")), on: replicas)
         // Every request is in (each replica counts its own /metrics request too), one download
         // is held at the origin, and no replica started another.
@@ -297,10 +300,7 @@ import Testing
         let gate = origin.hold("/herd.jpg", sendingFirst: jpeg.count / 2, .bytes(jpeg, contentType: "image/jpeg"))
         defer { gate.open() }
         let replicas = try (0..<3).map { _ in try ServeProcess(cache: cache) }
-        defer {
-            for replica in replicas where replica.process.isRunning { replica.terminate() }
-            for replica in replicas { _ = replica.wait() }
-        }
+        defer { Self.stop(replicas) }
         let path = Self.link(origin.url("/herd.jpg"))
         let (threads, answers) = Self.herd(path, on: replicas)
         #expect(Self.waitUntil { replicas.allSatisfy { Self.metric("pushattach_in_flight_requests", of: $0.port) == 31 } })
@@ -341,12 +341,7 @@ import Testing
         origin.route("/tiny.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
         let a = try ServeProcess(cache: cache, extra: ["--cache-size", "0.1"])
         let b = try ServeProcess(cache: cache, extra: ["--cache-size", "0.1"])
-        defer {
-            a.terminate()
-            b.terminate()
-            _ = a.wait()
-            _ = b.wait()
-        }
+        defer { Self.stop([a, b]) }
         let failures = LockedBox<[String]>([])
         let answered = LockedBox<Int>(0)
         let ports = [a.port, b.port]
@@ -393,12 +388,7 @@ import Testing
         }
         let a = try ServeProcess(cache: cache, extra: ["--cache-size", "0.4"])
         let b = try ServeProcess(cache: cache, extra: ["--cache-size", "0.4"])
-        defer {
-            a.terminate()
-            b.terminate()
-            _ = a.wait()
-            _ = b.wait()
-        }
+        defer { Self.stop([a, b]) }
         let bodies = LockedBox<[String: Set<Data>]>([:])
         let failures = LockedBox<[String]>([])
         let ports = (a.port, b.port)
