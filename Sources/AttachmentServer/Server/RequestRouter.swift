@@ -187,10 +187,13 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         switch outcome {
         case nil:
             let (left, estimate) = timeLeft(preparing: key)
+            let rest =
+                left > .zero
+                ? "the preparation goes on for up to \(Self.seconds(left)) more: a retry joins it, or finds it cached"
+                : "the preparation has just ended: a retry finds it cached, unless it failed"
             return Self.problemResponse(AttachmentProblem(
                 status: 504, error: "timeout",
-                reason:
-                    "not prepared within the server's deadline (\(Self.seconds(configuration.deadline))); the preparation goes on for up to \(Self.seconds(left)) more: a retry joins it, or finds it cached",
+                reason: "not prepared within the server's deadline (\(Self.seconds(configuration.deadline))); \(rest)",
                 retryAfter: estimate))
         case .problem(var problem):
             if problem.isCacheable { return refusalResponse(status: problem.status, body: problem.json, age: 0) }
