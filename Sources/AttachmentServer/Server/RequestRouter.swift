@@ -148,7 +148,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         if isDraining {
             return exchange.complete(Self.problemResponse(
                 AttachmentProblem(
-                            status: 503, error: "unavailable", reason: "draining: shutting down", retryAfter: .seconds(1))))
+                    status: 503, error: "unavailable", reason: "draining: shutting down", retryAfter: .seconds(1))))
         }
         miss(exchange, link: link, key: key)
     }
