@@ -163,9 +163,9 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 
-    /// Two clocks: an origin slower than the request deadline (held until the retry is in) gets 504
-    /// with Retry-After, the
-    /// preparation goes on under its own budget, and a retry joins it: 200, one origin download.
+    /// Two clocks: an origin slower than the request deadline (held until the retry is in) gets
+    /// 504 with Retry-After, the preparation goes on under its own budget, and a retry joins it:
+    /// 200, one origin download.
     @Test func aPreparationOutlivesItsRequestAndARetryJoinsIt() throws {
         // A deadline the retry's own wait (the origin's answer, then the preparation, on a debug
         // build beside the other suites) stays well under.
