@@ -7,7 +7,7 @@ DEBS := libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-op
 TEST_DEBS := chromium
 CONFIG ?= debug
 
-.PHONY: all deps build release check test conformance demo memory-check bench compare serve-bench format clean fuzz census test-asan test-tsan docs scale-demo stress
+.PHONY: all deps build release check test conformance demo memory-check bench compare serve-bench serve-cdn-check format clean fuzz census test-asan test-tsan docs scale-demo stress
 
 all: build
 
@@ -89,6 +89,18 @@ serve-bench:
 	    --photos "$(CORPUS)/photos" --json .build/serve-bench.json $(SERVE_BENCH_ARGS)
 	python3 Benchmarks/serve/chart.py .build/serve-bench.json .build/serve-bench.svg
 	@echo "serve-bench: figures in .build/serve-bench.json, chart in .build/serve-bench.svg"
+
+# The Varnish recipe of docs/SERVE.md, run (Benchmarks/serve/cdn_check.py): Varnish with
+# docs/serve/varnish.vcl in front of two pushattach serve replicas sharing one cache folder, against a
+# slow origin: a 200-request herd through it is one origin download, hits carry Age, the origin's 404
+# is kept from its first answer, a 504 is not kept and its retry joins the preparation. All on
+# 127.0.0.1; every process is stopped by PID. Not part of `make test`.
+SERVE_CDN_DEBS := varnish
+serve-cdn-check:
+	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(SERVE_CDN_DEBS)"
+	$(SWIFT) build -c release --product pushattach
+	python3 Benchmarks/serve/cdn_check.py --pushattach .build/release/pushattach --vcl docs/serve/varnish.vcl \
+	    --json .build/serve-cdn-check.json
 
 # A sharded run under a one-node Slurm cluster (slurm-wlm, munge) started in a scratch folder:
 # sbatch --array of `prepare --shard auto`, merge, checked against one process (docs/SCALE.md).

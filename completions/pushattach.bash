@@ -90,16 +90,20 @@ _pushattach_serve() {
             COMPREPLY=($(compgen -f -- "$cur"))
             return 0
             ;;
+        --origin-headers)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return 0
+            ;;
         --access-log)
             COMPREPLY=($(compgen -f -- "$cur"))
             return 0
             ;;
-        --listen|--cache-size|--allow-source|--max-age|--deadline|--grace|--drain-delay|--rejection-ttl|--max-pending|--threads|--max-connections|--per-ip-limit|--idle-timeout|--max-long-side|--quality)
+        --listen|--cache-size|--allow-source|--origin-header|--max-age|--deadline|--prepare-timeout|--grace|--drain-delay|--rejection-ttl|--max-pending|--threads|--max-connections|--per-ip-limit|--idle-timeout|--header-timeout|--max-long-side|--quality)
             return 0
             ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "--listen --cache --cache-size --key-file --allow-unsigned --allow-source --allow-private-networks --max-age --deadline --grace --drain-delay --rejection-ttl --max-pending --threads --max-connections --per-ip-limit --idle-timeout --max-long-side --quality --access-log -h --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--listen --cache --cache-size --key-file --allow-unsigned --allow-source --origin-header --origin-headers --allow-private-networks --max-age --deadline --prepare-timeout --grace --drain-delay --rejection-ttl --max-pending --threads --max-connections --per-ip-limit --idle-timeout --header-timeout --max-long-side --quality --access-log -h --help" -- "$cur"))
     fi
 }
 

@@ -39,5 +39,8 @@ def svg(result):
 if __name__ == "__main__":
     with open(sys.argv[1]) as f:
         data = json.load(f)
+    if "cold_ours" not in data:
+        print(f"chart: no cold or warm figures in {sys.argv[1]} (a run of one phase); no chart drawn")
+        sys.exit(0)
     with open(sys.argv[2], "w") as f:
         f.write(svg(data))

@@ -14,7 +14,10 @@ Cold: each round asks for every photo once, CONCURRENCY at a time (curl --parall
 fresh cache (ours) or thumbor; requests/s = photos * rounds / wall time; p50 and p99 over every
 request. Warm: wrk -t2 -cCONNECTIONS over the photos' links once they are cached, against nginx
 serving the same bytes as static files, in --warm-rounds alternated rounds (median of each). Memory: serve's resident set while wrk holds 1,000
-connections open on warm links (sampled every 50 ms; VmHWM at the end).
+connections open on warm links (sampled every 50 ms; VmHWM at the end). Trickle: 1,000 connections
+from 127.0.0.2 each sending a byte of a request head every 7 s (reconnecting when cut off), while
+/healthz is asked from 127.0.0.1 every 100 ms: how long it takes (`--only trickle` runs this alone,
+without nginx, thumbor or photos).
 Python 3 standard library only (plus the tools it runs: nginx, wrk, curl, thumbor).
 """
 import argparse
@@ -26,6 +29,7 @@ import json
 import os
 import platform
 import re
+import selectors
 import shutil
 import signal
 import socket
@@ -274,6 +278,115 @@ def load_average():
     return os.getloadavg()[0]
 
 
+def trickle(port, count=1000, seconds=30, every=7.0, source="127.0.0.2"):
+    """`count` connections from `source`, each sending one byte of a request head every `every`
+    seconds (never idle for long, never done), reconnecting when the server cuts one off, while
+    /healthz is asked from 127.0.0.1 every 100 ms: the probes' times, and how often the
+    tricklers were cut off (the header timeout) or refused (the connection limits)."""
+    head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"t" * 400 + b"\r\n\r\n"
+    stop_at = time.monotonic() + seconds
+    state = {"cut": 0, "refused": 0, "opened": 0}
+    selector = selectors.DefaultSelector()
+    sockets = {}
+
+    def open_one(at):
+        try:
+            conn = socket.create_connection(("127.0.0.1", port), 2, source_address=(source, 0))
+        except OSError:
+            state["refused"] += 1
+            return
+        conn.setblocking(False)
+        state["opened"] += 1
+        # The next byte's time, staggered over the interval; the bytes sent so far.
+        sockets[conn] = [at, 0]
+        selector.register(conn, selectors.EVENT_READ)
+
+    def close_one(conn, cut):
+        selector.unregister(conn)
+        del sockets[conn]
+        conn.close()
+        if cut:
+            state["cut"] += 1
+
+    def run():
+        now = time.monotonic()
+        for index in range(count):
+            open_one(now + every * index / count)
+        while time.monotonic() < stop_at:
+            for key, _ in selector.select(0.05):
+                try:
+                    data = key.fileobj.recv(4096)
+                except OSError:
+                    data = b""
+                if not data:
+                    close_one(key.fileobj, True)
+            now = time.monotonic()
+            for conn, slot in list(sockets.items()):
+                if now >= slot[0]:
+                    try:
+                        conn.send(head[slot[1] % len(head):slot[1] % len(head) + 1])
+                        slot[1] += 1
+                        slot[0] = now + every
+                    except OSError:
+                        close_one(conn, True)
+            while len(sockets) < count and time.monotonic() < stop_at:
+                open_one(time.monotonic() + every)
+        for conn in list(sockets):
+            close_one(conn, False)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    time.sleep(min(2, seconds / 4))  # let the tricklers connect before the first probe
+    times, failures = [], 0
+    while time.monotonic() < stop_at:
+        start = time.monotonic()
+        try:
+            with socket.create_connection(("127.0.0.1", port), 5) as probe:
+                probe.settimeout(5)
+                probe.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                answer = b""
+                while chunk := probe.recv(4096):
+                    answer += chunk
+            if answer.startswith(b"HTTP/1.1 200"):
+                times.append(time.monotonic() - start)
+            else:
+                failures += 1
+        except OSError:
+            failures += 1
+        time.sleep(0.1)
+    worker.join()
+    return {
+        "tricklers": count, "seconds": seconds, "byte_every_s": every, "opened": state["opened"],
+        "cut_by_server": state["cut"], "refused": state["refused"], "probes": len(times) + failures,
+        "probe_failures": failures,
+        "healthz_p50_ms": round(percentile(times, 50) * 1000, 1) if times else None,
+        "healthz_p99_ms": round(percentile(times, 99) * 1000, 1) if times else None,
+        "healthz_max_ms": round(max(times) * 1000, 1) if times else None,
+    }
+
+
+def trickle_only(args):
+    """`--only trickle`: a fresh serve with its defaults (but the key and loopback sources)."""
+    work = tempfile.mkdtemp(prefix="serve-bench-")
+    serve = None
+    try:
+        serve, port = start_serve(args.pushattach, work, os.path.join(work, "cache"))
+        result = {"machine": f"{platform.node()} {os.cpu_count()} cores, {platform.platform()}",
+                  "trickle": trickle(port, args.tricklers, args.trickle_seconds)}
+        result["trickle"]["serve_alive"] = serve.poll() is None
+    finally:
+        stop(serve)
+        shutil.rmtree(work, ignore_errors=True)
+    return result
+
+
+def print_trickle(t):
+    print(f"trickle: {t['tricklers']} connections from 127.0.0.2 each sending a head byte every {t['byte_every_s']} s "
+          f"for {t['seconds']} s ({t['opened']} opened, {t['cut_by_server']} cut off by the server, {t['refused']} refused): "
+          f"/healthz p50 {t['healthz_p50_ms']} ms, p99 {t['healthz_p99_ms']} ms, max {t['healthz_max_ms']} ms, "
+          f"{t['probe_failures']} of {t['probes']} probes failed (target: every probe within 1 s)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pushattach", required=True)
@@ -284,7 +397,19 @@ def main():
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--warm-rounds", type=int, default=3)
     parser.add_argument("--json")
+    parser.add_argument("--only", choices=["trickle"], help="run one phase alone")
+    parser.add_argument("--tricklers", type=int, default=1000)
+    parser.add_argument("--trickle-seconds", type=int, default=30)
     args = parser.parse_args()
+    if args.only == "trickle":
+        result = trickle_only(args)
+        text = json.dumps(result, indent=2)
+        print(text)
+        if args.json:
+            with open(args.json, "w") as f:
+                f.write(text + "\n")
+        print_trickle(result["trickle"])
+        return
     for tool in ["nginx", "wrk", "curl", "thumbor"]:
         if not shutil.which(tool):
             raise SystemExit(f"serve-bench: {tool} is not installed (make serve-bench installs nginx-light, wrk and thumbor)")
@@ -363,6 +488,12 @@ def main():
         held, sampled, hwm = rss_while(
             serve.pid, lambda: wrk(f"http://127.0.0.1:{port}", paths, work, 1000, args.duration, "thousand"))
         result["thousand_connections"] = dict(held, peak_rss_mb=round(sampled / 1e6, 1), vmhwm_mb=round(hwm / 1e6, 1))
+
+        # Slow request heads: 1,000 tricklers against a server with its defaults.
+        stop(serve)
+        serve = state["serve"] = None
+        serve, trickle_port = start_serve(args.pushattach, work, os.path.join(work, "cache-trickle"))
+        result["trickle"] = trickle(trickle_port, args.tricklers, args.trickle_seconds)
     finally:
         for process in [serve, thumbor, nginx, state.get("serve") if "state" in dir() else None]:
             stop(process)
@@ -385,6 +516,7 @@ def main():
           f"{h['origin_downloads']} origin download(s), p50 {h['p50_ms']} ms, p99 {h['p99_ms']} ms")
     print(f"1,000 connections: peak RSS {result['thousand_connections']['peak_rss_mb']} MB "
           f"(VmHWM {result['thousand_connections']['vmhwm_mb']} MB, target <= 128 MB)")
+    print_trickle(result["trickle"])
 
 
 if __name__ == "__main__":

@@ -31,6 +31,97 @@ import Testing
         #expect(try other.entry(for: key("a"))?.body() == Data(repeating: 7, count: 1000))
     }
 
+    /// The audit's race between replicas on a tiny cache, made certain: another process's eviction
+    /// runs right after the rename. The entry is answered from the descriptor it was written
+    /// through, and no error names a path.
+    @Test func anEntryEvictedByAnotherReplicaRightAfterItsRenameIsStillAnswered() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = try CacheStore(root: folder, capacity: 1, rejectionTTL: 60)
+        let other = try CacheStore(root: folder, capacity: 1, rejectionTTL: 60)
+        let removed = LockedCount()
+        writer.afterRenameForTesting = { removed.add(other.evict()) }
+        let name = key("raced").digest
+        let body = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let entry = try writer.store(
+            name, record: CacheStore.Record(status: 200, contentType: "image/jpeg", sha256: "x", length: 0), body: body)
+        #expect(removed.value == 1, "the other replica removed the entry between the rename and the answer")
+        #expect(writer.open(name) == nil && other.open(name) == nil, "gone from the folder")
+        #expect(entry.record.length == body.count)
+        #expect(try entry.body() == body)
+    }
+
+    /// `work` is reached from the cache folder's descriptor: a link there is refused, and nothing
+    /// is written where it points.
+    @Test func aLinkAtWorkIsRefusedAndNotFollowed() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let cacheFolder = folder.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: cacheFolder.appendingPathComponent("work"), withDestinationURL: elsewhere)
+        #expect {
+            _ = try AttachmentCache(folder: cacheFolder)
+        } throws: { error in
+            guard let error = error as? AttachmentError, case .container(.unsafeEntry(let path, .symbolicLink)) = error.underlying
+            else { return false }
+            return path.hasSuffix("/work") && error.kind == .writeFailed
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+    }
+
+    /// A failure of the server's own disk says what failed, never where.
+    @Test func aCacheFailureTellsTheClientNoPath() {
+        let path = "/srv/secret-layout/entries/ab/" + String(repeating: "ab", count: 32)
+        let failures = [
+            AttachmentError(
+                kind: .writeFailed, reason: "the attachment cache: open(2) failed for \(path)",
+                underlying: .container(.system(call: "open", path: path, errno: ENOENT))),
+            AttachmentError(
+                kind: .writeFailed, reason: "\(path) is a symbolic link",
+                underlying: .container(.unsafeEntry(path: path, found: .symbolicLink))),
+        ]
+        for failure in failures {
+            let problem = AttachmentProblem(failure)
+            #expect(problem.status == 503)
+            #expect(!problem.reason.contains("/srv"), "\(problem.reason)")
+            #expect(!String(decoding: problem.json, as: UTF8.self).contains("secret-layout"))
+        }
+    }
+
+    /// Two processes on one folder (two caches here): the second's claim waits while the first
+    /// holds the key's lease, then gets the entry it stored; a lease let go without an entry
+    /// (a holder that failed or died) is taken over.
+    @Test func aClaimWaitsForTheLeaseHolderAndTakesOverWhenItLetsGo() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try AttachmentCache(folder: folder)
+        let second = try AttachmentCache(folder: folder)
+        guard case .lease(let lease) = try await first.claim(key("k")) else {
+            Issue.record("a new key's lease is free")
+            return
+        }
+        let waiter = Task { try await second.claim(key("k"), checkingEvery: .milliseconds(10)) }
+        try storeBytes(1000, first, as: "k")
+        lease.release()
+        guard case .entry(let entry) = try await waiter.value else {
+            Issue.record("the waiter gets the entry the holder stored")
+            return
+        }
+        #expect(try entry.body() == Data(repeating: 7, count: 1000))
+
+        guard case .lease(let failed) = try await first.claim(key("f")) else {
+            Issue.record("a new key's lease is free")
+            return
+        }
+        let takeover = Task { try await second.claim(key("f"), checkingEvery: .milliseconds(10)) }
+        failed.release()
+        guard case .lease(let taken) = try await takeover.value else {
+            Issue.record("nothing was stored: the waiter takes the lease over")
+            return
+        }
+        taken.release()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("leases").path).isEmpty)
+    }
+
     @Test func refusalsExpireAfterTheirTTLAndOtherFailuresAreNotKept() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = try AttachmentCache(folder: folder, rejectionTTL: .milliseconds(300))
@@ -118,4 +209,12 @@ import Testing
         #expect(finished.value == 1)
         #expect(flights.inFlight == 0)
     }
+}
+
+/// A count shared with a closure that may run on another thread.
+final class LockedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add(_ amount: Int) { lock.withLock { count += amount } }
 }

@@ -45,6 +45,46 @@ import Testing
         #expect(!signer.isValid(parsed.signature, for: parsed.signedPart))
     }
 
+    /// A source with a user name or password would show them to every device the link is pushed
+    /// to: refused, with the way to give an origin credentials instead.
+    @Test func aSourceWithCredentialsIsRefused() throws {
+        let link = AttachmentLink(source: URL(string: "https://u:secret@cdn.example.com/cat.jpg")!)
+        #expect(AttachmentLink.carriesCredentials(link.source))
+        #expect(!AttachmentLink.carriesCredentials(URL(string: "https://cdn.example.com/a@2x.jpg")!))
+        #expect {
+            try AttachmentLink.parse(uri: link.path(signedBy: signer))
+        } throws: { error in
+            guard let error = error as? AttachmentLink.LinkError else { return false }
+            return error.status == 400 && error.reason.contains("originHeaders") && !error.reason.contains("secret")
+        }
+    }
+
+    /// The same 32 bytes spelled with the last character's unused low bits set: refused, so a link
+    /// has one valid form (one cache key at a CDN).
+    @Test func aSignatureWithItsUnusedLowBitsSetIsRefused() throws {
+        let link = AttachmentLink(source: URL(string: "https://cdn.example.com/cat.jpg")!, typeHint: "image")
+        let signature = signer.signature(for: link.signedPart)
+        #expect(signature.count == 43, "32 bytes: 43 characters, the last one's 2 low bits unused")
+        #expect(signer.isValid(signature, for: link.signedPart))
+        for variant in Self.otherSpellings(of: signature) {
+            #expect(!signer.isValid(variant, for: link.signedPart), "\(variant)")
+        }
+        // The source segment too: "aHR0cHM6Ly9hLmIvYw" is https://a.b/c; its last character's
+        // 4 unused bits set spells the same bytes.
+        for variant in Self.otherSpellings(of: "aHR0cHM6Ly9hLmIvYw") {
+            #expect(throws: AttachmentLink.LinkError.self) { try AttachmentLink.parse(uri: "/a/sig/" + variant) }
+        }
+        #expect(try AttachmentLink.parse(uri: "/a/sig/aHR0cHM6Ly9hLmIvYw").link.source.absoluteString == "https://a.b/c")
+    }
+
+    /// `text` with its last character's unused low bits set in each other way.
+    static func otherSpellings(of text: String) -> [String] {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let unused = [0, 0, 0b1111, 0b11][text.count % 4]
+        let value = alphabet.firstIndex(of: text.last!)!
+        return (1...unused).map { String(text.dropLast()) + String(alphabet[value | $0]) }
+    }
+
     @Test(arguments: [
         ("/b/x/y", 404), ("/a/sig", 404), ("/a/sig/!!!", 400), ("/a/sig/ZmlsZTovLy9ldGMvcGFzc3dk", 400),
         ("/a/sig/aHR0cHM6Ly9hLmIvYw?thumb=1", 400), ("/a/sig/aHR0cHM6Ly9hLmIvYw?thumb=64&thumb=64", 400),

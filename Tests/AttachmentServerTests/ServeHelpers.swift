@@ -53,3 +53,27 @@ final class ServeRig {
         try JSONDecoder().decode(AttachmentProblem.self, from: response.body)
     }
 }
+
+/// A value shared by a test and the threads it starts.
+final class SharedValue<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+extension ServeRig {
+    /// Waits until the server's `/metrics` text holds `line` (a preparation's state changes on
+    /// the server's threads): true once it does, false after `timeout` (a broken test).
+    func waitForMetric(_ line: String, timeout: Duration = .seconds(60)) -> Bool {
+        let end = ContinuousClock.now + timeout
+        while ContinuousClock.now < end {
+            if server.metrics.split(separator: "\n").contains(Substring(line)) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}

@@ -53,7 +53,9 @@ import Testing
         let forged = "/a/" + String(repeating: "A", count: 43) + "/" + segments[2]
         let otherKey = AttachmentLink(source: URL(string: rig.origin.url("/a.jpg"))!)
             .path(signedBy: AttachmentSigner(key: Array("another key".utf8)))
-        for path in [unsigned, forged, otherKey, good + "?thumb=64"] {
+        // The right signature with its last character's unused low bits set.
+        let respelled = AttachmentLinkTests.otherSpellings(of: String(segments[1])).map { "/a/\($0)/" + segments[2] }
+        for path in [unsigned, forged, otherKey, good + "?thumb=64"] + respelled {
             let answer = try rig.get(path)
             #expect(answer.status == 403, "\(path)")
             #expect(try rig.problem(answer).error == "forbidden")
@@ -78,6 +80,48 @@ import Testing
         #expect(again.status == 422)
         #expect(try rig.problem(again) == problem)
         #expect(rig.origin.hits("/note.jpg") == 1, "a refusal is answered from the cache for its TTL")
+        // The first answer and the cached one carry the same headers, so a CDN keeps either.
+        for refusal in [answer, again] {
+            #expect(refusal.headers["cache-control"]?.hasPrefix("public, max-age=") == true, "\(refusal.headers)")
+            #expect(refusal.headers["content-type"] == "application/json")
+        }
+        #expect(Set([answer, again].map { $0.headers.keys.sorted() }).count == 1)
+    }
+
+    /// The origin's 404 is a refusal too: its first answer may be kept by a CDN like the later ones.
+    @Test func theOriginsNotFoundHasTheSameCachingHeadersFirstAndFromTheCache() throws {
+        let rig = try ServeRig { $0.rejectionTTL = .seconds(60) }
+        let link = rig.link("/status/404")
+        let first = try rig.get(link)
+        let second = try rig.get(link)
+        #expect(first.status == 404 && second.status == 404)
+        #expect(first.headers["cache-control"] == "public, max-age=60", "\(first.headers)")
+        #expect(second.headers["cache-control"]?.hasPrefix("public, max-age=") == true, "\(second.headers)")
+        #expect(first.body == second.body)
+        #expect(rig.origin.hits("/status/404") == 1)
+    }
+
+    /// An origin's 503 with Retry-After: the client gets the same advice, as a header and in the JSON.
+    @Test func theOriginsRetryAfterReachesTheClient() throws {
+        let rig = try ServeRig()
+        rig.origin.route("/busy.jpg") { _ in
+            TestHTTPServer.Response(status: 503, headers: [("Retry-After", "7")], body: .bytes(Data("busy\n".utf8)))
+        }
+        let answer = try rig.get(rig.link("/busy.jpg"))
+        #expect(answer.status == 502)
+        #expect(answer.headers["retry-after"] == "7")
+        #expect(answer.headers["cache-control"] == "no-store")
+        let problem = try rig.problem(answer)
+        #expect(problem.error == "origin_failed")
+        #expect(problem.retryAfter == .seconds(7))
+        let object = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+        #expect(object["retryAfter"] as? Int == 7)
+        // Without advice from the origin there is none in the answer either (the key is null).
+        let broken = try rig.get(rig.link("/status/500"))
+        #expect(broken.headers["retry-after"] == nil)
+        #expect(try rig.problem(broken).retryAfter == nil)
+        let plain = try #require(try JSONSerialization.jsonObject(with: broken.body) as? [String: Any])
+        #expect(plain.keys.contains("retryAfter") && plain["retryAfter"] is NSNull)
     }
 
     @Test func theOriginsNotFoundIs404AndOtherFailuresAre502() throws {
@@ -90,6 +134,23 @@ import Testing
         #expect(try rig.problem(broken).error == "origin_failed")
     }
 
+    /// `work` swapped for a link while the server runs: the preparation still goes where the cache
+    /// opened it, and nothing is written through the link.
+    @Test func aLinkPlantedAtWorkWhileServingIsNotFollowed() throws {
+        let rig = try ServeRig()
+        try rig.serve("small-320x240.jpg", as: "/a.jpg", type: "image/jpeg")
+        let elsewhere = rig.folder.deletingLastPathComponent().appendingPathComponent("elsewhere-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let work = rig.folder.appendingPathComponent("work")
+        try FileManager.default.moveItem(at: work, to: rig.folder.appendingPathComponent("work.moved"))
+        try FileManager.default.createSymbolicLink(at: work, withDestinationURL: elsewhere)
+        let answer = try rig.get(rig.link("/a.jpg"))
+        #expect(answer.status == 200, "\(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+        #expect(answer.body.starts(with: [0xFF, 0xD8]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+    }
+
     @Test func anOriginSlowerThanTheDeadlineIs504() throws {
         let rig = try ServeRig { $0.deadline = .milliseconds(800) }
         let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
@@ -100,6 +161,105 @@ import Testing
         #expect(answer.status == 504)
         #expect(try rig.problem(answer).error == "timeout")
         #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    /// Two clocks: an origin slower than the request deadline (held until the retry is in) gets
+    /// 504 with Retry-After, the preparation goes on under its own budget, and a retry joins it:
+    /// 200, one origin download.
+    @Test func aPreparationOutlivesItsRequestAndARetryJoinsIt() throws {
+        // A deadline the retry's own wait (the origin's answer, then the preparation, on a debug
+        // build beside the other suites) stays well under.
+        let rig = try ServeRig {
+            $0.deadline = .seconds(6)
+            $0.prepareTimeout = .seconds(120)
+        }
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        let gate = rig.origin.hold("/slow.jpg", .bytes(jpeg, contentType: "image/jpeg"))
+        defer { gate.open() }
+        let link = rig.link("/slow.jpg")
+        let first = try rig.get(link)
+        #expect(first.status == 504)
+        let advice = try #require(first.headers["retry-after"].flatMap { Int($0) })
+        #expect(advice >= 1 && advice <= 120)
+        #expect(first.elapsed < .seconds(60), "the deadline, not the budget")
+        let problem = try rig.problem(first)
+        #expect(problem.error == "timeout")
+        #expect(problem.retryAfter == .seconds(advice))
+        #expect(gate.current.waiting == 1, "the download outlived the request: still at the origin")
+        #expect(rig.waitForMetric("pushattach_unattended_preparations 1"))
+
+        let port = rig.server.port
+        let retried = SharedValue<TestHTTPClient.Response?>(nil)
+        let retry = Thread { retried.value = try? TestHTTPClient.get(port: port, path: link, timeout: .seconds(300)) }
+        retry.start()
+        #expect(rig.waitForMetric("pushattach_coalesced_waits_total 1"), "the retry joined the preparation")
+        gate.open()
+        while !retry.isFinished { usleep(10_000) }
+        #expect(retried.value?.status == 200)
+        #expect(retried.value?.body.starts(with: [0xFF, 0xD8]) == true)
+        #expect(rig.origin.hits("/slow.jpg") == 1, "one origin download")
+        #expect(try rig.get(link).status == 200, "and cached")
+        #expect(rig.origin.hits("/slow.jpg") == 1)
+    }
+
+    /// The preparation budget bounds the work itself: past it the preparation is stopped (a new
+    /// request starts a new download) and its waiters get 504.
+    @Test func aPreparationPastItsBudgetIsStopped() throws {
+        let rig = try ServeRig {
+            $0.deadline = .seconds(60)
+            $0.prepareTimeout = .seconds(1)
+        }
+        let gate = rig.origin.hold("/stalled.jpg")
+        defer { gate.open() }
+        let link = rig.link("/stalled.jpg")
+        let answer = try rig.get(link)
+        #expect(answer.status == 504)
+        #expect(try rig.problem(answer).error == "timeout")
+        #expect(answer.elapsed < .seconds(30), "the budget, not the 60 s deadline")
+        #expect(rig.waitForMetric("pushattach_pending_preparations 0"), "nothing left in flight")
+        let port = rig.server.port
+        let again = Thread { _ = try? TestHTTPClient.get(port: port, path: link) }
+        again.start()
+        #expect(gate.waitBlocking(timeout: .seconds(60)) { $0.arrived == 2 } != nil, "a new request downloads again")
+        gate.open()
+        while !again.isFinished { usleep(10_000) }
+    }
+
+    /// Work that outlived its requests is cancelled when the server stops.
+    @Test func stoppingTheServerCancelsPreparationsNoRequestWaitsFor() throws {
+        let rig = try ServeRig {
+            $0.deadline = .seconds(1)
+            $0.prepareTimeout = .seconds(300)
+        }
+        let gate = rig.origin.hold("/held.jpg")
+        defer { gate.open() }
+        #expect(try rig.get(rig.link("/held.jpg")).status == 504)
+        #expect(rig.waitForMetric("pushattach_unattended_preparations 1"))
+        rig.server.stop()
+        #expect(rig.waitForMetric("pushattach_pending_preparations 0"), "cancelled, though the origin still holds it")
+        #expect(!gate.current.isOpen)
+    }
+
+    /// An origin that wants credentials gets them from the server's configuration, by host, not
+    /// from the link.
+    @Test func originHeadersReachTheirOrigin() throws {
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        let guarded: TestHTTPServer.Handler = { request in
+            request.headers["authorization"] == "Bearer s3cret" ? .bytes(jpeg, contentType: "image/jpeg") : .text("who?", status: 401)
+        }
+        let rig = try ServeRig { $0.originHeaders = ["127.0.0.1": ["Authorization": "Bearer s3cret"], "*.example.com": ["X-Other": "1"]] }
+        rig.origin.route("/private.jpg", guarded)
+        #expect(try rig.get(rig.link("/private.jpg")).status == 200)
+        let without = try ServeRig { $0.originHeaders = ["cdn.example.com": ["Authorization": "Bearer s3cret"]] }
+        without.origin.route("/private.jpg", guarded)
+        let refused = try without.get(without.link("/private.jpg"))
+        #expect(refused.status == 502, "another host's headers are not sent")
+        #expect {
+            try ServeRig { $0.originHeaders = ["cdn.example.com": ["Bad Name": "x"]] }
+        } throws: { error in
+            guard case .configuration(let reason) = error as? ServerError else { return false }
+            return reason.contains("originHeaders")
+        }
     }
 
     @Test func pastMaxPendingAMissIs503WithRetryAfter() throws {

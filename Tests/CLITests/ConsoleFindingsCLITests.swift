@@ -92,3 +92,43 @@ import Testing
         #expect(origin.hits("/1.jpg") == 0)
     }
 }
+
+/// A URL with a user name and password is fetched with them, and shown without them everywhere
+/// prepare writes: the console (human and JSON), the journal, manifest.json and report.html.
+@Suite struct CredentialsInURLsCLITests {
+    @Test func noOutputOfPrepareShowsAPassword() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        origin.route("/ok.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        origin.route("/note.jpg") { _ in .text("not a picture\n") }
+        let dir = try ConsoleFindingsCLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        let withCredentials = { (path: String) in
+            origin.url(path).replacingOccurrences(of: "http://", with: "http://user:s3cretpw@")
+        }
+        let urls = ["/ok.jpg", "/note.jpg", "/status/404", "/status/503"].map(withCredentials).joined(separator: "\n") + "\n"
+        var outputs: [String] = []
+        for extra in [["--report"], ["--json", "--resume"]] {
+            let result = try ProcessRunner.run(
+                "pushattach", ["prepare", "-", "-o", out.path, "--allow-private-networks", "--retries", "0"] + extra,
+                stdin: Data(urls.utf8))
+            #expect(result.status == 1, "\(result.stderr)")
+            outputs += [result.stdout, result.stderr]
+        }
+        let files = FileManager.default.enumerator(at: out, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        for file in files where ["json", "jsonl", "html"].contains(file.pathExtension) {
+            outputs.append(try String(contentsOf: file, encoding: .utf8))
+        }
+        #expect(files.contains { $0.lastPathComponent == "report.html" })
+        for output in outputs {
+            #expect(!output.contains("s3cretpw"), "\(output.prefix(2000))")
+        }
+        let all = outputs.joined()
+        #expect(all.contains("http://***@127.0.0.1:\(origin.port)/ok.jpg"), "the URL is still shown, without its credentials")
+        #expect(origin.hits("/ok.jpg") == 1, "the second run resumed: the prepared item is not fetched again")
+        let manifest = try String(contentsOf: out.appendingPathComponent("manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("http://***@127.0.0.1:\(origin.port)/status/404"))
+    }
+}

@@ -134,6 +134,52 @@ import Testing
         #expect(badAddress.stderr.contains("not an address of this machine"), "\(badAddress.stderr)")
     }
 
+    /// Credentials for an origin come from --origin-headers FILE (not from links): sent to that
+    /// host only. A malformed line is refused naming its place, not its text.
+    @Test func originHeadersFromAFileReachTheOrigin() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        origin.route("/private.jpg") { request in
+            request.headers["authorization"] == "Bearer s3cret" ? .bytes(jpeg, contentType: "image/jpeg") : .text("who?", status: 401)
+        }
+        let file = folder.appendingPathComponent("origin-headers")
+        try "# origin credentials\n127.0.0.1:Authorization:Bearer s3cret\n".write(to: file, atomically: true, encoding: .utf8)
+        let serve = try ServeProcess(cache: folder.appendingPathComponent("c"), extra: ["--origin-headers", file.path])
+        defer {
+            serve.terminate()
+            _ = serve.wait()
+        }
+        #expect(try TestHTTPClient.get(port: serve.port, path: Self.link(origin.url("/private.jpg"))).status == 200)
+
+        try "127.0.0.1 Authorization s3cret\n".write(to: file, atomically: true, encoding: .utf8)
+        let bad = try ProcessRunner.run(
+            "pushattach", ["serve", "--cache", folder.appendingPathComponent("d").path, "--allow-unsigned", "--origin-headers", file.path])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("origin-headers \(file.path):1"), "\(bad.stderr)")
+        #expect(!bad.stderr.contains("s3cret"))
+    }
+
+    /// A link at DIR/work is refused at start, naming it; its target is left alone.
+    @Test func aLinkAtTheCachesWorkFolderIsRefusedAtStart() throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("cache")
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: cache.appendingPathComponent("work"), withDestinationURL: elsewhere)
+        let result = try ProcessRunner.run(
+            "pushattach", ["serve", "--cache", cache.path, "--allow-unsigned", "--listen", "127.0.0.1:0"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/cache/work"), "\(result.stderr)")
+        #expect(result.stderr.contains("symbolic link"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+    }
+
     @Test func sighupReopensTheAccessLogAfterItWasMovedAway() throws {
         let cache = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: cache) }
@@ -159,6 +205,172 @@ import Testing
         #expect(new.contains("\"route\":\"/readyz\"") && !new.contains("/healthz"))
     }
 
+    /// Stops each replica still running (SIGTERM) and waits for every one.
+    static func stop(_ replicas: [ServeProcess]) {
+        for replica in replicas where replica.process.isRunning { replica.terminate() }
+        for replica in replicas { _ = replica.wait() }
+    }
+
+    /// A metric's value in a replica's `/metrics` (0 when absent).
+    static func metric(_ name: String, of port: Int) -> Int {
+        guard let answer = try? TestHTTPClient.get(port: port, path: "/metrics", timeout: .seconds(30)) else { return -1 }
+        let prefix = name + " "
+        let line = String(decoding: answer.body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(prefix) }
+        return line.flatMap { Int($0.dropFirst(prefix.count)) } ?? 0
+    }
+
+    /// Waits until `condition` holds (each replica's state, read from its /metrics): true once it
+    /// does, false after a minute (a broken test).
+    static func waitUntil(_ condition: () -> Bool) -> Bool {
+        let end = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < end {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    static func sha256(_ data: Data) -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try? data.write(to: file)
+        let result = try? ProcessRunner.runExecutable(URL(fileURLWithPath: "/usr/bin/sha256sum"), [file.path])
+        return String(result?.stdout.prefix(64) ?? "")
+    }
+
+    /// 30 requests at once for `path` on each replica, each set on its own thread; the answers
+    /// by replica once all are in.
+    static func herd(_ path: String, on replicas: [ServeProcess]) -> (threads: [Thread], answers: LockedBox<[Int: [Result<TestHTTPClient.Response, TestHTTPClient.Failure>]]>) {
+        let answers = LockedBox<[Int: [Result<TestHTTPClient.Response, TestHTTPClient.Failure>]]>([:])
+        let threads = replicas.enumerated().map { index, replica in
+            let port = replica.port
+            return Thread {
+                let got = TestHTTPClient.getMany(port: port, path: path, count: 30, timeout: .seconds(300))
+                answers.update { $0[index] = got }
+            }
+        }
+        for thread in threads { thread.start() }
+        return (threads, answers)
+    }
+
+    /// Whether `answer` is a whole 200: its length as declared, a JPEG to its end, its ETag the
+    /// body's SHA-256.
+    static func isWhole(_ answer: TestHTTPClient.Response) -> Bool {
+        answer.status == 200 && answer.headers["content-length"] == String(answer.body.count)
+            && answer.body.starts(with: [0xFF, 0xD8]) && answer.body.suffix(2) == Data([0xFF, 0xD9])
+            && answer.headers["etag"] == "\"\(sha256(answer.body))\""
+    }
+
+    /// Three replicas on one cache folder, 90 requests at once for one new slow link spread over
+    /// them: one origin download (the lease), 90 whole 200s.
+    @Test func aHerdOverThreeReplicasMakesOneOriginDownload() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let cache = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("photo-1600x1200.jpg"))
+        let gate = origin.hold("/herd.jpg", .bytes(jpeg, contentType: "image/jpeg"))
+        defer { gate.open() }
+        let replicas = try (0..<3).map { _ in try ServeProcess(cache: cache) }
+        defer { Self.stop(replicas) }
+        let (threads, answers) = Self.herd(Self.link(origin.url("/herd.jpg")), on: replicas)
+        // Every request is in (each replica counts its own /metrics request too), one download
+        // is held at the origin, and no replica started another.
+        #expect(Self.waitUntil { replicas.allSatisfy { Self.metric("pushattach_in_flight_requests", of: $0.port) == 31 } })
+        #expect(gate.waitBlocking(timeout: .seconds(60)) { $0.waiting == 1 } != nil)
+        #expect(replicas.map { Self.metric("pushattach_origin_fetches_total", of: $0.port) }.reduce(0, +) == 1)
+        gate.open()
+        while threads.contains(where: { !$0.isFinished }) { usleep(20_000) }
+        let all = answers.value.values.flatMap { $0 }.compactMap { try? $0.get() }
+        #expect(all.count == 90)
+        #expect(all.allSatisfy(Self.isWhole), "\(all.filter { !Self.isWhole($0) }.map(\.status).prefix(5))")
+        #expect(Set(all.map(\.body)).count == 1, "one body, whichever replica answered")
+        #expect(origin.hits("/herd.jpg") == 1, "one origin download for the three replicas")
+    }
+
+    /// The same herd with the lease holder killed (SIGKILL) mid-download: another replica takes the
+    /// lease over and finishes; every answer the survivors give is whole, and so is the cache.
+    @Test func aLeaseHolderKilledMidPreparationIsTakenOverAndNothingPartialIsServed() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let cache = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("photo-1600x1200.jpg"))
+        // Half the body, then held: the holder dies mid-download.
+        let gate = origin.hold("/herd.jpg", sendingFirst: jpeg.count / 2, .bytes(jpeg, contentType: "image/jpeg"))
+        defer { gate.open() }
+        let replicas = try (0..<3).map { _ in try ServeProcess(cache: cache) }
+        defer { Self.stop(replicas) }
+        let path = Self.link(origin.url("/herd.jpg"))
+        let (threads, answers) = Self.herd(path, on: replicas)
+        #expect(Self.waitUntil { replicas.allSatisfy { Self.metric("pushattach_in_flight_requests", of: $0.port) == 31 } })
+        #expect(gate.waitBlocking(timeout: .seconds(60)) { $0.waiting == 1 } != nil)
+        let holders = replicas.indices.filter { Self.metric("pushattach_origin_fetches_total", of: replicas[$0].port) == 1 }
+        #expect(holders.count == 1)
+        let holder = try #require(holders.first)
+        kill(replicas[holder].process.processIdentifier, SIGKILL)
+        // Another replica takes the lease over: a second download reaches the origin.
+        #expect(gate.waitBlocking(timeout: .seconds(60)) { $0.arrived == 2 } != nil, "the lease was taken over")
+        gate.open()
+        while threads.contains(where: { !$0.isFinished }) { usleep(20_000) }
+        let survivors = answers.value.filter { $0.key != holder }.values.flatMap { $0 }
+        let answered = survivors.compactMap { try? $0.get() }
+        #expect(answered.count == 60, "\(survivors.compactMap { if case .failure(let f) = $0 { f.description } else { nil } }.prefix(3))")
+        #expect(answered.allSatisfy(Self.isWhole), "\(answered.filter { !Self.isWhole($0) }.map(\.status).prefix(5))")
+        #expect(Set(answered.map(\.body)).count == 1)
+        // The killed replica's clients lost their connections; none got a partial answer.
+        let fromKilled = (answers.value[holder] ?? []).compactMap { try? $0.get() }
+        #expect(fromKilled.allSatisfy(Self.isWhole))
+        #expect(origin.hits("/herd.jpg") == 2, "the killed download and the one that finished")
+        // The cache holds the whole answer: a replica answers it again without the origin.
+        let survivor = replicas[(holder + 1) % 3]
+        let again = try TestHTTPClient.get(port: survivor.port, path: path, timeout: .seconds(60))
+        #expect(Self.isWhole(again) && again.body == answered.first?.body)
+        #expect(origin.hits("/herd.jpg") == 2)
+    }
+
+    /// The audit's reproduction: two replicas on a cache smaller than a few answers, every request
+    /// a new link, so each store is followed by an eviction that may be the other replica's. Every
+    /// answer is a whole 200, and no body names a path of the server.
+    @Test func twoReplicasOnATinyCacheAnswerEveryMissWhole() throws {
+        let origin = try TestHTTPServer()
+        defer { origin.stop() }
+        let cache = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        origin.route("/tiny.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        let a = try ServeProcess(cache: cache, extra: ["--cache-size", "0.1"])
+        let b = try ServeProcess(cache: cache, extra: ["--cache-size", "0.1"])
+        defer { Self.stop([a, b]) }
+        let failures = LockedBox<[String]>([])
+        let answered = LockedBox<Int>(0)
+        let ports = [a.port, b.port]
+        // Eight clients at once, each asking for one new link after another, alternating replicas:
+        // about eight stores in flight, each followed by an eviction.
+        let workers = (0..<8).map { worker in
+            Thread {
+                for round in 0..<80 {
+                    let path = Self.link(origin.url("/tiny.jpg?n=\(worker)-\(round)"))
+                    let answer = Result { try TestHTTPClient.get(port: ports[(worker + round) % 2], path: path, timeout: .seconds(300)) }
+                    guard case .success(let response) = answer, response.status == 200,
+                        response.headers["content-length"] == String(response.body.count),
+                        response.body.suffix(2) == Data([0xFF, 0xD9])
+                    else {
+                        let text = (try? answer.get()).map { "\($0.status) " + String(decoding: $0.body.prefix(300), as: UTF8.self) }
+                        failures.update { $0.append(text ?? "\(answer)") }
+                        continue
+                    }
+                    answered.update { $0 += 1 }
+                }
+            }
+        }
+        for worker in workers { worker.start() }
+        while workers.contains(where: { !$0.isFinished }) { usleep(20_000) }
+        #expect(failures.value.isEmpty, "\(failures.value.count) failed: \(failures.value.prefix(3))")
+        #expect(!failures.value.contains { $0.contains(cache.path) }, "no answer names the cache folder")
+        #expect(answered.value == 8 * 80)
+    }
+
     /// Two replicas on one cache folder with a cache small enough to evict under load: every
     /// answer whole and the same for one URL, whichever replica gave it.
     @Test func twoProcessesShareOneCacheUnderLoad() throws {
@@ -176,12 +388,7 @@ import Testing
         }
         let a = try ServeProcess(cache: cache, extra: ["--cache-size", "0.4"])
         let b = try ServeProcess(cache: cache, extra: ["--cache-size", "0.4"])
-        defer {
-            a.terminate()
-            b.terminate()
-            _ = a.wait()
-            _ = b.wait()
-        }
+        defer { Self.stop([a, b]) }
         let bodies = LockedBox<[String: Set<Data>]>([:])
         let failures = LockedBox<[String]>([])
         let ports = (a.port, b.port)
@@ -247,6 +454,18 @@ final class LockedBox<Value>: @unchecked Sendable {
         #expect(request.link.typeHint == "image")
         #expect(request.link.thumbnailSize == 128)
         #expect(AttachmentSigner(key: Array("k".utf8)).isValid(request.signature, for: request.signedPart))
+    }
+
+    /// A URL with a user name or password is refused, saying how to give the credentials to the
+    /// server instead; the password is not echoed.
+    @Test func linkRefusesAURLWithCredentials() throws {
+        let result = try ProcessRunner.run(
+            "pushattach", ["link", "https://user:s3cretpw@cdn.example.com/cat.webp"], environment: ["PUSHATTACH_SIGNING_KEY": "k"])
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("--origin-header"), "\(result.stderr)")
+        #expect(result.stderr.contains("https://***@cdn.example.com/cat.webp"), "\(result.stderr)")
+        #expect(!result.stderr.contains("s3cretpw"))
     }
 
     @Test func linkWithoutAKeyIsAUsageError() throws {

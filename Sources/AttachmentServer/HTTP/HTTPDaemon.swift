@@ -4,7 +4,10 @@ import Foundation
 import PushAttach
 
 /// An HTTP/1.1 server on libmicrohttpd: a pool of worker threads, each with its own epoll, that
-/// parse requests, time out idle and slow connections, and send files with `sendfile`. Each
+/// parse requests, time out idle connections and late request heads, and send files with
+/// `sendfile`. A request whose framing could desynchronise a proxy in front (any
+/// `Transfer-Encoding`, a `Content-Length` other than one 0, a header name that is not a token)
+/// is handed over at once with its `framing` problem, answered, and its connection closed. Each
 /// request becomes an `HTTPExchange` handed to `handler` on a worker thread; the handler answers
 /// at once (a cache hit) or parks the connection and answers later from any thread (a miss),
 /// which frees the worker for other connections meanwhile.
@@ -18,8 +21,11 @@ final class HTTPDaemon: @unchecked Sendable {
         var threads: Int
         var connectionLimit: Int
         var perIPLimit: Int
-        /// Seconds a connection may sit idle or trickle its request head before it is closed.
+        /// Seconds a connection may sit idle before it is closed.
         var idleTimeout: Int
+        /// How long a whole request head may take to arrive, whatever its pace: from the
+        /// connection's start, or after the previous answer plus `idleTimeout`. Zero: no bound.
+        var headerTimeout: Duration
     }
 
     /// Called for each request on a worker thread, and once it is done.
@@ -56,7 +62,8 @@ final class HTTPDaemon: @unchecked Sendable {
         var options = pa_httpd_settings(
             listen_fd: fd, threads: UInt32(max(1, settings.threads)),
             connection_limit: UInt32(max(1, settings.connectionLimit)), per_ip_limit: UInt32(max(0, settings.perIPLimit)),
-            idle_timeout: UInt32(max(1, settings.idleTimeout)))
+            idle_timeout: UInt32(max(1, settings.idleTimeout)),
+            header_timeout_ms: UInt32(clamping: max(0, settings.headerTimeout.inMilliseconds)))
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let started = pa_httpd_start(&options, Self.uriCallback, Self.requestCallback, Self.completedCallback, context)
         else {
@@ -141,6 +148,11 @@ final class HTTPDaemon: @unchecked Sendable {
         MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
+    /// What is wrong with the framing of the request on `connection`, or nil.
+    static func framingProblem(of connection: OpaquePointer) -> FramingProblem? {
+        FramingProblem(rawValue: pa_httpd_framing_problem(connection))
+    }
+
     static func suspend(_ connection: OpaquePointer) { MHD_suspend_connection(connection) }
     static func resume(_ connection: OpaquePointer) { MHD_resume_connection(connection) }
 
@@ -175,6 +187,23 @@ final class HTTPDaemon: @unchecked Sendable {
         daemon.unpark(exchange)
         daemon.lock.withLock { _ = daemon.openExchanges.remove(ObjectIdentifier(exchange)) }
         daemon.handler.completed(exchange)
+    }
+}
+
+/// A request head whose framing is refused (RFC 9112 §6.3: a server may reject what a proxy in
+/// front might read differently). No route takes a body.
+enum FramingProblem: Int32, Sendable {
+    case transferEncoding = 1
+    case contentLength = 2
+    case headerName = 3
+
+    /// What is wrong, for the answer's reason.
+    var reason: String {
+        switch self {
+        case .transferEncoding: "Transfer-Encoding is refused: no route takes a body"
+        case .contentLength: "a Content-Length other than one 0 is refused: no route takes a body"
+        case .headerName: "a header name that is not an HTTP token (a space before its colon?) is refused"
+        }
     }
 }
 

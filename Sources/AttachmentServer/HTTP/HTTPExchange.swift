@@ -46,6 +46,9 @@ final class HTTPExchange: @unchecked Sendable {
     /// The client's address, read when the request is handed over.
     private(set) var client = "-"
 
+    /// Set when the request's framing is refused: answer 400; the connection is then closed.
+    private(set) var framing: FramingProblem?
+
     /// The answer will come later, from `complete` on any thread. False when the daemon is
     /// stopping: answer at once instead.
     func park() -> Bool {
@@ -88,20 +91,28 @@ final class HTTPExchange: @unchecked Sendable {
     /// The very first call only says the head arrived: a response queued then (before the
     /// request is read to its end) makes libmicrohttpd close the connection after it, which
     /// would cost every keep-alive client a new connection per request. The second call hands
-    /// the request over.
+    /// the request over. A request whose framing is refused is handed over on the first call,
+    /// so its answer closes the connection and nothing after its head is read as a request.
     func step(connection: OpaquePointer, method: String, handler: any HTTPDaemon.Handler) -> Bool {
         let call: Int = lock.withLock {
             calls += 1
-            if calls == 2 {
+            return calls
+        }
+        var handOver = call == 2
+        if call == 1 {
+            guard let problem = HTTPDaemon.framingProblem(of: connection) else { return true }
+            lock.withLock { framing = problem }
+            handOver = true
+        }
+        if handOver {
+            lock.withLock {
                 self.connection = connection
                 self.method = method
                 ifNoneMatch = HTTPDaemon.header("If-None-Match", of: connection)
                 if handler.wantsClientAddress { client = HTTPDaemon.clientAddress(connection) }
             }
-            return calls
+            handler.handle(self)
         }
-        if call == 1 { return true }
-        if call == 2 { handler.handle(self) }
         return lock.withLock { () -> Bool in
             switch state {
             case .ready(let response):

@@ -33,9 +33,10 @@ public final class AttachmentServer: Sendable {
             throw .configuration(
                 "no signing key: give AttachmentServer.Configuration.signer (or allow unsigned links, for development only)")
         }
-        guard configuration.deadline > .zero, configuration.maxPending > 0 else {
-            throw .configuration("the deadline and the pending-preparation limit must be above 0")
+        guard configuration.deadline > .zero, configuration.prepareTimeout > .zero, configuration.maxPending > 0 else {
+            throw .configuration("the deadline, the preparation budget and the pending-preparation limit must be above 0")
         }
+        if let problem = configuration.originHeaderProblem { throw .configuration(problem) }
         self.configuration = configuration
         let cache: AttachmentCache
         do {
@@ -48,7 +49,7 @@ public final class AttachmentServer: Sendable {
             settings: HTTPDaemon.Settings(
                 host: configuration.host, port: configuration.port, threads: configuration.threads,
                 connectionLimit: configuration.connectionLimit, perIPLimit: configuration.perIPLimit,
-                idleTimeout: configuration.idleTimeout),
+                idleTimeout: configuration.idleTimeout, headerTimeout: configuration.headerTimeout),
             handler: router)
         router.daemon = daemon
     }
@@ -71,13 +72,15 @@ public final class AttachmentServer: Sendable {
         stop()
     }
 
-    /// Stops at once: requests still waiting get 503, connections are closed.
+    /// Stops at once: requests still waiting get 503, connections are closed, and preparations
+    /// still in flight (those that outlived their requests too) are cancelled.
     public func stop() {
         router.isDraining = true
         daemon.stop(answeringParkedWith: RequestRouter.problemResponse(
-            AttachmentProblem(status: 503, error: "unavailable", reason: "the server is shutting down; try again"),
-            retryAfter: 1))
-        router.stopExecutor()
+            AttachmentProblem(
+                status: 503, error: "unavailable", reason: "the server is shutting down; try again",
+                retryAfter: .seconds(1))))
+        router.stopPreparations()
     }
 
     deinit { stop() }

@@ -8,12 +8,7 @@ extension RequestRouter {
     func answer(_ entry: AttachmentCache.Entry, to exchange: HTTPExchange, shared: Bool = false) -> HTTPResponse {
         let answer = entry.answer
         guard answer.status == 200, let sha256 = answer.sha256 else {
-            let body = (try? entry.body()) ?? Data()
-            let maxAge = max(0, Int(configuration.rejectionTTL.components.seconds) - Int(entry.age))
-            return HTTPResponse(
-                status: answer.status,
-                headers: [("Content-Type", "application/json"), ("Cache-Control", "public, max-age=\(maxAge)")],
-                body: .data(body))
+            return refusalResponse(status: answer.status, body: (try? entry.body()) ?? Data(), age: entry.age)
         }
         let etag = "\"\(sha256)\""
         var headers = [
@@ -26,8 +21,8 @@ extension RequestRouter {
         headers.insert(("Content-Type", answer.contentType), at: 0)
         guard let (descriptor, offset) = shared ? entry.duplicateDescriptor() : entry.takeDescriptor() else {
             return Self.problemResponse(
-                AttachmentProblem(status: 503, error: "unavailable", reason: "out of file descriptors; try again"),
-                retryAfter: 1)
+                AttachmentProblem(
+                    status: 503, error: "unavailable", reason: "out of file descriptors; try again", retryAfter: .seconds(1)))
         }
         return HTTPResponse(
             status: 200, headers: headers, body: .file(descriptor: descriptor, offset: offset, length: answer.byteCount))
@@ -45,11 +40,22 @@ extension RequestRouter {
         }
     }
 
-    /// A JSON error answer (`AttachmentProblem`), with `Retry-After` when given.
-    static func problemResponse(_ problem: AttachmentProblem, retryAfter: Int? = nil) -> HTTPResponse {
+    /// A JSON error answer (`AttachmentProblem`) no cache may keep, with `Retry-After` when the
+    /// problem gives advice.
+    static func problemResponse(_ problem: AttachmentProblem) -> HTTPResponse {
         var headers = [("Content-Type", "application/json"), ("Cache-Control", "no-store")]
-        if let retryAfter { headers.append(("Retry-After", String(retryAfter))) }
+        if let seconds = problem.retryAfterSeconds { headers.append(("Retry-After", String(seconds))) }
         return HTTPResponse(status: problem.status, headers: headers, body: .data(problem.json))
+    }
+
+    /// A refusal the cache keeps for `rejectionTTL` (422, the origin's 404), `age` seconds after
+    /// it was stored: the same headers whether it was just made or read from the cache, so a
+    /// CDN keeps the first answer as it keeps the later ones.
+    func refusalResponse(status: Int, body: Data, age: Double) -> HTTPResponse {
+        let maxAge = max(0, Int(configuration.rejectionTTL.components.seconds) - Int(age))
+        return HTTPResponse(
+            status: status, headers: [("Content-Type", "application/json"), ("Cache-Control", "public, max-age=\(maxAge)")],
+            body: .data(body))
     }
 
     static func text(_ text: String, type: String = "text/plain; charset=utf-8") -> HTTPResponse {
@@ -73,6 +79,9 @@ extension RequestRouter {
 extension Duration {
     /// The duration in seconds, with its fraction.
     var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
+    /// The duration in whole milliseconds, rounded down.
+    var inMilliseconds: Int { Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000) }
 }
 
 extension Double {

@@ -20,6 +20,11 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     /// link's signature cannot stop holding while the key is the same. Starts over when full.
     private let verifiedLinks = Locked<[String: (AttachmentLink, AttachmentCache.Key)]>([:])
     private static let verifiedLinkLimit = 4096
+    /// When each preparation in flight started, by cache key: what a 504's estimate counts from.
+    let preparationStarts = Locked<[String: ContinuousClock.Instant]>([:])
+    /// How long the latest preparations that outlived a request's deadline took (the last 32):
+    /// what a 504's estimate of the time left is drawn from.
+    let slowPreparations = Locked<[Duration]>([])
 
     var wantsClientAddress: Bool { log != nil }
 
@@ -48,8 +53,10 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         log = configuration.accessLogPath.map(AccessLog.init(path:))
     }
 
-    /// Lets the executor's threads end once its jobs are done.
-    func stopExecutor() {
+    /// Cancels the preparations still in flight (those that outlived their requests too) and
+    /// lets the executor's threads end once their jobs are done.
+    func stopPreparations() {
+        flights.cancelAll()
         if #available(macOS 15.0, *) { (executor as? ServeExecutor)?.stop() }
     }
 
@@ -59,12 +66,19 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     }
 
     var metricsText: String {
-        metrics.render(inFlight: daemon?.openRequests ?? 0, pending: flights.inFlight, cacheBytes: cache.usage)
+        metrics.render(
+            inFlight: daemon?.openRequests ?? 0, pending: flights.inFlight, unattended: flights.unattended,
+            cacheBytes: cache.usage)
     }
 
     // MARK: - HTTPDaemon.Handler
 
     func handle(_ exchange: HTTPExchange) {
+        if let framing = exchange.framing {
+            var response = Self.problemResponse(AttachmentProblem(status: 400, error: "bad_request", reason: framing.reason))
+            response.headers.append(("Connection", "close"))
+            return exchange.complete(response)
+        }
         guard exchange.method == "GET" || exchange.method == "HEAD" else {
             var response = Self.problemResponse(
                 AttachmentProblem(status: 405, error: "method_not_allowed", reason: "only GET and HEAD are served"))
@@ -77,7 +91,8 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
             exchange.complete(
                 isDraining
                     ? Self.problemResponse(
-                        AttachmentProblem(status: 503, error: "unavailable", reason: "draining: shutting down"), retryAfter: 1)
+                        AttachmentProblem(
+                            status: 503, error: "unavailable", reason: "draining: shutting down", retryAfter: .seconds(1)))
                     : Self.text("ready\n"))
         case "/metrics": exchange.complete(Self.text(metricsText, type: "text/plain; version=0.0.4"))
         default: handleLink(exchange)
@@ -132,7 +147,8 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         }
         if isDraining {
             return exchange.complete(Self.problemResponse(
-                AttachmentProblem(status: 503, error: "unavailable", reason: "draining: shutting down"), retryAfter: 1))
+                AttachmentProblem(
+                    status: 503, error: "unavailable", reason: "draining: shutting down", retryAfter: .seconds(1))))
         }
         miss(exchange, link: link, key: key)
     }
@@ -140,13 +156,14 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     private func miss(_ exchange: HTTPExchange, link: AttachmentLink, key: AttachmentCache.Key) {
         guard exchange.park() else {
             return exchange.complete(Self.problemResponse(
-                AttachmentProblem(status: 503, error: "unavailable", reason: "the server is shutting down; try again"),
-                retryAfter: 1))
+                AttachmentProblem(
+                    status: 503, error: "unavailable", reason: "the server is shutting down; try again",
+                    retryAfter: .seconds(1))))
         }
         let remaining = configuration.deadline - (ContinuousClock.now - exchange.started)
         let joined = flights.join(key.digest, timeout: remaining, work: { [self] in await prepare(link, key: key) }) {
             [self] outcome in
-            exchange.complete(answer(outcome, to: exchange))
+            exchange.complete(answer(outcome, to: exchange, key: key.digest))
         }
         switch joined {
         case .full:
@@ -155,8 +172,8 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
             exchange.complete(Self.problemResponse(
                 AttachmentProblem(
                     status: 503, error: "unavailable",
-                    reason: "\(configuration.maxPending) preparations are in flight (the server's limit); try again shortly"),
-                retryAfter: 1))
+                    reason: "\(configuration.maxPending) preparations are in flight (the server's limit); try again shortly",
+                    retryAfter: .seconds(1))))
         case .started:
             metrics.miss(coalesced: false)
             exchange.note.cache = "miss"
@@ -166,64 +183,24 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         }
     }
 
-    private func answer(_ outcome: Outcome?, to exchange: HTTPExchange) -> HTTPResponse {
+    private func answer(_ outcome: Outcome?, to exchange: HTTPExchange, key: String) -> HTTPResponse {
         switch outcome {
         case nil:
-            let seconds = configuration.deadline.components.seconds
+            let (left, estimate) = timeLeft(preparing: key)
+            let rest =
+                left > .zero
+                ? "the preparation goes on for up to \(Self.seconds(left)) more: a retry joins it, or finds it cached"
+                : "the preparation has just ended: a retry finds it cached, unless it failed"
             return Self.problemResponse(AttachmentProblem(
                 status: 504, error: "timeout",
-                reason: "not prepared within the server's deadline (\(seconds) s); the preparation goes on, and a retry may find it cached"))
-        case .problem(let problem):
-            return Self.problemResponse(problem, retryAfter: problem.status == 503 ? 1 : nil)
+                reason: "not prepared within the server's deadline (\(Self.seconds(configuration.deadline))); \(rest)",
+                retryAfter: estimate))
+        case .problem(var problem):
+            if problem.isCacheable { return refusalResponse(status: problem.status, body: problem.json, age: 0) }
+            if problem.status == 503, problem.retryAfter == nil { problem.retryAfter = .seconds(1) }
+            return Self.problemResponse(problem)
         case .cached(let entry):
             return answer(entry, to: exchange, shared: true)
-        }
-    }
-
-    // MARK: - Preparing
-
-    /// Prepares the link's attachment (or thumbnail) and stores it in the cache: one flight's
-    /// work, timed for the preparation histogram.
-    private func prepare(_ link: AttachmentLink, key: AttachmentCache.Key) async -> Outcome {
-        let start = ContinuousClock.now
-        defer {
-            metrics.prepared(seconds: (ContinuousClock.now - start).inSeconds)
-        }
-        return await produce(link, key: key)
-    }
-
-    /// `prepare` without the timing: a thumbnail calls it for the attachment it is made from.
-    private func produce(_ link: AttachmentLink, key: AttachmentCache.Key) async -> Outcome {
-        do throws(AttachmentError) {
-            guard let side = link.thumbnailSize else {
-                metrics.fetched()
-                let attachment = try await preparer.prepare(
-                    AttachmentRequest(url: link.source, typeHint: link.typeHint), into: cache.workFolder)
-                return .cached(try cache.store(attachment, for: key))
-            }
-            var whole = link
-            whole.thumbnailSize = nil
-            let wholeKey = AttachmentCache.Key(whole, variant: configuration.variant)
-            let entry: AttachmentCache.Entry
-            if let cached = cache.entry(for: wholeKey) {
-                entry = cached
-            } else {
-                switch await produce(whole, key: wholeKey) {
-                case .cached(let prepared): entry = prepared
-                case .problem(let problem): return .problem(problem)
-                }
-            }
-            guard entry.answer.status == 200 else {
-                let body = try entry.body()
-                return .problem(
-                    (try? JSONDecoder().decode(AttachmentProblem.self, from: body))
-                        ?? AttachmentProblem(status: entry.answer.status, error: "rejected", reason: "refused"))
-            }
-            return .cached(try cache.store(try await Thumbnail.image(from: try entry.body(), maxSide: side), for: key))
-        } catch {
-            let problem = AttachmentProblem(error)
-            try? cache.store(problem, for: key)
-            return .problem(problem)
         }
     }
 }

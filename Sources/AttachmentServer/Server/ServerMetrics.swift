@@ -7,10 +7,11 @@ final class ServerMetrics: @unchecked Sendable {
     private var hits = 0
     private var misses = 0
     private var originFetches = 0
+    private var elsewhere = 0
     private var coalesced = 0
     private var rejectedBusy = 0
     /// Upper bounds, in seconds, of the preparation histogram.
-    static let buckets: [Double] = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20]
+    static let buckets: [Double] = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 60, 120]
     private var preparationCounts = [Int](repeating: 0, count: buckets.count + 1)
     private var preparationSum = 0.0
 
@@ -23,6 +24,7 @@ final class ServerMetrics: @unchecked Sendable {
         }
     }
     func fetched() { lock.withLock { originFetches += 1 } }
+    func preparedElsewhere() { lock.withLock { elsewhere += 1 } }
     func busy() { lock.withLock { rejectedBusy += 1 } }
 
     func prepared(seconds: Double) {
@@ -34,7 +36,7 @@ final class ServerMetrics: @unchecked Sendable {
     }
 
     /// The text `/metrics` answers with; the gauges are read by the caller.
-    func render(inFlight: Int, pending: Int, cacheBytes: Int) -> String {
+    func render(inFlight: Int, pending: Int, unattended: Int, cacheBytes: Int) -> String {
         lock.withLock {
             var out = ""
             func metric(_ name: String, _ type: String, _ help: String, _ lines: [String]) {
@@ -46,6 +48,10 @@ final class ServerMetrics: @unchecked Sendable {
             metric("pushattach_cache_hits_total", "counter", "Attachment requests answered from the cache.", ["pushattach_cache_hits_total \(hits)"])
             metric("pushattach_cache_misses_total", "counter", "Attachment requests not in the cache.", ["pushattach_cache_misses_total \(misses)"])
             metric("pushattach_origin_fetches_total", "counter", "Preparations started (one origin download each).", ["pushattach_origin_fetches_total \(originFetches)"])
+            metric(
+                "pushattach_prepared_elsewhere_total", "counter",
+                "Misses answered from an entry found on a second look: another process sharing the cache folder stored it, most often while this one waited on its lease.",
+                ["pushattach_prepared_elsewhere_total \(elsewhere)"])
             metric("pushattach_coalesced_waits_total", "counter", "Misses that waited for a preparation another request started.", ["pushattach_coalesced_waits_total \(coalesced)"])
             metric("pushattach_busy_total", "counter", "Misses refused with 503 because max pending preparations were in flight.", ["pushattach_busy_total \(rejectedBusy)"])
             var cumulative = 0
@@ -61,6 +67,10 @@ final class ServerMetrics: @unchecked Sendable {
             metric("pushattach_preparation_seconds", "histogram", "Time to prepare and cache one attachment.", lines)
             metric("pushattach_in_flight_requests", "gauge", "Requests received and not yet answered.", ["pushattach_in_flight_requests \(inFlight)"])
             metric("pushattach_pending_preparations", "gauge", "Preparations in flight.", ["pushattach_pending_preparations \(pending)"])
+            metric(
+                "pushattach_unattended_preparations", "gauge",
+                "Preparations in flight that no request waits for any more (they outlived their deadline).",
+                ["pushattach_unattended_preparations \(unattended)"])
             metric("pushattach_cache_bytes", "gauge", "Bytes of cache entries, as this process last counted.", ["pushattach_cache_bytes \(cacheBytes)"])
             metric("pushattach_resident_memory_bytes", "gauge", "Resident set size of this process.", ["pushattach_resident_memory_bytes \(Self.residentBytes)"])
             return out

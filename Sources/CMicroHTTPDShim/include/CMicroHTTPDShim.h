@@ -11,8 +11,8 @@ struct MHD_Connection;
 /// Called with the request's whole URI (path and query, as sent) when its head is parsed; returns
 /// the request's context, handed to the other two callbacks.
 typedef void *(*pa_httpd_uri_callback)(void *cls, const char *uri);
-/// Called once the request head is parsed, again once its body (dropped) has arrived, and again
-/// after a resume; returns 1 to keep the connection, 0 to close it.
+/// Called once the request head is parsed, again once the request has arrived, and again after
+/// a resume; returns 1 to keep the connection, 0 to close it.
 typedef int (*pa_httpd_request_callback)(void *cls, struct MHD_Connection *connection, const char *method,
                                          void *context);
 /// Called once the request is done (its answer sent, or the connection gone).
@@ -23,8 +23,25 @@ typedef struct pa_httpd_settings {
     unsigned int threads;             // worker threads, each with its own epoll
     unsigned int connection_limit;    // open connections at once
     unsigned int per_ip_limit;        // open connections from one address (0: none)
-    unsigned int idle_timeout;        // seconds a connection may be idle (slow headers included)
+    unsigned int idle_timeout;        // seconds a connection may be idle
+    unsigned int header_timeout_ms;   // a whole request head must arrive within this of the connection's
+                                      // start (or of the previous answer plus idle_timeout); 0: no bound
 } pa_httpd_settings;
+
+/// What `pa_httpd_framing_problem` found in a request head.
+enum {
+    PA_FRAMING_NONE = 0,
+    /// A Transfer-Encoding header (no route takes a body).
+    PA_FRAMING_TRANSFER_ENCODING = 1,
+    /// A Content-Length other than 0, or more than one.
+    PA_FRAMING_CONTENT_LENGTH = 2,
+    /// A header name that is not an HTTP token (`Transfer-Encoding ` with a space before the colon).
+    PA_FRAMING_HEADER_NAME = 3,
+};
+
+/// The first framing problem of the request's head (a PA_FRAMING_ value), from its headers as
+/// libmicrohttpd parsed them; call it from the request callback.
+int pa_httpd_framing_problem(struct MHD_Connection *connection);
 
 /// A running daemon and its callbacks.
 typedef struct pa_httpd pa_httpd;

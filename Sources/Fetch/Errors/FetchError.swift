@@ -89,47 +89,47 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `names` (the command line passes its flags). Everything in it that came from outside (URLs,
     /// the Location and Content-Type a server sent, libcurl's messages quoting the server) is
     /// escaped with `DisplayText`, so a server cannot write control sequences to a terminal or
-    /// forge a line.
+    /// forge a line; URLs are shown without their credentials (`DisplayText.withoutCredentials`).
     public func description(naming names: SettingNames) -> String {
         switch self {
         case .invalidURL(let url):
-            return "invalid URL \(quoted(url)): expected an absolute http or https URL with a host"
+            return "invalid URL \(quotedURL(url)): expected an absolute http or https URL with a host"
         case .unsupportedScheme(let url, let scheme):
-            return "unsupported scheme \(quoted(scheme)) in \(shown(url)): only http and https are fetched"
+            return "unsupported scheme \(quoted(scheme)) in \(shownURL(url)): only http and https are fetched"
         case .hostNotAllowed(let url, let host):
             return
-                "host \(shown(host)) of \(shown(url)) is not in the allowed hosts; allow the host with \(names[.allowedHosts])"
+                "host \(shown(host)) of \(shownURL(url)) is not in the allowed hosts; allow the host with \(names[.allowedHosts])"
         case .addressRefused(let url, let address, let rule):
             return "refused to connect to \(address) (\(rule)): private networks are not allowed; "
-                + "permit them with \(names[.allowPrivateNetworks]) (fetching \(shown(url)))"
+                + "permit them with \(names[.allowPrivateNetworks]) (fetching \(shownURL(url)))"
         case .tooManyRedirects(let url, let limit):
-            return "too many redirects (more than \(limit)) at \(shown(url)); the server may be looping"
+            return "too many redirects (more than \(limit)) at \(shownURL(url)); the server may be looping"
         case .badRedirect(let url, let status, let location):
             return
-                "redirect \(status) from \(shown(url)) has \(location.map { "an unusable Location \(quoted($0))" } ?? "no Location")"
+                "redirect \(status) from \(shownURL(url)) has \(location.map { "an unusable Location \(quotedURL($0))" } ?? "no Location")"
         case .httpStatus(let url, let status, _):
-            return "HTTP \(status) from \(shown(url)); only 2xx is accepted"
+            return "HTTP \(status) from \(shownURL(url)); only 2xx is accepted"
         case .tooLarge(let url, let cap, let declared, _):
             if let declared {
-                return "\(shown(url)) declares \(declared) bytes, over the \(cap)-byte cap; the download was refused"
+                return "\(shownURL(url)) declares \(declared) bytes, over the \(cap)-byte cap; the download was refused"
             }
-            return "\(shown(url)) sent more than the \(cap)-byte cap (counted after decoding); the download was aborted"
+            return "\(shownURL(url)) sent more than the \(cap)-byte cap (counted after decoding); the download was aborted"
         case .timedOut(let url, let what):
-            return "\(shown(url)) timed out: \(shown(what))"
+            return "\(shownURL(url)) timed out: \(shown(what))"
         case .connectionFailed(let url, let message):
-            return "connection to \(shown(url)) failed: \(shown(message))"
+            return "connection to \(shownURL(url)) failed: \(shown(message))"
         case .tlsFailed(let url, let message):
-            return "TLS with \(shown(url)) failed: \(shown(message)); check the server's certificate"
+            return "TLS with \(shownURL(url)) failed: \(shown(message)); check the server's certificate"
         case .cancelled(let url):
-            return "fetching \(shown(url)) was cancelled"
+            return "fetching \(shownURL(url)) was cancelled"
         case .spoolFailed(let url, let failure):
-            return "cannot spool the body of \(shown(url)) to disk: \(shown(failure.description)); "
+            return "cannot spool the body of \(shownURL(url)) to disk: \(shown(failure.description)); "
                 + "free disk space where the spool folder is"
         case .spoolBudgetExhausted(let url, let needed, let budget):
-            return "the body of \(shown(url)) waited for \(needed) bytes of the \(budget)-byte spool budget until "
+            return "the body of \(shownURL(url)) waited for \(needed) bytes of the \(budget)-byte spool budget until "
                 + "the deadline; raise \(names[.spoolBudget]) or lower \(names[.maxInFlight])"
         case .transferFailed(let url, let code, let message):
-            return "fetching \(shown(url)) failed (curl error \(code)): \(shown(message))"
+            return "fetching \(shownURL(url)) failed (curl error \(code)): \(shown(message))"
         }
     }
 
@@ -143,10 +143,13 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         guard case .addressRefused(let url, let address, let rule) = self else { return description(naming: names) }
         var text = "refused to connect to \(address) (\(rule)): private networks are not allowed"
         if advising { text += "; permit them with \(names[.allowPrivateNetworks])" }
-        if mentioningURL { text += " (fetching \(shown(url)))" }
+        if mentioningURL { text += " (fetching \(shownURL(url)))" }
         return text
     }
 
     private func quoted(_ text: String) -> String { "\"\(shown(text))\"" }
     private func shown(_ text: String) -> String { DisplayText.escaped(text) }
+    /// A URL as messages show it: without the credentials it may carry, escaped.
+    private func shownURL(_ url: String) -> String { shown(DisplayText.withoutCredentials(url)) }
+    private func quotedURL(_ url: String) -> String { "\"\(shownURL(url))\"" }
 }

@@ -19,6 +19,40 @@ import Foundation
 /// Use it wherever outside text enters a message for people; JSON output goes through
 /// `escapedJSON(_:)` instead, which escapes the same characters losslessly.
 public enum DisplayText {
+    /// `url` with the user name and password of its authority (`user:password@`) replaced by
+    /// `***`: the one form in which a URL is shown or written anywhere (console, manifest, report,
+    /// error messages), so a credential given in a URL never leaves the process that fetches
+    /// with it. Text that is not `scheme://authority…` is returned as it is.
+    ///
+    ///     DisplayText.withoutCredentials("https://u:secret@cdn.example/a.jpg")   // "https://***@cdn.example/a.jpg"
+    ///     DisplayText.withoutCredentials("https://cdn.example/a@2x.jpg")         // unchanged: the @ is in the path
+    ///
+    /// - Complexity: O(n) in the length of `url`.
+    public static func withoutCredentials(_ url: some StringProtocol) -> String {
+        let scalars = Array(url.unicodeScalars)
+        // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then "://".
+        guard let first = scalars.first, first.isASCII, first.properties.isAlphabetic else { return String(url) }
+        var at = 1
+        while at < scalars.count, scalars[at].isASCII,
+            scalars[at].properties.isAlphabetic || ("0"..."9").contains(scalars[at]) || "+-.".unicodeScalars.contains(scalars[at])
+        {
+            at += 1
+        }
+        guard at + 2 < scalars.count, scalars[at] == ":", scalars[at + 1] == "/", scalars[at + 2] == "/" else {
+            return String(url)
+        }
+        let authorityStart = at + 3
+        // The authority ends at the path, query or fragment (a backslash too, as browsers read it);
+        // its user information ends at its last "@".
+        let authorityEnd = scalars[authorityStart...].firstIndex { "/?#\\".unicodeScalars.contains($0) } ?? scalars.count
+        guard let lastAt = scalars[authorityStart..<authorityEnd].lastIndex(of: "@") else { return String(url) }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: scalars[..<authorityStart])
+        result.append(contentsOf: "***".unicodeScalars)
+        result.append(contentsOf: scalars[lastAt...])
+        return String(result)
+    }
+
     /// `text` with every character listed above written as a visible escape.
     ///
     /// - Returns: `text` unchanged when nothing needed escaping.

@@ -111,7 +111,12 @@ package final class Container: Sendable {
     package static func open(at url: URL, access: Access) throws(ContainerError) -> Container {
         let given = url.standardizedFileURL
         try createFolder(given)
-        let root = try DirectoryHandle(resolving: given.path)
+        return try open(root: try DirectoryHandle(resolving: given.path), access: access)
+    }
+
+    /// `open(at:access:)` of a folder already open (reached without following links, where the
+    /// caller needs that: a folder inside a cache).
+    package static func open(root: DirectoryHandle, access: Access) throws(ContainerError) -> Container {
         let lock: ContainerLock
         var slice: Shard?
         switch access {

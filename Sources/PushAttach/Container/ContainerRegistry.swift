@@ -24,17 +24,30 @@ package final class ContainerRegistry: @unchecked Sendable {
     package init() {}
 
     /// A use of the container at `folder` (created when missing); `release()` it when done.
-    package func open(_ folder: URL) throws(ContainerError) -> ContainerUse {
+    package func open(_ folder: URL) throws(ContainerError) -> ContainerUse { try open(.path(folder)) }
+
+    /// A use of the container at `location`: a path (created when missing), or a folder already
+    /// open, used as it is; `release()` it when done.
+    package func open(_ location: FolderLocation) throws(ContainerError) -> ContainerUse {
         lock.lock()
         defer { lock.unlock() }
-        let given = folder.standardizedFileURL.path
-        let key = Self.realPath(given) ?? given
+        let key: String
+        switch location {
+        case .path(let folder):
+            let given = folder.standardizedFileURL.path
+            key = Self.realPath(given) ?? given
+        case .opened(let folder): key = folder.path
+        }
         if let entry = open[key] {
             open[key] = (entry.container, entry.users + 1)
             return ContainerUse(container: entry.container, key: key, registry: self)
         }
         // Shared with other processes (replicas on one volume): see `Container.Access`.
-        let container = try Container.open(at: folder, access: .sharedByProcesses)
+        let container: Container
+        switch location {
+        case .path(let folder): container = try Container.open(at: folder, access: .sharedByProcesses)
+        case .opened(let folder): container = try Container.open(root: folder, access: .sharedByProcesses)
+        }
         let resolved = container.url.standardizedFileURL.path
         open[resolved] = (container, 1)
         return ContainerUse(container: container, key: resolved, registry: self)
@@ -90,4 +103,11 @@ package final class ContainerUse: @unchecked Sendable {
         }
         if first { registry.release(key) }
     }
+}
+
+/// Where a preparation writes: a folder named by its path (the caller's choice: links on the way
+/// are followed), or one already open (`DirectoryHandle`), used whatever its path names now.
+package enum FolderLocation: Sendable {
+    case path(URL)
+    case opened(DirectoryHandle)
 }

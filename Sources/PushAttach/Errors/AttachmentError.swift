@@ -86,13 +86,13 @@ public struct AttachmentError: Error, Sendable, Equatable, CustomStringConvertib
         self.warnings = warnings
     }
 
-    /// `<url>: <reason>` (with the error code when there is one); the reason alone when it
-    /// names the URL already (a download's reasons do).
+    /// `<url>: <reason>` (with the error code when there is one), the URL without credentials;
+    /// the reason alone when it names the URL already (a download's reasons do).
     public var description: String {
         let code = errorCode.map { " (UNErrorCode \($0))" } ?? ""
         if case .fetch = underlying { return reason + code }
         guard let url else { return reason + code }
-        return "\(url.absoluteString): \(reason)\(code)"
+        return "\(DisplayText.withoutCredentials(url.absoluteString)): \(reason)\(code)"
     }
 
     /// `description`, for `localizedDescription` (which would otherwise be "The operation could

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import SystemSupport
 
 /// One entry of the manifest: what happened to one input item.
@@ -57,7 +58,13 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
     /// lines, each INPUT in turn, in reading order). `manifest.json` lists entries by it;
     /// `manifest.jsonl` is in the order items finished.
     package var index: Int
-    package var input: String
+    /// The item's URL (or input name) as every output shows it: without the credentials a URL
+    /// may carry (`DisplayText.withoutCredentials`), whatever was assigned.
+    package var input: String {
+        get { shownInput }
+        set { shownInput = DisplayText.withoutCredentials(newValue) }
+    }
+    private var shownInput: String
     package var line: Int
     package var id: String?
     package var status: Status
@@ -120,7 +127,7 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
         transform: [String]? = nil, thumbnail: String? = nil, warnings: [String] = [], timings: Timings = Timings()
     ) {
         self.index = index
-        self.input = input
+        shownInput = DisplayText.withoutCredentials(input)
         self.line = line
         self.id = id
         self.status = status
@@ -215,7 +222,7 @@ package struct ManifestEntry: Codable, Sendable, Hashable {
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         index = try c.decodeIfPresent(Int.self, forKey: .index) ?? 0
-        input = try c.decode(String.self, forKey: .input)
+        shownInput = DisplayText.withoutCredentials(try c.decode(String.self, forKey: .input))
         line = try c.decode(Int.self, forKey: .line)
         id = try c.decodeIfPresent(String.self, forKey: .id)
         status = try c.decode(Status.self, forKey: .status)

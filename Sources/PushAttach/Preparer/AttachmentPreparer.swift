@@ -90,6 +90,21 @@ public final class AttachmentPreparer: Sendable {
     public func prepare(_ request: AttachmentRequest, into folder: URL) async throws(AttachmentError)
         -> PreparedAttachment
     {
+        try await prepare(request, at: .path(folder))
+    }
+
+    /// `prepare(_:into:)` into a folder already open (reached without following links: a
+    /// cache's work folder).
+    package func prepare(_ request: AttachmentRequest, into folder: DirectoryHandle) async throws(AttachmentError)
+        -> PreparedAttachment
+    {
+        try await prepare(request, at: .opened(folder))
+    }
+
+    /// `prepare(_:into:)` into a path or a folder already open: the request's id on the answer.
+    private func prepare(_ request: AttachmentRequest, at folder: FolderLocation) async throws(AttachmentError)
+        -> PreparedAttachment
+    {
         do {
             var attachment = try await prepareOne(request, into: folder)
             attachment.requestID = request.id
@@ -102,7 +117,7 @@ public final class AttachmentPreparer: Sendable {
     }
 
     /// `prepare(_:into:)` without the request's id.
-    private func prepareOne(_ request: AttachmentRequest, into folder: URL) async throws(AttachmentError)
+    private func prepareOne(_ request: AttachmentRequest, into folder: FolderLocation) async throws(AttachmentError)
         -> PreparedAttachment
     {
         let url = request.url
@@ -121,6 +136,13 @@ public final class AttachmentPreparer: Sendable {
 
     /// One item through the folder's pipeline: the attachment, or the error its entry says.
     func run(_ item: InputItem, sourceURL url: URL, into folder: URL) async throws(AttachmentError)
+        -> PreparedAttachment
+    {
+        try await run(item, sourceURL: url, into: .path(folder))
+    }
+
+    /// `run(_:sourceURL:into:)` into a path or a folder already open.
+    func run(_ item: InputItem, sourceURL url: URL, into folder: FolderLocation) async throws(AttachmentError)
         -> PreparedAttachment
     {
         if Task.isCancelled { throw .cancelled(url) }

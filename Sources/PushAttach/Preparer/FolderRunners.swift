@@ -31,6 +31,13 @@ final class FolderRunners: @unchecked Sendable {
     /// The folder's context and container, held until `release(key)`.
     /// Nil after `shutDown()`: the caller refuses the call.
     func acquire(_ folder: URL) throws(ContainerError) -> (context: ItemContext, container: Container, key: String)? {
+        try acquire(.path(folder))
+    }
+
+    /// `acquire(_:)` of a path or of a folder already open.
+    func acquire(_ folder: FolderLocation) throws(ContainerError)
+        -> (context: ItemContext, container: Container, key: String)?
+    {
         let admitted: Bool = lock.withLock {
             guard !isShutDown else { return false }
             opening += 1

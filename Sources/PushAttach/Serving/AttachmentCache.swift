@@ -11,12 +11,14 @@ import SystemSupport
 ///     let cache = try AttachmentCache(folder: URL(fileURLWithPath: "/var/cache/pushattach"))
 ///     let key = AttachmentCache.Key(link)
 ///     if let hit = cache.entry(for: key) { return try hit.body() }
-///     let attachment = try await preparer.prepare(link.source, typeHint: link.typeHint, into: cache.workFolder)
+///     let attachment = try await cache.prepare(AttachmentRequest(url: link.source, typeHint: link.typeHint), with: preparer)
 ///     try cache.store(attachment, for: key)
 ///
 /// Layout: `entries/<2 hex>/<key>` (a short text head, then the body), `work/` (the preparer's
 /// folder; a stored attachment's file is removed from it). Least recently used entries are
-/// removed once the entries pass `capacity`.
+/// removed once the entries pass `capacity`. The folder is opened once; every name under it
+/// (`work/` included) is reached from that descriptor without following a link, so a link
+/// planted inside cannot send a write elsewhere.
 public final class AttachmentCache: Sendable {
     /// Which answer an entry holds: a digest of the normalised source URL, the type hint, the
     /// thumbnail size and a variant string (what else changes the output: the server's long
@@ -103,8 +105,10 @@ public final class AttachmentCache: Sendable {
 
     /// The cache's folder.
     public var folder: URL { store.root }
-    /// The folder to prepare into (`AttachmentPreparer.prepare(_:into:)`) before `store`.
+    /// The folder `prepare(_:with:)` prepares into before `store`: `work/` in the cache folder.
+    /// Its path is for messages; the cache reaches it through the descriptor it opened.
     public let workFolder: URL
+    private let work: DirectoryHandle
     /// The most bytes the entries may hold before the least recently used are removed.
     public var capacity: Int { store.capacity }
     private let store: CacheStore
@@ -118,7 +122,7 @@ public final class AttachmentCache: Sendable {
     ///   - settingNames: how its errors spell the settings they name; the folder is
     ///     `Setting.container` ("cache folder" unless given another name, as `serve`'s `--cache`).
     /// - Throws: `AttachmentError` of kind `.writeFailed` when the folder cannot be created or
-    ///   opened.
+    ///   opened, or when `work/` (or `entries/`) in it is a symbolic link.
     public init(
         folder: URL, capacity: Int = 1_000_000_000, rejectionTTL: Duration = .seconds(60),
         settingNames: SettingNames = SettingNames([.container: "cache folder"])
@@ -126,8 +130,19 @@ public final class AttachmentCache: Sendable {
         names = settingNames
         do {
             store = try CacheStore(root: folder, capacity: capacity, rejectionTTL: rejectionTTL.seconds)
+            work = try store.rootHandle.folder("work", create: true)
         } catch { throw AttachmentError(cacheFailure: error, names: settingNames) }
-        workFolder = folder.appendingPathComponent("work", isDirectory: true)
+        workFolder = URL(fileURLWithPath: work.path, isDirectory: true)
+    }
+
+    /// Prepares `request` with `preparer` into `workFolder`, reached through the folder this cache
+    /// opened (a link planted at `work` afterwards is not followed). `store` it next.
+    ///
+    /// - Throws: `AttachmentError`, as `AttachmentPreparer.prepare(_:into:)`.
+    public func prepare(_ request: AttachmentRequest, with preparer: AttachmentPreparer) async throws(AttachmentError)
+        -> PreparedAttachment
+    {
+        try await preparer.prepare(request, into: work)
     }
 
     /// The entry of `key`, or nil: none, unreadable, or a refusal past its TTL.
@@ -138,19 +153,47 @@ public final class AttachmentCache: Sendable {
     /// another process's) removes it from the folder at once.
     ///
     /// - Throws: `AttachmentError` of kind `.writeFailed` when the entry cannot be written.
+    ///
+    /// A file `prepare(_:with:)` made is read and removed through `work/`'s descriptor; one from
+    /// elsewhere by its path.
     @discardableResult
     public func store(_ attachment: PreparedAttachment, for key: Key) throws(AttachmentError) -> Entry {
+        let file = inWork(attachment.fileURL)
         defer {
-            try? FileManager.default.removeItem(at: attachment.fileURL)
-            if let thumbnail = attachment.thumbnailURL { try? FileManager.default.removeItem(at: thumbnail) }
+            Self.remove(attachment.fileURL, inWork: file)
+            if let thumbnail = attachment.thumbnailURL { Self.remove(thumbnail, inWork: inWork(thumbnail)) }
         }
         let record = CacheStore.Record(
             status: 200, contentType: attachment.format.mimeType, typeHint: attachment.typeHint,
             sha256: attachment.sha256, length: attachment.byteCount)
-        do {
-            return Entry(try store.store(key.digest, record: record, copying: attachment.fileURL), names: names)
+        do throws(ContainerError) {
+            let source: Int32
+            let path = attachment.fileURL.path
+            if let (folder, name) = file {
+                source = try folder.openFile(name, .readOnly)
+            } else {
+                source = try SystemCall.open(path, .readOnly)
+            }
+            defer { try? SystemCall.close(source, path: path) }
+            return Entry(try store.store(key.digest, record: record, copying: source, path: path), names: names)
         } catch {
             throw AttachmentError(cacheFailure: error, names: names)
+        }
+    }
+
+    /// The folder (reached from `work/` without following links) and name of `file` when it is
+    /// under `work/`; nil for a file elsewhere.
+    private func inWork(_ file: URL) -> (DirectoryHandle, String)? {
+        let prefix = work.path.hasSuffix("/") ? work.path : work.path + "/"
+        guard file.path.hasPrefix(prefix) else { return nil }
+        return try? work.walk(to: String(file.path.dropFirst(prefix.count)))
+    }
+
+    private static func remove(_ file: URL, inWork found: (DirectoryHandle, String)?) {
+        if let (folder, name) = found {
+            try? folder.remove(name)
+        } else {
+            try? FileManager.default.removeItem(at: file)
         }
     }
 
@@ -182,6 +225,67 @@ public final class AttachmentCache: Sendable {
             status: problem.status, contentType: "application/json", errorCode: problem.errorCode, length: 0)
         do { try store.store(key.digest, record: record, body: problem.json) } catch {
             throw AttachmentError(cacheFailure: error, names: names)
+        }
+    }
+
+    // MARK: - One preparation per key across processes
+
+    /// The right to prepare one key for every process sharing the cache folder: an exclusive
+    /// `flock` on `leases/<key>` in it. Release it once the entry is stored (or the preparation
+    /// failed); a process that dies holding it releases it with its lock.
+    public final class Lease: Sendable {
+        private let file: CacheStore.LeaseFile
+
+        init(_ file: CacheStore.LeaseFile) { self.file = file }
+
+        /// Lets the key go: another process waiting in `claim` takes it over (and finds the
+        /// entry, if one was stored). Safe to call more than once; done when the lease goes too.
+        public func release() { file.release() }
+    }
+
+    /// What `claim` found.
+    public enum Claim: Sendable {
+        /// The key's entry: another process (or this one) stored it meanwhile.
+        case entry(Entry)
+        /// The key's lease: prepare, `store`, then `release()` it.
+        case lease(Lease)
+    }
+
+    /// Waits until the entry of `key` is in the cache or this caller holds its lease, whichever
+    /// comes first, looking every `interval`: so a herd spread over several processes sharing
+    /// the folder makes one preparation. A holder killed mid-preparation releases the lease with
+    /// its lock, and a waiter takes over; a holder that failed without storing a refusal lets
+    /// the next waiter try again. Per process, put the calls through a `SingleFlight` first.
+    ///
+    ///     switch try await cache.claim(key) {
+    ///     case .entry(let entry): return entry
+    ///     case .lease(let lease):
+    ///         defer { lease.release() }
+    ///         return try cache.store(try await cache.prepare(request, with: preparer), for: key)
+    ///     }
+    ///
+    /// - Throws: `AttachmentError` of kind `.cancelled` when the calling task is cancelled while
+    ///   waiting, `.writeFailed` when the lease file cannot be opened (the folder is not
+    ///   writable, or a link is planted there).
+    public func claim(_ key: Key, checkingEvery interval: Duration = .milliseconds(50)) async throws(AttachmentError)
+        -> Claim
+    {
+        while true {
+            if let entry = entry(for: key) { return .entry(entry) }
+            let file: CacheStore.LeaseFile?
+            do { file = try store.lease(key.digest) } catch { throw AttachmentError(cacheFailure: error, names: names) }
+            if let file {
+                // Stored and let go between the look and the lock.
+                if let entry = entry(for: key) {
+                    file.release()
+                    return .entry(entry)
+                }
+                return .lease(Lease(file))
+            }
+            do { try await Task.sleep(for: interval) } catch {
+                throw AttachmentError(
+                    kind: .cancelled, reason: "cancelled while another process prepared the same link; nothing was written")
+            }
         }
     }
 

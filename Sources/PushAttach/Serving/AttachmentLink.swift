@@ -1,4 +1,5 @@
 import Foundation
+import MediaTypes
 import SystemSupport
 
 /// The URL scheme of `pushattach serve`: one source URL with the sender's type hint and a
@@ -70,11 +71,27 @@ public struct AttachmentLink: Sendable, Hashable {
             throw LinkError(
                 status: 400, reason: "the last path segment is not an http(s) URL in base64url without padding")
         }
+        guard !Self.carriesCredentials(source) else {
+            throw LinkError(status: 400, reason: Self.credentialsReason)
+        }
         var link = AttachmentLink(source: source)
         try link.apply(query: query)
         let signedPart = "/" + segments[3] + (query.map { $0.isEmpty ? "" : "?" + $0 } ?? "")
         return SignedRequest(link: link, signature: String(segments[2]), signedPart: signedPart)
     }
+
+    /// Whether `source` names a user or a password (`https://user:password@host/…`): `parse`
+    /// refuses such a link, and every output shows the URL without them
+    /// (`DisplayText.withoutCredentials`).
+    public static func carriesCredentials(_ source: URL) -> Bool {
+        DisplayText.withoutCredentials(source.absoluteString) != source.absoluteString
+    }
+
+    /// Why a source URL with a user name or password is refused, in the library's terms.
+    public static let credentialsReason =
+        "the source URL carries a user name or password, which every device the link is pushed to would see: "
+        + "link to the URL without them and give the server the origin's credentials as request headers "
+        + "(AttachmentServer.Configuration.originHeaders)"
 
     /// A parsed request: its link, the signature it came with and the part that signature covers.
     public struct SignedRequest: Sendable, Hashable {
@@ -145,14 +162,30 @@ enum Base64URL {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    /// The bytes, or nil when `text` is not base64url without padding.
+    /// The bytes, or nil when `text` is not base64url without padding in its one canonical
+    /// spelling: the unused low bits of the last character (4 of them after 2 characters of a
+    /// quantum, 2 after 3) must be zero, or four spellings would decode to the same bytes.
     static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ Self.isAlphabet($0) }), text.utf8.count % 4 != 1 else {
+        let characters = Array(text.utf8)
+        guard let last = characters.last, characters.allSatisfy(Self.isAlphabet), characters.count % 4 != 1 else {
             return nil
         }
+        let unusedBits: UInt8 = [0, 0, 0b1111, 0b11][characters.count % 4]
+        guard Self.value(of: last) & unusedBits == 0 else { return nil }
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
         return Data(base64Encoded: standard).map { Array($0) }
+    }
+
+    /// The 6-bit value of a character of the alphabet.
+    private static func value(of byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        default: 63
+        }
     }
 
     private static func isAlphabet(_ byte: UInt8) -> Bool {
@@ -164,3 +197,4 @@ enum Base64URL {
         }
     }
 }
+

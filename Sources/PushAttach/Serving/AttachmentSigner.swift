@@ -49,9 +49,11 @@ public struct AttachmentSigner: Sendable {
         Base64URL.encode(HMACSHA256.authenticate(Data(signedPart.utf8), key: key))
     }
 
-    /// True when `signature` is this key's signature of `signedPart` (compared in constant time).
+    /// True when `signature` is this key's signature of `signedPart`, spelled exactly as
+    /// `signature(for:)` spells it: base64url without padding, the unused low bits of the last
+    /// character zero. Another spelling of the same bytes is refused, so a link has one valid
+    /// form (one cache key at a CDN). The text is compared in constant time.
     public func isValid(_ signature: String, for signedPart: String) -> Bool {
-        guard let given = Base64URL.decode(signature) else { return false }
-        return HMACSHA256.constantTimeEqual(given, HMACSHA256.authenticate(Data(signedPart.utf8), key: key))
+        HMACSHA256.constantTimeEqual(Array(signature.utf8), Array(self.signature(for: signedPart).utf8))
     }
 }

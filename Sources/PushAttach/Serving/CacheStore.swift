@@ -6,6 +6,7 @@ import SystemSupport
 /// with `AtomicFile` so a reader sees a whole entry or none. Under `root`:
 ///
 ///     entries/3f/3fa9…c1     one entry; the two-digit folder is the key's first byte
+///     leases/3fa9…c1         held (flock) by the process preparing that key, while it does
 ///     .evict.lock            held (flock) by the one process evicting at a time
 ///
 /// Least recently used entries go first when the files pass `capacity`: a hit moves an entry's
@@ -101,11 +102,16 @@ package final class CacheStore: @unchecked Sendable {
     package let capacity: Int
     package let rejectionTTL: Double
     private let shards: [DirectoryHandle]
-    private let rootHandle: DirectoryHandle
+    private let leases: DirectoryHandle
+    /// The cache folder, opened once: every name under it is reached from here, never by path.
+    package let rootHandle: DirectoryHandle
     private let lock = NSLock()
     private var estimatedBytes = 0
     private var evicting = false
     private var heads: [String: KnownHead] = [:]
+    /// Run by `store` between the rename and the entry's return (tests: another process's
+    /// eviction at that moment).
+    package var afterRenameForTesting: (@Sendable () -> Void)?
 
     private static let magic = "pushattach-cache 1\n"
     private static let headLimit = 4096
@@ -119,6 +125,7 @@ package final class CacheStore: @unchecked Sendable {
         self.root = root
         self.capacity = capacity
         self.rejectionTTL = rejectionTTL
+        leases = try rootHandle.folder("leases", create: true)
         let entries = try rootHandle.folder("entries", create: true)
         var shards: [DirectoryHandle] = []
         for index in 0..<256 {
@@ -187,25 +194,24 @@ package final class CacheStore: @unchecked Sendable {
         return try store(key, record: record) { file throws(ContainerError) in try file.append(body) }
     }
 
-    /// Stores the file at `source` as the entry of `key`, copied in 1 MB pieces; the head's
-    /// length is the file's size. Returns the entry, open (as `store(_:record:body:)`).
+    /// Stores the file open as `fd` (named `path` in errors) as the entry of `key`, copied in
+    /// 1 MB pieces; the head's length is the file's size. Returns the entry, open (as
+    /// `store(_:record:body:)`).
     @discardableResult
-    package func store(_ key: String, record: Record, copying source: URL) throws(ContainerError) -> OpenEntry {
-        let fd = try SystemCall.open(source.path, .readOnly)
-        defer { try? SystemCall.close(fd, path: source.path) }
+    package func store(_ key: String, record: Record, copying fd: Int32, path: String) throws(ContainerError) -> OpenEntry {
         var record = record
-        record.length = try SystemCall.status(fd, path: source.path).size
+        record.length = try SystemCall.status(fd, path: path).size
         return try store(key, record: record) { file throws(ContainerError) in
             var offset = 0
             var chunk = Data(count: 1 << 20)
             while offset < record.length {
                 let read: Result<Int, ContainerError> = chunk.withUnsafeMutableBytes { raw in
                     do throws(ContainerError) {
-                        return .success(try SystemCall.read(fd, into: raw, at: offset, path: source.path))
+                        return .success(try SystemCall.read(fd, into: raw, at: offset, path: path))
                     } catch { return .failure(error) }
                 }
                 let count = try read.get()
-                guard count > 0 else { throw .system(call: "read", path: source.path, errno: EIO) }
+                guard count > 0 else { throw .system(call: "read", path: path, errno: EIO) }
                 try file.append(chunk.prefix(count))
                 offset += count
             }
@@ -218,20 +224,81 @@ package final class CacheStore: @unchecked Sendable {
         guard let folder = shard(key) else {
             throw .refusedPath(call: "open", path: key, reason: "a cache key is 64 lower-case hex digits")
         }
-        let file = try AtomicFile(in: folder, name: key)
+        let file = try AtomicFile(in: folder, name: key, readable: true)
         let head = Self.head(record)
         try file.append(head)
         try body(file)
-        try file.commit()
-        guard let entry = open(key) else {
-            throw .system(call: "open", path: folder.path(of: key), errno: ENOENT)
-        }
+        // The descriptor written through is the entry: another process's eviction may remove the
+        // name between the rename and any open by name.
+        let fd = try file.commitKeepingDescriptor()
+        afterRenameForTesting?()
+        let entry = OpenEntry(record: record, bodyOffset: head.count, age: 0, fd: fd, path: folder.path(of: key))
         let over: Bool = lock.withLock {
             estimatedBytes += head.count + record.length
             return estimatedBytes > capacity
         }
         if over { evict() }
         return entry
+    }
+
+    // MARK: - Leases
+
+    /// The lease of `key`, held by this caller until `release()`: an exclusive `flock` on
+    /// `leases/<key>`. Nil while another holder has it (another process, or another caller in
+    /// this one). The kernel drops the lock of a process that dies, so a killed holder's lease
+    /// is free at once; its file stays until the next holder releases it.
+    ///
+    /// A holder removes the file before it lets go, so a name is never left locked by nobody but
+    /// a file is: a caller that locked a file no longer at the name (removed, or replaced by a
+    /// new one, between its open and its lock) lets it go and tries again.
+    package func lease(_ key: String) throws(ContainerError) -> LeaseFile? {
+        guard shard(key) != nil else {
+            throw .refusedPath(call: "open", path: key, reason: "a cache key is 64 lower-case hex digits")
+        }
+        let path = leases.path(of: key)
+        for _ in 0..<16 {
+            let (fd, status) = try leases.openFileWithStatus(key, .readWrite, [.create], permissions: 0o644)
+            do {
+                try SystemCall.lockExclusive(fd, path: path)
+            } catch {
+                try? SystemCall.close(fd, path: path)
+                if case .system(_, _, EWOULDBLOCK) = error { return nil }
+                throw error
+            }
+            if let status, (try? leases.status(key))?.identity == status.identity {
+                return LeaseFile(fd: fd, folder: leases, name: key)
+            }
+            try? SystemCall.close(fd, path: path)
+        }
+        // Taken and let go sixteen times over between an open and a lock: as good as held.
+        return nil
+    }
+
+    /// A held lease (`lease(_:)`); released once, by `release()` or when it goes.
+    package final class LeaseFile: @unchecked Sendable {
+        private let lock = NSLock()
+        private var fd: Int32
+        private let folder: DirectoryHandle
+        private let name: String
+
+        fileprivate init(fd: Int32, folder: DirectoryHandle, name: String) {
+            self.fd = fd
+            self.folder = folder
+            self.name = name
+        }
+
+        deinit { release() }
+
+        /// Removes the lease's file, then unlocks it. Safe to call more than once.
+        package func release() {
+            let held: Int32 = lock.withLock {
+                defer { fd = -1 }
+                return fd
+            }
+            guard held >= 0 else { return }
+            try? folder.remove(name)
+            try? SystemCall.close(held, path: folder.path(of: name))
+        }
     }
 
     /// Bytes of entries, as this process last counted them (exact after each eviction).

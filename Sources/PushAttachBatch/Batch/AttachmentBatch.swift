@@ -154,10 +154,10 @@ public struct AttachmentBatch: Sendable {
         do {
             summary = try await Preparer(options: prepare).run { event in
                 switch event {
-                case .started(let item, let index): observe(.started(index: index, input: item.url))
-                case .skipped(let item, let index): observe(.skipped(index: index, input: item.url))
+                case .started(let item, let index): observe(.started(index: index, input: DisplayText.withoutCredentials(item.url)))
+                case .skipped(let item, let index): observe(.skipped(index: index, input: DisplayText.withoutCredentials(item.url)))
                 case .finished(let entry, let end): observe(.finished(BatchEntry(entry, end: end, folder: folder)))
-                case .cancelled(let item, let index): observe(.cancelled(index: index, input: item.url))
+                case .cancelled(let item, let index): observe(.cancelled(index: index, input: DisplayText.withoutCredentials(item.url)))
                 case .note(let text): observe(.note(text))
                 }
             }

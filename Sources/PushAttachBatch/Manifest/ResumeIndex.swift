@@ -115,8 +115,9 @@ package final class ResumeIndex: @unchecked Sendable {
     deinit { for journal in journals { try? SystemCall.close(journal.fd, path: journal.path) } }
 
     /// True when the item at input position `index`, from `input` at `line`, was prepared.
+    /// `input` is compared as the journal holds it, without credentials.
     package func isPrepared(index: Int, input: String, line: Int) -> Bool {
-        let key = JournalMerge.keyDigest(input: input, line: line)
+        let key = JournalMerge.keyDigest(input: DisplayText.withoutCredentials(input), line: line)
         let probe = KeyDigest(index: Int64(index), high: key.0)
         let at = Self.lowerBound(keys, probe)
         return at < keys.count && keys[at] == probe
@@ -124,7 +125,8 @@ package final class ResumeIndex: @unchecked Sendable {
 
     /// A prepared entry for `url` (some item naming it), read back from its journal; nil when
     /// none was prepared.
-    package func prepared(url: String) throws(ContainerError) -> ManifestEntry? {
+    package func prepared(url given: String) throws(ContainerError) -> ManifestEntry? {
+        let url = DisplayText.withoutCredentials(given)
         let digest = Self.digest(url).0 & ~0xFF
         var at = Self.lowerBound(urls, URLSpan(key: digest, span: 0))
         // Equal digests sit together: the first whose entry names `url` itself.

@@ -286,7 +286,8 @@ package enum PayloadRewriter {
         /// http(s), too long: no entry names the URL); nil when the batch never saw it.
         func outcome(_ url: String) -> Outcome? {
             let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let known = outcomes[PayloadConventions.identity(of: trimmed)] { return known }
+            // Entries name URLs without their credentials.
+            if let known = outcomes[PayloadConventions.identity(of: DisplayText.withoutCredentials(trimmed))] { return known }
             if let problem = URLCheck.problem(trimmed) { return .refused(reason: problem) }
             return nil
         }

@@ -83,14 +83,18 @@ package final class AtomicFile {
         try self.init(in: folder, name: finalURL.lastPathComponent, finalPath: finalPath)
     }
 
-    /// The file `name` in `folder`; `finalPath` names it in errors.
-    package init(in folder: DirectoryHandle, name: String, finalPath: String? = nil) throws(ContainerError) {
+    /// The file `name` in `folder`; `finalPath` names it in errors. A `readable` file is opened
+    /// for reading too, for `commitKeepingDescriptor()`.
+    package init(in folder: DirectoryHandle, name: String, finalPath: String? = nil, readable: Bool = false)
+        throws(ContainerError)
+    {
         self.finalPath = finalPath ?? folder.path(of: name)
         self.folder = folder
         finalName = name
         tempName = AtomicWriter.temporaryName(for: name)
         fd = try folder.openFile(
-            tempName, .writeOnly, [.create, .exclusive], permissions: 0o666, reportingPath: self.finalPath)
+            tempName, readable ? .readWrite : .writeOnly, [.create, .exclusive], permissions: 0o666,
+            reportingPath: self.finalPath)
     }
 
     deinit { discard() }
@@ -125,6 +129,29 @@ package final class AtomicFile {
             throw error
         }
         try folder.sync()
+    }
+
+    /// fsync, rename over the final name, fsync the folder, and hand over the descriptor (the
+    /// caller closes it): the file just written, read from even if another process removes or
+    /// replaces the name at once, with no open by name after the rename. Opened `readable`, it
+    /// reads from the start.
+    package func commitKeepingDescriptor() throws(ContainerError) -> Int32 {
+        guard fd >= 0 else { throw .system(call: "rename", path: finalPath, errno: EBADF) }
+        let fd = fd
+        do throws(ContainerError) {
+            try SystemCall.sync(fd, path: finalPath)
+            try folder.rename(tempName, to: finalName, reportingPath: finalPath)
+            self.fd = -1
+            finished = true
+        } catch {
+            discard()
+            throw error
+        }
+        do { try folder.sync() } catch {
+            try? SystemCall.close(fd, path: finalPath)
+            throw error
+        }
+        return fd
     }
 
     /// Closes and removes the temporary, unless committed. Safe to call more than once.

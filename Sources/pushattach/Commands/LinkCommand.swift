@@ -28,7 +28,7 @@ struct LinkCommand: Command {
             usage: "pushattach link URL [--base URL] [--type HINT] [--thumb N] [--key-file FILE | --unsigned]",
             arguments: [ArgumentInfo(name: "URL", help: "The media URL (http or https).", completion: .none)],
             options: Options.all,
-            exitStatus: "0 printed, 64 usage error (no key, not an http(s) URL).",
+            exitStatus: "0 printed, 64 usage error (no key, not an http(s) URL, a URL with a user name or password).",
             examples: [
                 "PUSHATTACH_SIGNING_KEY=$(cat key) pushattach link https://cdn.example.com/cat.webp --type image --base https://attach.example.com"
             ])
@@ -45,7 +45,14 @@ struct LinkCommand: Command {
         }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             url.host?.isEmpty == false
-        else { throw UsageError(command: command, message: "'\(text)' is not an http(s) URL") }
+        else { throw UsageError(command: command, message: "'\(DisplayText.withoutCredentials(text))' is not an http(s) URL") }
+        guard !AttachmentLink.carriesCredentials(url) else {
+            throw UsageError(
+                command: command,
+                message:
+                    "'\(DisplayText.withoutCredentials(text))' carries a user name or password, which every device the link is pushed to would see; link to the URL without them and give the server the origin's credentials instead: pushattach serve --origin-header HOST:Authorization:VALUE (or --origin-headers FILE)"
+            )
+        }
         link = AttachmentLink(
             source: url, typeHint: arguments.value(Options.type), thumbnailSize: try arguments.int(Options.thumb, command: command))
         base = arguments.value(Options.base) ?? "http://127.0.0.1:8080"

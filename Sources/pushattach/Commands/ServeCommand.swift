@@ -30,14 +30,27 @@ struct ServeCommand: Command {
             "--allow-source", "HOSTGLOB",
             "Only fetch from hosts matching HOSTGLOB ('cdn.example.com', or '*.example.com' for subdomains); repeatable.",
             repeatable: true)
+        static let originHeader = OptionInfo.value(
+            "--origin-header", "HOST:NAME:VALUE",
+            "Send header NAME: VALUE to sources on HOST ('cdn.example.com', or '*.example.com' for subdomains), and only to that origin: credentials for an origin, which links cannot carry. Repeatable; visible to other users in the process list, so prefer --origin-headers.",
+            repeatable: true)
+        static let originHeaders = OptionInfo.value(
+            "--origin-headers", "FILE",
+            "--origin-header's HOST:NAME:VALUE, one per line ('#' comments), from a file only the server can read.",
+            completion: .file)
         static let allowPrivateNetworks = OptionInfo.flag(
             "--allow-private-networks",
             "Allow sources on loopback, private, link-local and other non-public addresses (refused by default, checked at connect time).")
         static let maxAge = OptionInfo.int(
             "--max-age", "SECONDS", "Cache-Control max-age of a prepared file.", default: library.maxAge, in: 0...31_536_000)
         static let deadline = OptionInfo.number(
-            "--deadline", "SECONDS", "A request not answered by then gets 504 (keep it under the extension's 30 s).",
+            "--deadline", "SECONDS",
+            "A request not answered by then gets 504 with Retry-After (keep it under the extension's 30 s); the preparation goes on.",
             default: seconds(library.deadline), in: 0.1...600)
+        static let prepareTimeout = OptionInfo.number(
+            "--prepare-timeout", "SECONDS",
+            "The longest one preparation may take, download included; it goes on past --deadline, so a retry joins it or finds it cached.",
+            default: seconds(library.prepareTimeout), in: 1...3600)
         static let grace = OptionInfo.number(
             "--grace", "SECONDS", "On SIGTERM or SIGINT: how long requests in flight may take to finish.", default: 10,
             in: 0...600)
@@ -57,11 +70,15 @@ struct ServeCommand: Command {
         static let maxConnections = OptionInfo.int(
             "--max-connections", "N", "Open connections at once.", default: library.connectionLimit, in: 1...1_000_000)
         static let perIPLimit = OptionInfo.int(
-            "--per-ip-limit", "N", "Open connections from one address; 0 for none (behind a load balancer).",
+            "--per-ip-limit", "N",
+            "Open connections from one address; 0 for none (behind a load balancer, raise it above its connection pool).",
             default: library.perIPLimit, in: 0...1_000_000)
         static let idleTimeout = OptionInfo.int(
-            "--idle-timeout", "SECONDS", "Close a connection idle (or sending its request head) this long.",
-            default: library.idleTimeout, in: 1...3600)
+            "--idle-timeout", "SECONDS", "Close a connection idle this long.", default: library.idleTimeout, in: 1...3600)
+        static let headerTimeout = OptionInfo.number(
+            "--header-timeout", "SECONDS",
+            "Close a connection whose request head has not all arrived this long after it opened (or after the previous answer plus --idle-timeout), however slowly it trickles; 0 for no bound.",
+            default: seconds(library.headerTimeout), in: 0...3600)
         static let maxLongSide = OptionInfo.int(
             "--max-long-side", "N", "Fit images to N pixels on the long side.",
             default: library.preparer.limits.maxLongSide, in: 16...16384)
@@ -72,8 +89,11 @@ struct ServeCommand: Command {
             default: "-", completion: .file)
 
         static let all = [
-            listen, cache, cacheSize, keyFile, allowUnsigned, allowSource, allowPrivateNetworks, maxAge, deadline, grace,
-            drainDelay, rejectionTTL, maxPending, threads, maxConnections, perIPLimit, idleTimeout, maxLongSide, quality, accessLog,
+            listen, cache, cacheSize, keyFile, allowUnsigned, allowSource, originHeader, originHeaders, allowPrivateNetworks, maxAge,
+            deadline, prepareTimeout,
+            grace,
+            drainDelay, rejectionTTL, maxPending, threads, maxConnections, perIPLimit, idleTimeout, headerTimeout, maxLongSide,
+            quality, accessLog,
             OptionInfo.help,
         ]
 
@@ -104,11 +124,16 @@ struct ServeCommand: Command {
         }
         configuration.preparer.fetch.allowedHosts = arguments.all(Options.allowSource)
         configuration.preparer.fetch.allowPrivateNetworks = arguments.flag(Options.allowPrivateNetworks)
+        configuration.originHeaders = try Self.originHeaders(
+            arguments.all(Options.originHeader), file: arguments.value(Options.originHeaders), into: configuration)
         if let megabytes = try arguments.double(Options.cacheSize, command: command) {
             configuration.cacheCapacity = Int(megabytes * 1e6)
         }
         if let value = try arguments.int(Options.maxAge, command: command) { configuration.maxAge = value }
         if let value = try arguments.double(Options.deadline, command: command) { configuration.deadline = .seconds(value) }
+        if let value = try arguments.double(Options.prepareTimeout, command: command) {
+            configuration.prepareTimeout = .seconds(value)
+        }
         if let value = try arguments.double(Options.rejectionTTL, command: command) {
             configuration.rejectionTTL = .seconds(value)
         }
@@ -117,6 +142,9 @@ struct ServeCommand: Command {
         if let value = try arguments.int(Options.maxConnections, command: command) { configuration.connectionLimit = value }
         if let value = try arguments.int(Options.perIPLimit, command: command) { configuration.perIPLimit = value }
         if let value = try arguments.int(Options.idleTimeout, command: command) { configuration.idleTimeout = value }
+        if let value = try arguments.double(Options.headerTimeout, command: command) {
+            configuration.headerTimeout = .milliseconds(Int((value * 1000).rounded()))
+        }
         if let value = try arguments.int(Options.maxLongSide, command: command) {
             configuration.preparer.limits.maxLongSide = value
         }
@@ -140,6 +168,40 @@ struct ServeCommand: Command {
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty else { throw invalid }
         return (host, port)
+    }
+
+    /// `--origin-header` values and the lines of `--origin-headers FILE`, by host.
+    static func originHeaders(_ given: [String], file: String?, into configuration: AttachmentServer.Configuration) throws(
+        UsageError
+    ) -> [String: [String: String]] {
+        let command = "pushattach serve"
+        var entries = given.map { ("--origin-header", $0) }
+        if let file {
+            let text: String
+            do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
+                throw UsageError(command: command, message: "--origin-headers \(file): cannot read it: \(error.localizedDescription)")
+            }
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                entries.append(("--origin-headers \(file):\(number + 1)", trimmed))
+            }
+        }
+        var headers: [String: [String: String]] = [:]
+        for (origin, entry) in entries {
+            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+                // The value may be a secret: the message names the entry's place, never its text.
+                throw UsageError(command: command, message: "\(origin): expected HOST:NAME:VALUE ('cdn.example.com:Authorization:Bearer …')")
+            }
+            headers[parts[0].lowercased(), default: [:]][String(parts[1])] = parts[2].trimmingCharacters(in: .whitespaces)
+        }
+        var checked = configuration
+        checked.originHeaders = headers
+        if let problem = checked.originHeaderProblem {
+            throw UsageError(command: command, message: "--origin-header: \(problem)")
+        }
+        return headers
     }
 
     static func signer(keyFile: String?, command: String) throws(UsageError) -> AttachmentSigner? {

@@ -139,3 +139,23 @@ struct ClaimTextTests {
         #expect(r.warnings == [#"unrecognised media_type '\u{1B}[31mred\u{202E}'; going by the bytes (png)"#])
     }
 }
+
+@Suite("URLs without credentials")
+struct URLCredentialsTests {
+    @Test(arguments: [
+        ("https://u:secret@cdn.example.com/a.jpg", "https://***@cdn.example.com/a.jpg"),
+        ("http://user@cdn.example.com:8080/a.jpg?x=1", "http://***@cdn.example.com:8080/a.jpg?x=1"),
+        ("HTTPS://a:b@c@host/x", "HTTPS://***@host/x"),
+        ("https://u:p@host", "https://***@host"),
+        ("https://u:p@host#frag", "https://***@host#frag"),
+        ("https://u:p@host\\@evil/x", "https://***@host\\@evil/x"),
+        ("https://cdn.example.com/a@2x.jpg", "https://cdn.example.com/a@2x.jpg"),
+        ("https://cdn.example.com/?mail=a@b", "https://cdn.example.com/?mail=a@b"),
+        ("list.txt", "list.txt"),
+        ("mailto:someone@example.com", "mailto:someone@example.com"),
+        ("", ""),
+    ])
+    func theUserInformationIsReplaced(url: String, shown: String) {
+        #expect(DisplayText.withoutCredentials(url) == shown)
+    }
+}
