@@ -55,15 +55,22 @@ let package = Package(
         // System calls on the container (one wrapper), atomic writes, hashing, the memory budget
         // and the worker threads: what the per-item path and the batch runner both stand on.
         .target(name: "SystemSupport", dependencies: ["MediaTypes", "CHashShim"]),
+        // Where push payloads put their media: the conventions table `prepare` reads payloads by
+        // (and the cache keys URLs by). Foundation only, no C, so a Notification Service
+        // Extension can share it.
+        .target(name: "PushPayloads"),
         // The library a server calls: the per-item path every caller takes (download, plan,
         // engine, check, atomic write into the container), one call per job, one error type.
         .target(
             name: "PushAttach",
-            dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "SystemSupport"]),
+            dependencies: [
+                "MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "SystemSupport", "PushPayloads",
+            ]),
         // The batch runner, built on the library (its public API and, for now, the per-item path's
         // package declarations): inputs (URL lists, JSON lines, payloads),
         // the manifest and its journal, resume, shards, merge, the HTML report, payload rewriting.
-        .target(name: "PushAttachBatch", dependencies: ["PushAttach", "MediaTypes", "Fetch", "SystemSupport"]),
+        .target(
+            name: "PushAttachBatch", dependencies: ["PushAttach", "MediaTypes", "Fetch", "SystemSupport", "PushPayloads"]),
         // `pushattach serve`'s server: the second face over the library, on libmicrohttpd.
         .target(name: "AttachmentServer", dependencies: ["PushAttach", "CMicroHTTPD", "CMicroHTTPDShim"]),
         // The command line: a face over the public library (`PushAttach`, `PushAttachBatch`, and
@@ -93,6 +100,7 @@ let package = Package(
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MediaTypesTests", dependencies: ["MediaTypes", "TestSupport"]),
+        .testTarget(name: "PushPayloadsTests", dependencies: ["PushPayloads"]),
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "MediaTypes", "TestSupport", "CPNG", "CTurboJPEG", "CJPEGShim", "CGIF", "CLCMS2"]),
@@ -103,7 +111,7 @@ let package = Package(
             name: "PipelineTests",
             dependencies: [
                 "PushAttach", "PushAttachBatch", "Fetch", "ImageCodecs", "ImageEngine", "MediaTypes", "Verification", "SystemSupport",
-                "TestSupport", "EngineFuzzKit",
+                "PushPayloads", "TestSupport", "EngineFuzzKit",
             ]),
         .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "PushAttachBatch", "TestSupport"]),
         .testTarget(name: "AttachmentServerTests", dependencies: ["AttachmentServer", "PushAttach", "TestSupport"]),

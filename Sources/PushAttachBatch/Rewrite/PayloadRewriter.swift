@@ -1,5 +1,6 @@
 import Foundation
 import PushAttach
+import PushPayloads
 import SystemSupport
 
 /// Rewrites push payloads to point at the files a batch prepared: each media URL becomes

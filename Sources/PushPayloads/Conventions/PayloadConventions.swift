@@ -1,5 +1,4 @@
 import Foundation
-import SystemSupport
 
 /// Finds attachment URLs in a decoded push payload by the conventions senders use
 /// (attachment-rules.md, "Where payloads put the attachment").
