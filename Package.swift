@@ -55,9 +55,9 @@ let package = Package(
         // System calls on the container (one wrapper), atomic writes, hashing, the memory budget
         // and the worker threads: what the per-item path and the batch runner both stand on.
         .target(name: "SystemSupport", dependencies: ["MediaTypes", "CHashShim"]),
-        // Where push payloads put their media: the conventions table `prepare` reads payloads by
-        // (and the cache keys URLs by). Foundation only, no C, so a Notification Service
-        // Extension can share it.
+        // Where push payloads put their media and what the file is called: the conventions table
+        // `prepare` reads payloads by (and the cache keys URLs by), and the attachment file names.
+        // Foundation only, no C, so a Notification Service Extension can share it.
         .target(name: "PushPayloads"),
         // The library a server calls: the per-item path every caller takes (download, plan,
         // engine, check, atomic write into the container), one call per job, one error type.
@@ -113,7 +113,7 @@ let package = Package(
                 "PushAttach", "PushAttachBatch", "Fetch", "ImageCodecs", "ImageEngine", "MediaTypes", "Verification", "SystemSupport",
                 "PushPayloads", "TestSupport", "EngineFuzzKit",
             ]),
-        .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "PushAttachBatch", "TestSupport"]),
+        .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "PushAttachBatch", "PushPayloads", "TestSupport"]),
         .testTarget(name: "AttachmentServerTests", dependencies: ["AttachmentServer", "PushAttach", "TestSupport"]),
         .testTarget(
             name: "CLITests", dependencies: ["pushattach", "PushAttachBench", "PushAttach", "PushAttachBatch", "TestSupport"]),

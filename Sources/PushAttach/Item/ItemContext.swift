@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import ImageEngine
 import MediaTypes
+import PushPayloads
 import SystemSupport
 
 /// The shared machinery of a run, and the path of one item through it.
