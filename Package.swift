@@ -56,8 +56,9 @@ let package = Package(
         // and the worker threads: what the per-item path and the batch runner both stand on.
         .target(name: "SystemSupport", dependencies: ["MediaTypes", "CHashShim"]),
         // Where push payloads put their media and what the file is called: the conventions table
-        // `prepare` reads payloads by (and the cache keys URLs by), and the attachment file names.
-        // Foundation only, no C, so a Notification Service Extension can share it.
+        // `prepare` reads payloads by (and the cache keys URLs by), serve links told by their
+        // shape, the attachment file names, the allowed-host patterns. Foundation only, no C, so
+        // a Notification Service Extension can share it.
         .target(name: "PushPayloads"),
         // The library a server calls: the per-item path every caller takes (download, plan,
         // engine, check, atomic write into the container), one call per job, one error type.

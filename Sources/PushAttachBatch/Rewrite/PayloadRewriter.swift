@@ -85,7 +85,7 @@ package enum PayloadRewriter {
                         counts.dropped += 1
                         return
                     }
-                    object["pushattach_error"] = errors.joined(separator: "; ")
+                    object[PayloadConventions.refusalNoteKey] = errors.joined(separator: "; ")
                     counts.withErrors += 1
                 } else {
                     counts.rewritten += 1

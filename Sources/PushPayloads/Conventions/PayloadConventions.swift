@@ -212,6 +212,10 @@ package enum PayloadConventions {
         package var isPushWithoutMedia = false
     }
 
+    /// The key `prepare --rewrite` adds to a payload whose media the batch refused, with the
+    /// reasons (the media's URL is removed): an extension that finds no URL says why from it.
+    package static let refusalNoteKey = "pushattach_error"
+
     /// Keys that make an object a push payload (APNs, FCM, OneSignal's REST body, Braze's).
     package static let pushKeys = ["aps", "notification", "message", "data", "contents", "headings", "apple_push"]
 
