@@ -5,13 +5,16 @@ import PackageDescription
 
 let package = Package(
     name: "PushAttach",
-    platforms: [.macOS(.v14)],
+    // iOS for PushAttachExtension (and the pure-Swift modules under it), the one product an app
+    // builds: the others need Debian's C libraries.
+    platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
         .executable(name: "pushattach", targets: ["pushattach"]),
         .executable(name: "pushattach-bench", targets: ["PushAttachBench"]),
         .library(name: "PushAttach", targets: ["PushAttach"]),
         .library(name: "PushAttachBatch", targets: ["PushAttachBatch"]),
         .library(name: "AttachmentServer", targets: ["AttachmentServer"]),
+        .library(name: "PushAttachExtension", targets: ["PushAttachExtension"]),
     ],
     targets: [
         // C libraries from Debian, seen only by the codec and fetch layers.
@@ -72,6 +75,11 @@ let package = Package(
         // the manifest and its journal, resume, shards, merge, the HTML report, payload rewriting.
         .target(
             name: "PushAttachBatch", dependencies: ["PushAttach", "MediaTypes", "Fetch", "SystemSupport", "PushPayloads"]),
+        // The device side: a Notification Service Extension's loader (the payload conventions,
+        // a bounded URLSession download, the bytes judged by Apple's rules) and its
+        // UserNotifications glue. No C at all, so it builds for iOS
+        // (Scripts/extension-imports-check proves it).
+        .target(name: "PushAttachExtension", dependencies: ["MediaTypes", "PushPayloads"]),
         // `pushattach serve`'s server: the second face over the library, on libmicrohttpd.
         .target(name: "AttachmentServer", dependencies: ["PushAttach", "CMicroHTTPD", "CMicroHTTPDShim"]),
         // The command line: a face over the public library (`PushAttach`, `PushAttachBatch`, and
@@ -102,6 +110,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MediaTypesTests", dependencies: ["MediaTypes", "TestSupport"]),
         .testTarget(name: "PushPayloadsTests", dependencies: ["PushPayloads"]),
+        .testTarget(name: "PushAttachExtensionTests", dependencies: ["PushAttachExtension", "PushPayloads", "TestSupport"]),
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "MediaTypes", "TestSupport", "CPNG", "CTurboJPEG", "CJPEGShim", "CGIF", "CLCMS2"]),
