@@ -74,18 +74,33 @@ public struct AttachmentLoader: Sendable {
                 refusal: .noMediaURL(senderNote: payload.senderNote), identifier: uuid.uuidString, media: nil)
         }
         let identifier = media.identifier ?? uuid.uuidString
-        func refused(_ refusal: AttachmentRefusal) -> LoadedAttachment {
-            LoadedAttachment(refusal: refusal, identifier: identifier, media: media)
+        let part = folder.appendingPathComponent(".\(uuid.uuidString).download")
+        let judged = await downloadAndDecide(media, to: part, until: deadline, budget: budget)
+            .flatMap { accepted in keep(part, as: accepted, uuid: uuid, media: media) }
+        switch judged {
+        case .success(let (file, accepted)):
+            return LoadedAttachment(
+                fileURL: file, identifier: identifier, typeHint: accepted.typeHint, media: media,
+                warnings: accepted.warnings)
+        case .failure(let refusal):
+            try? FileManager.default.removeItem(at: part)
+            return LoadedAttachment(refusal: refusal, identifier: identifier, media: media)
         }
+    }
+
+    /// Downloads `media` to `part` (in the folder the file is kept in) and decides on it.
+    private func downloadAndDecide(
+        _ media: PayloadMedia, to part: URL, until deadline: ContinuousClock.Instant, budget: Duration
+    ) async -> Result<AttachmentDecision.Accepted, AttachmentRefusal> {
         if let refusal = Download.refusal(for: media.url, allowedHosts: settings.allowedHosts) {
-            return refused(refusal)
+            return .failure(refusal)
         }
+        let folder = part.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            return refused(.cannotWrite(path: folder.path, detail: DisplayText.escaped(error.localizedDescription)))
+            return .failure(.cannotWrite(path: folder.path, detail: DisplayText.escaped(error.localizedDescription)))
         }
-        let part = folder.appendingPathComponent(".\(uuid.uuidString).download")
         var request = URLRequest(url: media.url)
         request.setValue(Self.accept, forHTTPHeaderField: "Accept")
         let limits = Download.Limits(
@@ -93,37 +108,36 @@ public struct AttachmentLoader: Sendable {
         let downloaded: Download.Downloaded
         switch await Download.run(request, to: part, limits: limits, until: deadline, budget: budget) {
         case .success(let body): downloaded = body
-        case .failure(let refusal): return refused(refusal)
+        case .failure(let refusal): return .failure(refusal)
         }
-
-        let outcome: AttachmentDecision.Outcome
+        let facts: AttachmentDecision.Facts
         do {
-            outcome = AttachmentDecision.decide(try Self.facts(of: part, downloaded, media: media), rules: settings.rules)
+            facts = try Self.facts(of: part, downloaded, media: media)
         } catch {
-            try? FileManager.default.removeItem(at: part)
-            return refused(.cannotWrite(path: part.path, detail: DisplayText.escaped(error.localizedDescription)))
+            return .failure(.cannotWrite(path: part.path, detail: DisplayText.escaped(error.localizedDescription)))
         }
-        switch outcome {
-        case .refuse(let refusal):
-            try? FileManager.default.removeItem(at: part)
-            return refused(refusal)
-        case .accept(let accepted):
-            let name = AttachmentName(
-                uuid: uuid, suggestedFilename: AttachmentName.lastPathComponent(of: media.source.absoluteString),
-                fileExtension: accepted.fileExtension)
-            let file = folder.appendingPathComponent(name.fileName)
-            do {
-                guard !Task.isCancelled else { throw CancellationError() }
-                try FileManager.default.moveItem(at: part, to: file)
-            } catch {
-                try? FileManager.default.removeItem(at: part)
-                if error is CancellationError { return refused(.cancelled) }
-                return refused(.cannotWrite(path: file.path, detail: DisplayText.escaped(error.localizedDescription)))
-            }
-            return LoadedAttachment(
-                fileURL: file, identifier: identifier, typeHint: accepted.typeHint, media: media,
-                warnings: accepted.warnings)
+        switch AttachmentDecision.decide(facts, rules: settings.rules) {
+        case .accept(let accepted): return .success(accepted)
+        case .refuse(let refusal): return .failure(refusal)
         }
+    }
+
+    /// Renames the accepted `part` to `<UUID>-<name>.<ext>`, named after the media's source;
+    /// refused as cancelled when the caller gave up meanwhile.
+    private func keep(
+        _ part: URL, as accepted: AttachmentDecision.Accepted, uuid: UUID, media: PayloadMedia
+    ) -> Result<(URL, AttachmentDecision.Accepted), AttachmentRefusal> {
+        let name = AttachmentName(
+            uuid: uuid, suggestedFilename: AttachmentName.lastPathComponent(of: media.source.absoluteString),
+            fileExtension: accepted.fileExtension)
+        let file = part.deletingLastPathComponent().appendingPathComponent(name.fileName)
+        guard !Task.isCancelled else { return .failure(.cancelled) }
+        do {
+            try FileManager.default.moveItem(at: part, to: file)
+        } catch {
+            return .failure(.cannotWrite(path: file.path, detail: DisplayText.escaped(error.localizedDescription)))
+        }
+        return .success((file, accepted))
     }
 
     /// What the decision needs of a downloaded file: its header, sniffed from a mapped file
