@@ -8,7 +8,9 @@ import Testing
 /// window, other images all of it; the sniff of that window is the sniff of the whole file.
 @Suite("Sniffer: the window of a file that sniffing needs")
 struct SnifferWindowTests {
-    @Test(arguments: ["small-320x240.jpg", "photo-1600x1200.jpg", "opaque-300x200.png", "animated-120x90.gif", "tone-1s.wav"])
+    @Test(arguments: [
+        "small-320x240.jpg", "photo-1600x1200.jpg", "opaque-300x200.png", "animated-120x90.gif", "tone-1s.wav",
+    ])
     func theWindowSniffsAsTheWholeFile(name: String) throws {
         let data = try Data(contentsOf: Corpus.testImages.appendingPathComponent(name))
         let window = Sniffer.window(of: data)

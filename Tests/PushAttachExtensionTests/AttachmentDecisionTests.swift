@@ -23,7 +23,8 @@ struct AttachmentDecisionTests {
     }
 
     @Test func aJPEGIsAcceptedAsItIs() throws {
-        let outcome = AttachmentDecision.decide(facts(Origin.jpeg, claims: [TypeClaim(.mediaType, "image")]), rules: .standard)
+        let outcome = AttachmentDecision.decide(
+            facts(Origin.jpeg, claims: [TypeClaim(.mediaType, "image")]), rules: .standard)
         #expect(
             outcome
                 == .accept(.init(format: .jpeg, typeHint: "public.jpeg", fileExtension: "jpg", warnings: [])))
@@ -35,9 +36,13 @@ struct AttachmentDecisionTests {
     }
 
     @Test func formatsIOSDoesNotAttachAreRefusedSayingWhetherServeConverts() {
-        #expect(AttachmentDecision.decide(facts(Origin.webp), rules: .standard) == .refuse(.notAttachable(format: .webp, convertible: true)))
+        #expect(
+            AttachmentDecision.decide(facts(Origin.webp), rules: .standard)
+                == .refuse(.notAttachable(format: .webp, convertible: true)))
         let flac = Data("fLaC".utf8) + Data([0x00, 0x00, 0x00, 0x22]) + Data(count: 200)
-        #expect(AttachmentDecision.decide(facts(flac), rules: .standard) == .refuse(.notAttachable(format: .flac, convertible: false)))
+        #expect(
+            AttachmentDecision.decide(facts(flac), rules: .standard)
+                == .refuse(.notAttachable(format: .flac, convertible: false)))
     }
 
     @Test func overTheCapOfItsKindIsRefused() {
@@ -62,16 +67,21 @@ struct AttachmentDecisionTests {
     @Test func theTypeHintIsAUTINamingTheBytesFormat() throws {
         // media_type as a UTI that says more than the format's own (.mpeg is public.mpeg).
         let precise = try #require(
-            accepted(AttachmentDecision.decide(facts(Origin.mpeg, claims: [TypeClaim(.mediaType, "public.mpeg-2-video")]), rules: .standard)))
+            accepted(
+                AttachmentDecision.decide(
+                    facts(Origin.mpeg, claims: [TypeClaim(.mediaType, "public.mpeg-2-video")]), rules: .standard)))
         #expect(precise.typeHint == "public.mpeg-2-video")
         #expect(precise.fileExtension == "mpg")
         // A coarse hint ("video") agrees but names no format: the format's UTI.
         let coarse = try #require(
-            accepted(AttachmentDecision.decide(facts(Origin.mpeg, claims: [TypeClaim(.mediaType, "video")]), rules: .standard)))
+            accepted(
+                AttachmentDecision.decide(
+                    facts(Origin.mpeg, claims: [TypeClaim(.mediaType, "video")]), rules: .standard)))
         #expect(coarse.typeHint == "public.mpeg")
         // serve's header is taken like media_type, before it.
         let served = try #require(
-            accepted(AttachmentDecision.decide(facts(Origin.mpeg, serveTypeHint: "public.mpeg-2-video"), rules: .standard)))
+            accepted(
+                AttachmentDecision.decide(facts(Origin.mpeg, serveTypeHint: "public.mpeg-2-video"), rules: .standard)))
         #expect(served.typeHint == "public.mpeg-2-video")
     }
 
@@ -89,10 +99,12 @@ struct AttachmentDecisionTests {
     }
 
     @Test func refusalsRenderAndCarryTheirCode() {
-        #expect(AttachmentRefusal.tooLarge(category: .image, byteCount: 19_819_914, cap: 10_000_000).description
-            == "19.8 MB, over iOS's 10 MB cap for images; pushattach serve or prepare fits images to it")
-        #expect(AttachmentRefusal.tooLarge(category: nil, byteCount: nil, cap: 50_000_000).description
-            == "more than 50 MB, over iOS's 50 MB cap for attachments")
+        #expect(
+            AttachmentRefusal.tooLarge(category: .image, byteCount: 19_819_914, cap: 10_000_000).description
+                == "19.8 MB, over iOS's 10 MB cap for images; pushattach serve or prepare fits images to it")
+        #expect(
+            AttachmentRefusal.tooLarge(category: nil, byteCount: nil, cap: 50_000_000).description
+                == "more than 50 MB, over iOS's 50 MB cap for attachments")
         #expect(AttachmentRefusal.timedOut(budget: .milliseconds(2500)).description.contains("2.5 s"))
         #expect(AttachmentRefusal.notAttachable(format: .webp, convertible: true).errorCode == 101)
         #expect(AttachmentRefusal.damaged(format: .png, detail: "x").errorCode == 105)

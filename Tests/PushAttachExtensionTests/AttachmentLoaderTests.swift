@@ -186,7 +186,10 @@ struct AttachmentLoaderTests {
         let settings = AttachmentLoader.Settings(allowedHosts: ["127.0.0.1"])
         let elsewhere = "http://localhost.invalid:\(origin.server.port)/img/photo"
         let redirected = await origin.load(
-            ["media_url": origin.url("/redirect-to?url=" + elsewhere.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)],
+            [
+                "media_url": origin.url(
+                    "/redirect-to?url=" + elsewhere.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+            ],
             settings: settings)
         #expect(redirected.refusal == .hostNotAllowed(host: "localhost.invalid"))
         let direct = await origin.load(["media_url": elsewhere], settings: settings)
@@ -228,7 +231,8 @@ struct AttachmentLoaderTests {
         #expect(loaded.media?.isServeLink == true)
         #expect(loaded.media?.source.absoluteString == "https://cdn.example.com/media/cat.webp")
         #expect(loaded.typeHint == "public.jpeg")
-        #expect(loaded.fileURL?.lastPathComponent.hasSuffix("-cat.jpg") == true, "\(String(describing: loaded.fileURL))")
+        #expect(
+            loaded.fileURL?.lastPathComponent.hasSuffix("-cat.jpg") == true, "\(String(describing: loaded.fileURL))")
         #expect(origin.server.hits("/img/cat.webp") == 0, "the origin's URL is not fetched")
 
         let mpegLink = serveLinkPath(source: "https://cdn.example.com/media/clip.m2v")

@@ -12,7 +12,8 @@ struct ServeLinkTests {
 
     @Test func aSignedLinkGivesItsSourceAndQuery() throws {
         let url = try #require(
-            URL(string: "https://attach.example.com/a/\(Self.signature)/\(Self.catSegment)?type=image%2Fwebp&thumb=256"))
+            URL(string: "https://attach.example.com/a/\(Self.signature)/\(Self.catSegment)?type=image%2Fwebp&thumb=256")
+        )
         let link = try #require(ServeLink(url))
         #expect(link.url == url)
         #expect(link.source.absoluteString == "https://cdn.example.com/cat.webp")

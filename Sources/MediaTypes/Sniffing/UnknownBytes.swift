@@ -59,7 +59,9 @@ package enum UnknownBytes {
             }
         }
 
-        private static let htmlTags = ["<!doctype html", "<html", "<head", "<body", "<title", "<meta", "<script", "<div"]
+        private static let htmlTags = [
+            "<!doctype html", "<html", "<head", "<body", "<title", "<meta", "<script", "<div",
+        ]
 
         private static func hasHTMLTag(_ lowered: [UInt8]) -> Bool {
             htmlTags.contains { lowered.firstRange(of: Array($0.utf8)) != nil }

@@ -54,7 +54,8 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// Guards the state below; `finish` signals it, which the deadline's thread waits on.
     private let condition = NSCondition()
     private var handle: FileHandle?
-    private var continuation: CheckedContinuation<Result<Downloaded, AttachmentRefusal>, Never>?
+    private typealias Continuation = CheckedContinuation<Result<Downloaded, AttachmentRefusal>, Never>
+    private var continuation: Continuation?
     private var outcome: Result<Downloaded, AttachmentRefusal>?
     private var session: URLSession?
     private var task: URLSessionDataTask?
@@ -97,7 +98,7 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     private func start(
         _ request: URLRequest, until deadline: Date,
-        continuation: CheckedContinuation<Result<Downloaded, AttachmentRefusal>, Never>
+        continuation: Continuation
     ) {
         var outcomeBefore: Result<Downloaded, AttachmentRefusal>?
         let task: URLSessionDataTask? = locked {
@@ -153,17 +154,16 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// first; the task's cancellation and the session's invalidation, which FoundationNetworking
     /// runs through its own busy queues, follow on another thread.
     private func finish(_ result: Result<Downloaded, AttachmentRefusal>) {
-        let ended: (CheckedContinuation<Result<Downloaded, AttachmentRefusal>, Never>?, URLSessionDataTask?, URLSession?)? =
-            locked {
-                guard outcome == nil else { return nil }
-                outcome = result
-                condition.broadcast()
-                try? handle?.close()
-                handle = nil
-                if case .failure = result { try? FileManager.default.removeItem(at: file) }
-                defer { (continuation, task, session) = (nil, nil, nil) }
-                return (continuation, task, session)
-            }
+        let ended: (Continuation?, URLSessionDataTask?, URLSession?)? = locked {
+            guard outcome == nil else { return nil }
+            outcome = result
+            condition.broadcast()
+            try? handle?.close()
+            handle = nil
+            if case .failure = result { try? FileManager.default.removeItem(at: file) }
+            defer { (continuation, task, session) = (nil, nil, nil) }
+            return (continuation, task, session)
+        }
         guard let (continuation, task, session) = ended else { return }
         continuation?.resume(returning: result)
         guard task != nil || session != nil else { return }

@@ -59,14 +59,17 @@ public struct AttachmentLoader: Sendable {
     /// temporary folder, or an app group's `Images/`), within `budget`.
     ///
     /// - Returns: the file and its type hint, or no file and the reason. Never throws.
-    public func load(userInfo: [AnyHashable: Any], into folder: URL, within budget: Duration) async -> LoadedAttachment {
+    public func load(userInfo: [AnyHashable: Any], into folder: URL, within budget: Duration) async -> LoadedAttachment
+    {
         let payload = NotificationPayload(userInfo: userInfo)
         return await load(payload, into: folder, within: budget)
     }
 
     /// Loads the attachment `payload` names: `load(userInfo:into:within:)` for a payload read
     /// beforehand (a value that can go to another task).
-    public func load(_ payload: NotificationPayload, into folder: URL, within budget: Duration) async -> LoadedAttachment {
+    public func load(_ payload: NotificationPayload, into folder: URL, within budget: Duration) async
+        -> LoadedAttachment
+    {
         let deadline = ContinuousClock.now + budget
         let uuid = UUID()
         guard let media = payload.media else {

@@ -55,7 +55,8 @@
         private let delivery = Delivery()
 
         open override func didReceive(
-            _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
+            _ request: UNNotificationRequest,
+            withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
         ) {
             guard let content = request.content.mutableCopy() as? UNMutableNotificationContent else {
                 contentHandler(request.content)
