@@ -13,7 +13,9 @@
     /// come from):
     ///
     ///     final class NotificationService: PushAttachNotificationService {
-    ///         override var settings: Settings { Settings(appGroup: "group.com.example.app", allowedHosts: ["*.example.com"]) }
+    ///         override var settings: Settings {
+    ///             Settings(appGroup: "group.com.example.app", timeBudget: .seconds(20), allowedHosts: ["*.example.com"])
+    ///         }
     ///     }
     ///
     /// `didReceive` loads the attachment with `AttachmentLoader` within `settings.timeBudget`
