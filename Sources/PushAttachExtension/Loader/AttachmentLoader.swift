@@ -55,15 +55,30 @@ public struct AttachmentLoader: Sendable {
         self.settings = settings
     }
 
-    /// Loads the attachment the push's `userInfo` names into `folder` (created if missing: the
-    /// temporary folder, or an app group's `Images/`), within `budget`.
-    ///
-    /// - Returns: the file and its type hint, or no file and the reason. Never throws.
-    public func load(userInfo: [AnyHashable: Any], into folder: URL, within budget: Duration) async -> LoadedAttachment
-    {
-        let payload = NotificationPayload(userInfo: userInfo)
-        return await load(payload, into: folder, within: budget)
-    }
+    #if compiler(>=6.2)
+        /// Loads the attachment the push's `userInfo` names into `folder` (created if missing:
+        /// the temporary folder, or an app group's `Images/`), within `budget`.
+        ///
+        /// It reads `userInfo` where it is called (`nonisolated(nonsending)`), so an actor's or
+        /// the main actor's dictionary need not be sent anywhere; the download runs off it.
+        ///
+        /// - Returns: the file and its type hint, or no file and the reason. Never throws.
+        nonisolated(nonsending) public func load(
+            userInfo: [AnyHashable: Any], into folder: URL, within budget: Duration
+        ) async -> LoadedAttachment {
+            await load(NotificationPayload(userInfo: userInfo), into: folder, within: budget)
+        }
+    #else
+        /// Loads the attachment the push's `userInfo` names into `folder` (created if missing:
+        /// the temporary folder, or an app group's `Images/`), within `budget`.
+        ///
+        /// - Returns: the file and its type hint, or no file and the reason. Never throws.
+        public func load(
+            userInfo: [AnyHashable: Any], into folder: URL, within budget: Duration
+        ) async -> LoadedAttachment {
+            await load(NotificationPayload(userInfo: userInfo), into: folder, within: budget)
+        }
+    #endif
 
     /// Loads the attachment `payload` names: `load(userInfo:into:within:)` for a payload read
     /// beforehand (a value that can go to another task).
