@@ -36,6 +36,7 @@ struct AttachmentLoaderTests {
         let loaded = await origin.load(["aps": ["alert": "hi"], "url": origin.url("/img/photo.jpg")])
         #expect(loaded.fileURL == nil)
         #expect(loaded.refusal == .noMediaURL(senderNote: nil))
+        #expect(AttachmentRefusal.pushKeys.hasPrefix("attachment, attachment-url, media_url, "))
         #expect(origin.server.hits("/img/photo.jpg") == 0)
     }
 

@@ -63,7 +63,7 @@ public enum AttachmentRefusal: Error, Sendable, Hashable, CustomStringConvertibl
         case .noMediaURL(let note?):
             "the sender's batch refused the media: \(note)"
         case .noMediaURL(nil):
-            "the payload names no attachment URL (looked for \(PayloadConventions.conventionKeys))"
+            "the payload names no attachment URL (looked for \(Self.pushKeys))"
         case .unsupportedURL(let url):
             "'\(url)' is not an http or https URL with a host"
         case .hostNotAllowed(let host):
@@ -93,6 +93,9 @@ public enum AttachmentRefusal: Error, Sendable, Hashable, CustomStringConvertibl
             "damaged: \(detail)"
         }
     }
+
+    /// The conventions' keys a push can carry (not `url`, which in a push is the link opened on tap).
+    static let pushKeys = PayloadConventions.all.filter { $0.name != nil }.map(\.key).joined(separator: ", ")
 
     /// "10 MB", "19.8 MB": 10^6-byte megabytes, as Apple's caps are read.
     static func megabytes(_ bytes: Int) -> String {
