@@ -28,14 +28,19 @@ release: deps
 	$(SWIFT) build -c release
 
 # Every suite (debug) in one process, the count of undocumented public symbols (zero, from the
-# symbol graphs), the proof that the command line uses the public library only, then the release build's smoke test and the Examples/ programs. Reads nothing outside
-# the repository: the corpus-driven suites run over TestImages/conformance (PUSHATTACH_CORPUS unset).
+# symbol graphs), the proof that the command line uses the public library only, the proofs that
+# PushAttachExtension imports no C module and that its UserNotifications glue type-checks against
+# Apple's documented signatures, then the release build's smoke test and the Examples/ programs.
+# Reads nothing outside the repository: the corpus-driven suites run over TestImages/conformance
+# (PUSHATTACH_CORPUS unset).
 test:
 	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(TEST_DEBS)"
 	$(SWIFT) build --build-tests
 	env -u PUSHATTACH_CORPUS PUSHATTACH_REQUIRE_CHROMIUM=1 $(SWIFT) test --skip-build
 	./Scripts/doc-coverage --quiet
 	./Scripts/public-api-check
+	SWIFT=$(SWIFT) ./Scripts/extension-imports-check
+	./Scripts/extension-glue-check
 	$(SWIFT) build -c release --product pushattach
 	./Scripts/release-smoke.sh
 	SWIFT=$(SWIFT) ./Examples/run-examples.sh

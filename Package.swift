@@ -5,13 +5,16 @@ import PackageDescription
 
 let package = Package(
     name: "PushAttach",
-    platforms: [.macOS(.v14)],
+    // iOS for PushAttachExtension (and the pure-Swift modules under it), the one product an app
+    // builds: the others need Debian's C libraries.
+    platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
         .executable(name: "pushattach", targets: ["pushattach"]),
         .executable(name: "pushattach-bench", targets: ["PushAttachBench"]),
         .library(name: "PushAttach", targets: ["PushAttach"]),
         .library(name: "PushAttachBatch", targets: ["PushAttachBatch"]),
         .library(name: "AttachmentServer", targets: ["AttachmentServer"]),
+        .library(name: "PushAttachExtension", targets: ["PushAttachExtension"]),
     ],
     targets: [
         // C libraries from Debian, seen only by the codec and fetch layers.
@@ -51,19 +54,32 @@ let package = Package(
             ]),
         .target(name: "ImageEngine", dependencies: ["MediaTypes", "ImageCodecs"]),
         .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"]),
-        .target(name: "Fetch", dependencies: ["MediaTypes", "CCurlShim"]),
+        .target(name: "Fetch", dependencies: ["MediaTypes", "PushPayloads", "CCurlShim"]),
         // System calls on the container (one wrapper), atomic writes, hashing, the memory budget
         // and the worker threads: what the per-item path and the batch runner both stand on.
         .target(name: "SystemSupport", dependencies: ["MediaTypes", "CHashShim"]),
+        // Where push payloads put their media and what the file is called: the conventions table
+        // `prepare` reads payloads by (and the cache keys URLs by), serve links told by their
+        // shape, the attachment file names, the allowed-host patterns. Foundation only, no C, so
+        // a Notification Service Extension can share it.
+        .target(name: "PushPayloads"),
         // The library a server calls: the per-item path every caller takes (download, plan,
         // engine, check, atomic write into the container), one call per job, one error type.
         .target(
             name: "PushAttach",
-            dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "SystemSupport"]),
+            dependencies: [
+                "MediaTypes", "ImageCodecs", "ImageEngine", "Verification", "Fetch", "SystemSupport", "PushPayloads",
+            ]),
         // The batch runner, built on the library (its public API and, for now, the per-item path's
         // package declarations): inputs (URL lists, JSON lines, payloads),
         // the manifest and its journal, resume, shards, merge, the HTML report, payload rewriting.
-        .target(name: "PushAttachBatch", dependencies: ["PushAttach", "MediaTypes", "Fetch", "SystemSupport"]),
+        .target(
+            name: "PushAttachBatch", dependencies: ["PushAttach", "MediaTypes", "Fetch", "SystemSupport", "PushPayloads"]),
+        // The device side: a Notification Service Extension's loader (the payload conventions,
+        // a bounded URLSession download, the bytes judged by Apple's rules) and its
+        // UserNotifications glue. No C at all, so it builds for iOS
+        // (Scripts/extension-imports-check proves it).
+        .target(name: "PushAttachExtension", dependencies: ["MediaTypes", "PushPayloads"]),
         // `pushattach serve`'s server: the second face over the library, on libmicrohttpd.
         .target(name: "AttachmentServer", dependencies: ["PushAttach", "CMicroHTTPD", "CMicroHTTPDShim"]),
         // The command line: a face over the public library (`PushAttach`, `PushAttachBatch`, and
@@ -93,6 +109,8 @@ let package = Package(
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MediaTypesTests", dependencies: ["MediaTypes", "TestSupport"]),
+        .testTarget(name: "PushPayloadsTests", dependencies: ["PushPayloads"]),
+        .testTarget(name: "PushAttachExtensionTests", dependencies: ["PushAttachExtension", "PushPayloads", "TestSupport"]),
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "MediaTypes", "TestSupport", "CPNG", "CTurboJPEG", "CJPEGShim", "CGIF", "CLCMS2"]),
@@ -103,9 +121,9 @@ let package = Package(
             name: "PipelineTests",
             dependencies: [
                 "PushAttach", "PushAttachBatch", "Fetch", "ImageCodecs", "ImageEngine", "MediaTypes", "Verification", "SystemSupport",
-                "TestSupport", "EngineFuzzKit",
+                "PushPayloads", "TestSupport", "EngineFuzzKit",
             ]),
-        .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "PushAttachBatch", "TestSupport"]),
+        .testTarget(name: "PushAttachTests", dependencies: ["PushAttach", "PushAttachBatch", "PushPayloads", "TestSupport"]),
         .testTarget(name: "AttachmentServerTests", dependencies: ["AttachmentServer", "PushAttach", "TestSupport"]),
         .testTarget(
             name: "CLITests", dependencies: ["pushattach", "PushAttachBench", "PushAttach", "PushAttachBatch", "TestSupport"]),

@@ -34,6 +34,10 @@ let package = Package(
         .executableTarget(
             name: "http-endpoint",
             dependencies: [.product(name: "PushAttach", package: "PushAttach"), "ExampleSupport"]),
+        // A Notification Service Extension's loader, on the PushAttachExtension product alone.
+        .executableTarget(
+            name: "extension-loader",
+            dependencies: [.product(name: "PushAttachExtension", package: "PushAttach")]),
         // The samples of README.md and the DocC article, compiled (never run) to prove they build.
         .target(
             name: "DocSnippets",

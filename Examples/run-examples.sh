@@ -17,9 +17,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/pushattach-examples.XXXXXX")
 started=$SECONDS
 server_pid=""
 endpoint_pid=""
+origin_pid=""
 
 cleanup() {
-    for pid in "$endpoint_pid" "$server_pid"; do
+    for pid in "$endpoint_pid" "$server_pid" "$origin_pid"; do
         if [ -n "$pid" ]; then
             kill "$pid" 2>/dev/null
             wait "$pid" 2>/dev/null
@@ -212,6 +213,48 @@ if [ -n "$endpoint_port" ]; then
 else
     record fail http-endpoint "did not start listening:"
     sed 's/^/      /' "$work/endpoint.log"
+fi
+
+# --- extension-loader: PushAttachExtension alone, as an app's Notification Service Extension --
+# An origin on loopback with what the extension meets: a JPEG at a URL without an extension, an
+# HTML error page at .jpg, and a URL that answers only after the budget.
+origin_py='
+import http.server, sys, threading
+jpeg = open(sys.argv[1], "rb").read()
+page = b"<!DOCTYPE html><html><head><title>404</title></head><body>Not found</body></html>"
+stopped = threading.Event()
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path == "/img/slow.jpg":
+            stopped.wait(60)  # a slow origin: answers a minute late (or never, once stopped)
+        body, kind = {"/img/photo": (jpeg, "application/octet-stream"), "/img/slow.jpg": (jpeg, "image/jpeg"),
+                      "/img/page.jpg": (page, "text/html")}.get(self.path, (b"no\n", "text/plain"))
+        self.send_response(200 if body != b"no\n" else 404)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print("port", server.server_address[1], flush=True)
+server.serve_forever()
+'
+python3 -u -c "$origin_py" TestImages/small-320x240.jpg >"$work/origin.log" 2>&1 &
+origin_pid=$!
+origin_port=$(wait_for_line "$work/origin.log" '^port [0-9]+' | sed -E 's/port ([0-9]+)/\1/')
+if [ -n "$origin_port" ]; then
+    origin="http://127.0.0.1:$origin_port"
+    check extension-no-extension 0 '^file [0-9A-F-]{36}-photo\.jpg public\.jpeg in [0-9]+ ms$' -- \
+        "$bin/extension-loader" "$work/extension/tmp" "$origin/img/photo"
+    check extension-html 0 '^no file in [0-9]+ ms: not media: the bytes are an HTML page' -- \
+        "$bin/extension-loader" "$work/extension/html" "$origin/img/page.jpg"
+    check extension-slow 0 '^no file in [0-9]+ ms: not downloaded within the time budget of 2 s' -- \
+        "$bin/extension-loader" --budget 2 "$work/extension/slow" "$origin/img/slow.jpg"
+else
+    record fail extension-loader "the loopback origin did not start:"
+    sed 's/^/      /' "$work/origin.log"
 fi
 
 elapsed=$((SECONDS - started))

@@ -1,4 +1,5 @@
 import MediaTypes
+import PushPayloads
 
 /// What a download may fetch, and how long and how much it may take: the address guard,
 /// allowed hosts, redirects, deadlines, retries and where large bodies go.
@@ -181,18 +182,7 @@ public struct FetchPolicy: Sendable {
     ///     policy.allowedHosts = ["*.example.com"]
     ///     policy.allows(host: "img.example.com")   // true
     ///     policy.allows(host: "example.com")       // false
-    public func allows(host: String) -> Bool {
-        guard !allowedHosts.isEmpty else { return true }
-        let host = host.lowercased().trimmingSuffixDot()
-        return allowedHosts.contains { pattern in
-            let pattern = pattern.lowercased().trimmingSuffixDot()
-            if pattern.hasPrefix("*.") {
-                let suffix = pattern.dropFirst(1)  // ".example.com"
-                return host.hasSuffix(suffix) && host.count > suffix.count
-            }
-            return host == pattern
-        }
-    }
+    public func allows(host: String) -> Bool { HostPatterns.allows(host: host, patterns: allowedHosts) }
 
     /// The SSRF verdict for a connection to `address` on `port`: nil allows, a rule refuses.
     package func refusal(address: IPAddress, port: Int) -> AddressRule? {
@@ -204,8 +194,4 @@ public struct FetchPolicy: Sendable {
         }
         return allowedPrivateAddressesForTesting.contains(key) ? nil : rule
     }
-}
-
-extension String {
-    fileprivate func trimmingSuffixDot() -> String { hasSuffix(".") ? String(dropLast()) : self }
 }

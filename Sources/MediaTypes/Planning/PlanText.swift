@@ -57,6 +57,8 @@ extension Refusal {
             return Self.notAcceptedText(format, tracks: tracks)
         case .overCap(.ios(let category, let cap), let bytes, let atLeast):
             return "\(ByteSize.over(bytes, cap: cap, for: category.plural, atLeast: atLeast)) iOS sets; make the file smaller"
+        case .overCap(.anyMedia(let cap), let bytes, let atLeast):
+            return "\(ByteSize.over(bytes, cap: cap, for: "any attachment", atLeast: atLeast)); make the file smaller"
         case .overCap(.imageInput(let cap), let bytes, let atLeast):
             return
                 "\(ByteSize.over(bytes, cap: cap, for: "images taken in to be shrunk", atLeast: atLeast)); send a smaller file, or raise \(names[.imageInputCap])"

@@ -65,13 +65,9 @@ public enum Planner {
         forBodyOver cap: Int, firstBytes: [UInt8], bytes: Int, exact: Bool, policy: AttachmentPolicy
     ) -> Refusal {
         let format = Sniffer.identify(prefix: firstBytes)
-        if firstBytes.isEmpty {
-            return .overCap(.imageInput(cap: cap), bytes: bytes, atLeast: !exact)
-        }
+        if firstBytes.isEmpty { return .overCap(.anyMedia(cap: cap), bytes: bytes, atLeast: !exact) }
         guard let category = format.category, format != .pdf else { return .notMedia(ContentGuess.of(firstBytes)) }
-        let byteCap: Refusal.ByteCap =
-            category == .image ? .imageInput(cap: policy.inputCap(for: .image)) : .ios(category, cap: policy.inputCap(for: category))
-        return .overCap(byteCap, bytes: bytes, atLeast: !exact)
+        return .overCap(byteCap(category, policy: policy), bytes: bytes, atLeast: !exact)
     }
 
     /// The plan for a thumbnail of the file (`policy` fitting it to the thumbnail's box): the
@@ -114,15 +110,21 @@ public enum Planner {
         if !policy.rules.isAccepted(sniffed.format), !AppleRules.transcodableFormats.contains(sniffed.format) {
             return .notAccepted(sniffed.format, tracks: sniffed.tracks)
         }
-        let cap = policy.inputCap(for: category)
-        if facts.byteCount > cap {
-            let byteCap: Refusal.ByteCap = category == .image ? .imageInput(cap: cap) : .ios(category, cap: cap)
-            return .overCap(byteCap, bytes: facts.byteCount, atLeast: false)
+        if facts.byteCount > policy.inputCap(for: category) {
+            return .overCap(byteCap(category, policy: policy), bytes: facts.byteCount, atLeast: false)
         }
         if category == .image, let w = sniffed.width, let h = sniffed.height, isOverPixelBudget(w, h, policy) {
             return .overPixelBudget(sniffed.format, width: w, height: h, budget: policy.pixelBudget)
         }
         return nil
+    }
+
+    /// The cap a body of `category` is held to, as a refusal names it: iOS's, or for images the
+    /// image input cap when it is not iOS's own (a preparer that takes in nothing it cannot send,
+    /// as an extension, is held to iOS's).
+    static func byteCap(_ category: MediaCategory, policy: AttachmentPolicy) -> Refusal.ByteCap {
+        let cap = policy.inputCap(for: category)
+        return category == .image && cap != policy.rules.imageByteCap ? .imageInput(cap: cap) : .ios(category, cap: cap)
     }
 
     static func isOverPixelBudget(_ width: Int, _ height: Int, _ policy: AttachmentPolicy) -> Bool {

@@ -49,11 +49,14 @@ public enum Refusal: Sendable, Hashable {
         case ios(MediaCategory, cap: Int)
         /// The largest image taken in to be shrunk (`AttachmentPolicy.imageInputCap`).
         case imageInput(cap: Int)
+        /// The largest body of any kind, for one refused before its first bytes said what it is
+        /// (by its declared length).
+        case anyMedia(cap: Int)
 
         /// The cap in bytes.
         public var bytes: Int {
             switch self {
-            case .ios(_, let cap), .imageInput(let cap): cap
+            case .ios(_, let cap), .imageInput(let cap), .anyMedia(let cap): cap
             }
         }
     }

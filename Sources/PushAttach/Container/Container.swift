@@ -1,5 +1,6 @@
 import Foundation
 import MediaTypes
+import PushPayloads
 import SystemSupport
 
 /// The output folder of `pushattach prepare`: one sub-folder per category, locked for the

@@ -1,3 +1,5 @@
+import PushPayloads
+
 /// The one check of a path, relative to the container, that comes from outside the run: a
 /// manifest entry's `file` or `thumbnail` read back from a journal (`--resume`, the merge) or
 /// from `manifest.json` (the report). Such text is data anyone who can write into the container

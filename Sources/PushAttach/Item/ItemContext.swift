@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import ImageEngine
 import MediaTypes
+import PushPayloads
 import Verification
 import SystemSupport
 

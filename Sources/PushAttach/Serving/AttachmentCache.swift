@@ -1,5 +1,6 @@
 import Foundation
 import MediaTypes
+import PushPayloads
 import SystemSupport
 
 /// A disk cache of prepared attachments (and of refusals, for a short time), keyed by link: what

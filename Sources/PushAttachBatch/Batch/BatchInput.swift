@@ -1,6 +1,7 @@
 import Foundation
 import MediaTypes
 import PushAttach
+import PushPayloads
 import SystemSupport
 
 /// What a batch reads: URLs given in code, a file of them (a URL list, JSON lines, a push

@@ -1,6 +1,7 @@
 import Foundation
 import MediaTypes
 import PushAttach
+import PushPayloads
 import SystemSupport
 
 /// Reads the INPUT arguments of `pushattach prepare` in order and yields one event per item or

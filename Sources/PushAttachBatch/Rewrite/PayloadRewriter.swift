@@ -1,5 +1,6 @@
 import Foundation
 import PushAttach
+import PushPayloads
 import SystemSupport
 
 /// Rewrites push payloads to point at the files a batch prepared: each media URL becomes
@@ -84,7 +85,7 @@ package enum PayloadRewriter {
                         counts.dropped += 1
                         return
                     }
-                    object["pushattach_error"] = errors.joined(separator: "; ")
+                    object[PayloadConventions.refusalNoteKey] = errors.joined(separator: "; ")
                     counts.withErrors += 1
                 } else {
                     counts.rewritten += 1

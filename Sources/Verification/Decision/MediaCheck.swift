@@ -26,11 +26,7 @@ public enum MediaCheck {
         _ data: Data, claims: [TypeClaim] = [], fileExtension: String?, policy: AttachmentPolicy,
         readingImage: Bool = true
     ) -> MediaFacts {
-        let prefix = [UInt8](data.prefix(16_384))
-        let window =
-            Sniffer.headerWindow(prefix: prefix)
-            ?? (Sniffer.identify(prefix: prefix) == .jpeg ? data.withUnsafeBytes { Sniffer.jpegHeaderWindow($0) } : nil)
-        let head = window.map { [UInt8](data.prefix($0)) } ?? [UInt8](data)
+        let head = [UInt8](data.prefix(Sniffer.window(of: data)))
         var facts = MediaFacts(window: head, byteCount: data.count, fileExtension: fileExtension, claims: claims)
         if readingImage { readImage(data, into: &facts, policy: policy) }
         return facts

@@ -1,4 +1,5 @@
 import Fetch
+import PushPayloads
 import Testing
 
 @testable import PushAttach

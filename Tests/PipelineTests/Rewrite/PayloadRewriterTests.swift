@@ -1,4 +1,5 @@
 import Foundation
+import PushPayloads
 import Testing
 
 @testable import PushAttach

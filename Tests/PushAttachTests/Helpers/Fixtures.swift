@@ -1,4 +1,5 @@
 import Foundation
+import PushPayloads
 import TestSupport
 
 @testable import PushAttach

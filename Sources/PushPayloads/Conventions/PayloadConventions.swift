@@ -1,5 +1,4 @@
 import Foundation
-import SystemSupport
 
 /// Finds attachment URLs in a decoded push payload by the conventions senders use
 /// (attachment-rules.md, "Where payloads put the attachment").
@@ -212,6 +211,10 @@ package enum PayloadConventions {
         /// or `apple_push` key) that names no media: a text-only notification, not a mistake.
         package var isPushWithoutMedia = false
     }
+
+    /// The key `prepare --rewrite` adds to a payload whose media the batch refused, with the
+    /// reasons (the media's URL is removed): an extension that finds no URL says why from it.
+    package static let refusalNoteKey = "pushattach_error"
 
     /// Keys that make an object a push payload (APNs, FCM, OneSignal's REST body, Braze's).
     package static let pushKeys = ["aps", "notification", "message", "data", "contents", "headings", "apple_push"]

@@ -1,29 +1,21 @@
 import Foundation
-import SystemSupport
 
 /// The file name of a prepared attachment: `<UUID>-<name>.<ext>`.
 ///
-///     let name = AttachmentName(url: "https://x.test/p/My%20Cat.webp", fileExtension: "jpg",
-///                               naming: .stable)
+///     let name = AttachmentName(uuid: UUID(), suggestedFilename: "My Cat.webp", fileExtension: "jpg")
 ///     name.fileName     // "3F2C…-My-Cat.jpg"
 ///     name.identifier   // "3F2C…" (the UNNotificationAttachment identifier)
+///
+/// `prepare` names by the URL, with a random or a stable (name-based) UUID
+/// (`AttachmentName(url:fileExtension:naming:)`, in PushAttach).
 ///
 /// `<name>` comes from the Content-Disposition filename if given, else the URL's last path
 /// component (percent-decoded), else `attachment`, cleaned by `NameSanitizer`. `<ext>` is the
 /// real, sniffed type's extension (`MediaFormat.fileExtension`), never the URL's. The whole
 /// name is capped to NAME_MAX (255) bytes of UTF-8, cutting `<name>` on a character boundary.
 package struct AttachmentName: Sendable, Hashable, CustomStringConvertible {
-    /// Linux and macOS limit one path component to 255 bytes.
-    package static let nameMax = AtomicWriter.nameMax
-
-    /// How the UUID part is chosen.
-    package enum Naming: Sendable, Hashable {
-        /// A fresh random UUID (version 4) per file.
-        case random
-        /// A name-based UUID (version 5, URL namespace) of the URL, so re-runs give the same
-        /// names (`--stable-names`).
-        case stable
-    }
+    /// Linux, macOS and iOS limit one path component to 255 bytes.
+    package static let nameMax = 255
 
     /// The UUID, upper-case: also the attachment identifier.
     package let identifier: String
@@ -34,17 +26,6 @@ package struct AttachmentName: Sendable, Hashable, CustomStringConvertible {
     package var fileName: String { "\(identifier)-\(baseName).\(fileExtension)" }
     package var description: String { fileName }
 
-    package init(url: String, suggestedFilename: String? = nil, fileExtension: String, naming: Naming = .random) {
-        let uuid =
-            switch naming {
-            case .random: UUID()
-            case .stable: UUID(version5: url)
-            }
-        self.init(
-            uuid: uuid, suggestedFilename: suggestedFilename ?? Self.lastPathComponent(of: url),
-            fileExtension: fileExtension)
-    }
-
     /// The designated initialiser: an explicit UUID and an untrusted suggested name.
     package init(uuid: UUID, suggestedFilename: String?, fileExtension: String) {
         identifier = uuid.uuidString
@@ -53,7 +34,8 @@ package struct AttachmentName: Sendable, Hashable, CustomStringConvertible {
         var base = NameSanitizer.baseName(suggestedFilename ?? "")
         let budget = Self.nameMax - identifier.utf8.count - 1 - 1 - ext.utf8.count
         if base.utf8.count > budget {
-            base = base.prefix(utf8Bytes: budget)
+            // Whole characters off the end until the UTF-8 fits.
+            while base.utf8.count > budget { base.removeLast() }
             while let last = base.last, last == "." || last == "-" || last == "_" { base.removeLast() }
             if base.isEmpty { base = NameSanitizer.fallback }
         }

@@ -1,5 +1,4 @@
 import Foundation
-import SystemSupport
 
 /// Turns an untrusted suggested filename into a safe `<name>` part of an attachment file name.
 ///
