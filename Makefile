@@ -7,7 +7,11 @@ DEBS := libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-op
 TEST_DEBS := chromium
 CONFIG ?= debug
 
-.PHONY: all deps build release check test conformance demo memory-check bench compare serve-bench format clean fuzz census test-asan test-tsan docs scale-demo stress
+# The version, from the one place it is written (PushAttachVersion.current): the package's and the
+# image's names, and what `pushattach --version` must say.
+VERSION := $(shell sed -n 's/^ *public static let current = "\(.*\)"$$/\1/p' Sources/PushAttach/Support/Version.swift)
+
+.PHONY: all deps build release check test conformance demo memory-check bench compare serve-bench format clean fuzz census test-asan test-tsan docs scale-demo stress deb
 
 all: build
 
@@ -36,9 +40,18 @@ test:
 	env -u PUSHATTACH_CORPUS PUSHATTACH_REQUIRE_CHROMIUM=1 $(SWIFT) test --skip-build
 	./Scripts/doc-coverage --quiet
 	./Scripts/public-api-check
+	./Scripts/check-unit
 	$(SWIFT) build -c release --product pushattach
 	./Scripts/release-smoke.sh
 	SWIFT=$(SWIFT) ./Examples/run-examples.sh
+
+# Install without Swift (docs/INSTALL.md). `deb`: .build/deb/pushattach_VERSION_ARCH.deb, the Swift
+# runtime linked in, Depends: from dpkg-shlibdeps, linted by lintian (Scripts/make-deb, the recipe
+# in packaging/debian/).
+DEB_DEBS := dpkg-dev lintian
+deb:
+	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(DEB_DEBS)"
+	SWIFT=$(SWIFT) ./Scripts/make-deb $(VERSION)
 
 # The fast tier, for the edit-build-test loop: the unit suites of every stage and the library, in
 # under a minute once built. Left to `make test`: the command line (CLITests, the binaries and
