@@ -95,6 +95,9 @@ start_origin() {
     origin="http://127.0.0.1:$port"
 }
 
+# What check_serve shows, said in one line.
+served_summary="/healthz 200, a signed link 200 image/jpeg (accepted by verify), a forged one 403, SIGTERM: exit 0"
+
 # Every process started here, stopped by its PID (the caller's EXIT trap).
 stop_started() {
     local pid
