@@ -7,7 +7,11 @@ DEBS := libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-op
 TEST_DEBS := chromium
 CONFIG ?= debug
 
-.PHONY: all deps build release check test conformance demo memory-check bench compare serve-bench serve-cdn-check format clean fuzz census test-asan test-tsan docs scale-demo stress
+# The version, from the one place it is written (PushAttachVersion.current): the package's and the
+# image's names, and what `pushattach --version` must say.
+VERSION := $(shell sed -n 's/^ *public static let current = "\(.*\)"$$/\1/p' Sources/PushAttach/Support/Version.swift)
+
+.PHONY: all deps build release check test conformance demo memory-check bench compare serve-bench serve-cdn-check format clean fuzz census test-asan test-tsan docs scale-demo stress deb deb-check image
 
 all: build
 
@@ -41,9 +45,38 @@ test:
 	./Scripts/public-api-check
 	SWIFT=$(SWIFT) ./Scripts/extension-imports-check
 	./Scripts/extension-glue-check
+	./Scripts/check-unit
 	$(SWIFT) build -c release --product pushattach
 	./Scripts/release-smoke.sh
 	SWIFT=$(SWIFT) ./Examples/run-examples.sh
+
+# Install without Swift (docs/INSTALL.md). `deb`: .build/deb/pushattach_VERSION_ARCH.deb, the Swift
+# runtime linked in, Depends: from dpkg-shlibdeps, linted by lintian (Scripts/make-deb, the recipe
+# in packaging/debian/). `deb-check`: that package installed with apt into a fresh minimal Debian
+# 12 root (mmdebstrap, cached in .build/deb-check) and run there (Scripts/deb-check; root, and
+# Debian's mirror). `image`: an OCI archive of the same root with the package, serve as the entry
+# point (Scripts/make-image), then its check: run by podman where podman can, else by chroot into
+# its root filesystem (Scripts/image-check). Neither check is part of `make test`.
+DEB_ARCH = $(shell dpkg --print-architecture)
+DEB_FILE = .build/deb/pushattach_$(VERSION)_$(DEB_ARCH).deb
+IMAGE_FILE = .build/image/pushattach_$(VERSION)_$(DEB_ARCH).oci.tar
+DEB_DEBS := dpkg-dev lintian
+DEB_CHECK_DEBS := mmdebstrap curl python3
+IMAGE_DEBS := mmdebstrap curl python3 podman runc
+deb:
+	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(DEB_DEBS)"
+	SWIFT=$(SWIFT) ./Scripts/make-deb $(VERSION)
+
+deb-check:
+	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(DEB_CHECK_DEBS)"
+	@test -f $(DEB_FILE) || { echo "make deb-check: no $(DEB_FILE): run make deb first."; exit 1; }
+	./Scripts/deb-check $(DEB_FILE)
+
+image:
+	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(IMAGE_DEBS)"
+	@test -f $(DEB_FILE) || { echo "make image: no $(DEB_FILE): run make deb first."; exit 1; }
+	./Scripts/make-image $(DEB_FILE)
+	./Scripts/image-check $(IMAGE_FILE)
 
 # The fast tier, for the edit-build-test loop: the unit suites of every stage and the library, in
 # under a minute once built. Left to `make test`: the command line (CLITests, the binaries and

@@ -5,7 +5,8 @@ import PushAttach
 /// line and a hint, never a stack trace.
 @main
 enum PushAttach {
-    static let version = "0.1.0"
+    /// The library's version: the tool is released with it.
+    static let version = PushAttachVersion.current
 
     static var commands: [any Command.Type] {
         [VerifyCommand.self, PrepareCommand.self, ServeCommand.self, LinkCommand.self, MergeCommand.self, BenchCommand.self, ReportCommand.self]

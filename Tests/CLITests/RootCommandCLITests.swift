@@ -1,11 +1,13 @@
 import Foundation
+import PushAttach
 import TestSupport
 import Testing
 
 /// The root command: `--version`, and "did you mean" for a mistyped subcommand or option.
 @Suite("pushattach root command")
 struct RootCommandCLITests {
-    /// The tool's version on the first line, then each C library as it reports itself.
+    /// The library's version (`PushAttachVersion`) on the first line, then each C library as it
+    /// reports itself.
     @Test func versionPrintsTheToolAndTheLinkedLibraries() throws {
         let result = try ProcessRunner.run("pushattach", ["--version"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
@@ -13,7 +15,8 @@ struct RootCommandCLITests {
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.count == 6, "stdout: \(result.stdout)")  // five lines and the final newline
         #expect(lines.last == "")
-        #expect(lines[0].wholeMatch(of: /pushattach \d+\.\d+\.\d+/) != nil, "\(lines[0])")
+        #expect(lines[0] == "pushattach \(PushAttachVersion.current)")
+        #expect(PushAttachVersion.current.wholeMatch(of: /\d+\.\d+\.\d+/) != nil, "\(PushAttachVersion.current)")
         #expect(lines[1].wholeMatch(of: /libpng \d+\.\d+\.\d+/) != nil, "\(lines[1])")
         #expect(lines[2].wholeMatch(of: /libwebp \d+\.\d+\.\d+/) != nil, "\(lines[2])")
         #expect(lines[3].wholeMatch(of: /libheif \d+\.\d+\.\d+/) != nil, "\(lines[3])")

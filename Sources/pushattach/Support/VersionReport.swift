@@ -3,7 +3,7 @@ import PushAttach
 /// What `pushattach --version` prints: the tool's version on the first line (for scripts), then
 /// the C libraries linked in, as they report themselves at run time (for bug reports).
 ///
-///     pushattach 0.1.0
+///     pushattach 0.2.0
 ///     libpng 1.6.39
 ///     libwebp 1.2.4
 ///     libheif 1.15.1
