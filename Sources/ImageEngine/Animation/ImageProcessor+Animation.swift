@@ -130,9 +130,9 @@ extension ImageProcessor {
         _ data: Data, format: MediaFormat, facts: AnimationFacts, plan: Plan, thumbSize: Size?,
         _ limits: ProcessingLimits, _ log: inout ProcessingLog
     ) throws(ProcessingError) -> ProcessingResult {
-        var size = Self.largestSize(facts.canvas, limits, &log)
+        var size = Self.firstSize(
+            Self.largestSize(facts.canvas, limits, &log), data, format: format, facts: facts, cap: limits.byteCap, &log)
         var smallest = Int.max
-        size = Self.firstSize(size, data, format: format, facts: facts, cap: limits.byteCap, &log)
         let palettes: [(GIFEncoder.Quality, String)] = [
             (.standard, "256 colours"), (.compact, "128 colours"), (.smallest, "64 colours"),
         ]
@@ -182,6 +182,16 @@ extension ImageProcessor {
         guard plan.mayDeviate.contains(.animationAsFirstFrame) else {
             throw .cannotFit(byteCap: limits.byteCap, smallest: smallest)
         }
+        return try firstFrameInstead(
+            data, format: format, facts: facts, plan: plan, smallestTried: smallestTried, thumbSize: thumbSize, limits, &log)
+    }
+
+    /// The first frame as a still where no GIF size fits the byte cap: the deviation the plan
+    /// allowed, with a warning that says why.
+    private func firstFrameInstead(
+        _ data: Data, format: MediaFormat, facts: AnimationFacts, plan: Plan, smallestTried: Size, thumbSize: Size?,
+        _ limits: ProcessingLimits, _ log: inout ProcessingLog
+    ) throws(ProcessingError) -> ProcessingResult {
         var result = try firstFrame(data, format: format, facts: facts, plan: plan, thumbSize: thumbSize, limits, &log)
         result.deviation = .animationAsFirstFrame
         result.warnings.append(
