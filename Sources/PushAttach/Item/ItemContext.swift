@@ -178,17 +178,20 @@ package final class ItemContext: Sendable {
         // The name the file is known by: the URL's last path component ("" when it has no
         // extension: iOS could not type it, so the written file gets one).
         let fileExtension = claims.urlExtension ?? ""
+        // The sniff reads a copy of the body's header window: a JPEG's segments, a movie's first
+        // megabyte, but a whole GIF or PNG. That copy is held from the memory budget while it is
+        // made, as processing is, so items waiting for admission never hold more than the budget.
+        let window = await io.run { _ in (try? body.data()).map(Sniffer.window(of:)) }
+        guard let window else { return Self.unreadable(options.policy) }
+        guard let sniffLease = try? await memory.acquire(window, for: .processing) else { return nil }
         let sniffed = await io.run { _ in
             (try? body.data()).map {
                 MediaCheck.facts(
                     $0, claims: claims.typeClaims, fileExtension: fileExtension, policy: options.policy, readingImage: false)
             }
         }
-        guard let facts = sniffed else {
-            var outcome = MediaOutcome(plan: Planner.plan(MediaFacts(bytes: []), policy: options.policy))
-            outcome.failure = (.read, "cannot read the downloaded body back")
-            return outcome
-        }
+        sniffLease.release()
+        guard let facts = sniffed else { return Self.unreadable(options.policy) }
         let weight = Self.workingMemory(of: facts, body: body, options: options)
         // What the download lease holds of the body is counted already (at most the spool
         // threshold: a larger body in memory, given as bytes or read from a file, is not).
@@ -204,6 +207,13 @@ package final class ItemContext: Sendable {
             return stage.prepare(body, facts: facts)
         }
         timings.processMs = (clock.now - processStart).milliseconds
+        return outcome
+    }
+
+    /// The outcome of a body that could not be read back from memory or its spool file.
+    private static func unreadable(_ policy: AttachmentPolicy) -> MediaOutcome {
+        var outcome = MediaOutcome(plan: Planner.plan(MediaFacts(bytes: []), policy: policy))
+        outcome.failure = (.read, "cannot read the downloaded body back")
         return outcome
     }
 
