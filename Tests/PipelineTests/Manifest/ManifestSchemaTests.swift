@@ -95,7 +95,7 @@ struct ManifestSchemaTests {
         good["timings"] = .object(["download_ms": .integer(-1), "process_ms": .integer(0), "write_ms": .integer(0)])
         #expect(check.problems(.object(good), definition: "entry") == ["$.timings.download_ms: -1 is under 0"])
         let document = JSONValue.object([
-            "schema_version": .integer(4), "created": .string("yesterday"), "entries": .array([]),
+            "schema_version": .integer(5), "created": .string("yesterday"), "entries": .array([]),
         ])
         #expect(check.problems(document).count == 2)
     }
