@@ -27,13 +27,20 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Every suite (debug) in one process, the count of undocumented public symbols (zero, from the
+# The JPEG suites, run a second time by `make test` with the own JPEG decoding off
+# (PUSHATTACH_JPEG_DECODER=libjpeg: libjpeg-turbo decodes alone), then Scripts/jpeg-fence-check:
+# the build stops with a message against a libjpeg-turbo other than 2.1.x.
+JPEG_TESTS := JPEG|ValidationByDC|PlanarTranscode|CMYK
+# Every suite (debug) in one process, the JPEG suites again with the own JPEG decoding off, the
+# JPEG fence, the count of undocumented public symbols (zero, from the
 # symbol graphs), the proof that the command line uses the public library only, then the release build's smoke test and the Examples/ programs. Reads nothing outside
 # the repository: the corpus-driven suites run over TestImages/conformance (PUSHATTACH_CORPUS unset).
 test:
 	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(TEST_DEBS)"
 	$(SWIFT) build --build-tests
 	env -u PUSHATTACH_CORPUS PUSHATTACH_REQUIRE_CHROMIUM=1 $(SWIFT) test --skip-build
+	env -u PUSHATTACH_CORPUS PUSHATTACH_JPEG_DECODER=libjpeg $(SWIFT) test --skip-build --filter '$(JPEG_TESTS)'
+	./Scripts/jpeg-fence-check
 	./Scripts/doc-coverage --quiet
 	./Scripts/public-api-check
 	$(SWIFT) build -c release --product pushattach
