@@ -17,6 +17,8 @@ let package = Package(
         // C libraries from Debian, seen only by the codec and fetch layers.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libdeflate's one-call deflate and CRC-32, for PNG writing, the chunk walk and iCCP/XMP streams.
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
@@ -33,7 +35,8 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         // libmicrohttpd's variadic start and connection-info calls, and the listening socket.
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
-        // setjmp/longjmp error handling of libjpeg's scanline API and libpng's row API, kept in C.
+        // setjmp/longjmp error handling of libjpeg's scanline API and libpng's row API, kept in C;
+        // CPNGShim also filters rows for the PNG writer.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         // The default CMYK ICC profile (public domain), as a C array: no resource bundle to find.
@@ -46,8 +49,8 @@ let package = Package(
         .target(
             name: "ImageCodecs",
             dependencies: [
-                "MediaTypes", "CTurboJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CWebP", "CHeif", "CGIF", "CImageQuant",
-                "CLCMS2", "CDefaultCMYKProfile",
+                "MediaTypes", "CTurboJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CDeflate", "CWebP", "CHeif", "CGIF",
+                "CImageQuant", "CLCMS2", "CDefaultCMYKProfile",
             ]),
         .target(name: "ImageEngine", dependencies: ["MediaTypes", "ImageCodecs"]),
         .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"]),

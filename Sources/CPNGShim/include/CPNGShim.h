@@ -98,6 +98,15 @@ size_t pa_png_decoder_warnings_dropped(const pa_png_decoder *decoder);
 /* Warning `index` (< pa_png_decoder_warning_count). Valid until the decoder is destroyed. */
 const char *pa_png_decoder_warning(const pa_png_decoder *decoder, size_t index);
 
+/* For the writer: each of `height` rows of `pixels` (`stride` bytes apart, `row_bytes` each, 8-bit
+   samples, `bpp` bytes a pixel) into `out` as PNG's filtered image data before compression: a
+   filter-type byte, then the filtered row ((row_bytes + 1) x height bytes in all). With
+   `adaptive`, each row's type is the one of the five whose output has the least sum of
+   magnitudes (libpng's heuristic for 8-bit images); without, Up for every row but the first
+   (None). 0, or -1 when memory for two rows runs out. */
+int pa_png_filter_rows(const uint8_t *pixels, size_t stride, size_t row_bytes, uint32_t height, int bpp,
+                       int adaptive, uint8_t *out);
+
 #define PA_PNG_MAX_WARNINGS 16
 #define PA_PNG_MESSAGE_BYTES 200
 
