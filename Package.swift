@@ -17,7 +17,9 @@ let package = Package(
         // C libraries from Debian, seen only by the codec and fetch layers.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        // libdeflate's one-call deflate and CRC-32, for PNG writing, the chunk walk and iCCP/XMP streams.
+        // ISA-L's streaming inflate, for the PNG reader in CPNGShim (fast.c); libdeflate's one-call
+        // deflate and CRC-32, for PNG writing, the chunk walk and iCCP/XMP streams.
+        .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -36,9 +38,9 @@ let package = Package(
         // libmicrohttpd's variadic start and connection-info calls, and the listening socket.
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
         // setjmp/longjmp error handling of libjpeg's scanline API and libpng's row API, kept in C;
-        // CPNGShim also filters rows for the PNG writer.
+        // CPNGShim also reads the common PNG's rows itself (fast.c) and filters rows for the writer.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
-        .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        .target(name: "CPNGShim", dependencies: ["CPNG", "CISAL"]),
         // The default CMYK ICC profile (public domain), as a C array: no resource bundle to find.
         .target(name: "CDefaultCMYKProfile", exclude: ["ChemicalProof.icc", "LICENSE.txt"]),
         // SHA-256's block function on the CPU's SHA extensions, picked at run time (SystemSupport).

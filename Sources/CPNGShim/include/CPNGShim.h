@@ -1,7 +1,8 @@
 #ifndef PUSHATTACH_CPNGSHIM_H
 #define PUSHATTACH_CPNGSHIM_H
 /*
- * libpng's sequential read API behind setjmp, for the Swift PNG row decoder.
+ * libpng's sequential read API behind setjmp, for the Swift PNG row decoder, with a faster reader
+ * of its own for the common file in front of it (fast.c: ISA-L's inflate).
  *
  *     pa_png_decoder *d = pa_png_decoder_create(bytes, length, &limits);
  *     pa_png_header header;
@@ -84,6 +85,15 @@ int pa_png_decoder_read_rows(pa_png_decoder *decoder, uint8_t *buffer, size_t st
 /* Any image: reads every pass of the whole image into `buffer` (height rows, `stride` bytes
    apart). Interlaced images need this: each pass fills in pixels of rows already handed out. */
 int pa_png_decoder_read_image(pa_png_decoder *decoder, uint8_t *buffer, size_t stride);
+
+/* Before pa_png_decoder_start: 0 reads every row with libpng; 1, the default, reads the rows of a
+   file fast.c takes (8-bit grey, RGB, grey+alpha or RGBA, not interlaced, no tRNS, no gamma to
+   convert) with ISA-L's inflate and its own unfiltering, libpng's rows byte for byte, and hands
+   the file to libpng from its first row at anything unusual (for tests that compare). */
+void pa_png_decoder_set_fast(pa_png_decoder *decoder, int enabled);
+/* 0 when libpng reads the rows (not taken, turned off, or interlaced), 1 while the fast reader
+   does (to the end, once every row is read), 2 once it handed the file to libpng. */
+int pa_png_decoder_fast_state(const pa_png_decoder *decoder);
 
 /* Rows handed out by pa_png_decoder_read_rows so far (a failed call counts the rows it
    finished before the error). */
