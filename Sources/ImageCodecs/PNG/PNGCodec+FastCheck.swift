@@ -2,7 +2,12 @@ import Foundation
 
 extension PNGCodec {
     /// What one decode shows, for comparing CPNGShim's own reader (fast.c) with libpng's: the
-    /// outcome (rows, or the error), the warnings, and who read the rows (not compared).
+    /// outcome (the rows, or the error), the warnings, and who read the rows (not compared).
+    ///
+    /// A decode that fails keeps no rows here: the caller gets the error and nothing else either
+    /// way, and the rows before it may differ in number, since ISA-L inflates the first bytes of
+    /// some damaged deflate blocks whose header zlib refuses outright (libpng then fails at an
+    /// earlier row, with the same message).
     package struct FastCheckOutcome: Equatable, CustomStringConvertible, Sendable {
         package var outcome = ""
         package var rows: [UInt8] = []
@@ -43,7 +48,8 @@ extension PNGCodec {
                 }
                 result.outcome = "\(decoder.width)x\(decoder.height) \(decoder.layout)"
             } catch {
-                result.outcome = "rows failed after \(decoder.rowsRead): \(error)"
+                result.outcome = "rows failed: \(error)"
+                result.rows = []
             }
             result.warnings = decoder.warnings
             result.reader = decoder.fastState
