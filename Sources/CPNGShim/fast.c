@@ -212,13 +212,16 @@ PA_PNG_UNFILTER(4)
    neighbour with the least of pa, pb, pc, in that order on ties; Avg's is (a + b) >> 1 in 16 bits. */
 #include <emmintrin.h>
 
-static inline __m128i pa_load_pixel(const uint8_t *p, int bpp) {
+#define PA_INLINE static inline __attribute__((always_inline))
+
+/* A pixel of `bpp` (3 or 4, a constant where these are inlined) bytes as 16-bit lanes. */
+PA_INLINE __m128i pa_load_pixel(const uint8_t *p, int bpp) {
     uint32_t v = 0;
     memcpy(&v, p, (size_t)bpp);
     return _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)v), _mm_setzero_si128());
 }
 
-static inline void pa_store_pixel(uint8_t *p, __m128i v, int bpp) {
+PA_INLINE void pa_store_pixel(uint8_t *p, __m128i v, int bpp) {
     uint32_t out = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(v, v));
     memcpy(p, &out, (size_t)bpp);
 }
@@ -230,7 +233,7 @@ static inline __m128i pa_select(__m128i mask, __m128i yes, __m128i no) {
 }
 
 /* Filter types 1, 3 and 4 of 3- or 4-byte pixels; 0 when `type` is another (the scalar code's). */
-static int pa_png_unfilter_pixels(int type, uint8_t *row, const uint8_t *prior, size_t n, int bpp) {
+PA_INLINE int pa_png_unfilter_pixels(int type, uint8_t *row, const uint8_t *prior, size_t n, int bpp) {
     if (type != 1 && type != 3 && type != 4) return 0;
     const __m128i mask = _mm_set1_epi16(0xFF);
     __m128i a = _mm_setzero_si128(), c = _mm_setzero_si128();
@@ -271,8 +274,9 @@ static inline __m128i pa_paeth_pixel(__m128i a, __m128i b, __m128i c) {
 /* Two Paeth rows at once, `second` right below `first` (whose prior is `prior`): pixel x of the
    first row and pixel x - 1 of the second in each step, which needs only pixels of the first
    row already decoded. Each pixel waits for the one before it in its row, so one row at a time
-   leaves the CPU idle most of each step; two chains side by side fill it (1.6x on photos). */
-static int pa_png_paeth_two_rows(uint8_t *first, uint8_t *second, const uint8_t *prior, size_t n, int bpp) {
+   leaves the CPU idle most of each step; two chains side by side fill it (1.45x on a 12 MP
+   photo's rows, clang -O2). */
+PA_INLINE int pa_png_paeth_two_rows(uint8_t *first, uint8_t *second, const uint8_t *prior, size_t n, int bpp) {
     const __m128i mask = _mm_set1_epi16(0xFF);
     size_t step = (size_t)bpp;
     if (n < step) return 0;
@@ -338,7 +342,9 @@ static int pa_png_fast_two_rows(pa_png_fast *f, uint8_t *out) {
     if (filtered[0] != 4 || filtered[n + 1] != 4) return 0;
     memcpy(out, filtered + 1, n);
     memcpy(next, filtered + n + 2, n);
-    if (!pa_png_paeth_two_rows(out, next, f->prior, n, f->channels)) return 0;
+    if (!(f->channels == 3 ? pa_png_paeth_two_rows(out, next, f->prior, n, 3)
+                           : pa_png_paeth_two_rows(out, next, f->prior, n, 4)))
+        return 0;
     f->start += 2 * (n + 1);
     memcpy(f->prior, next, n);
     f->has_pending = 1;
