@@ -20,6 +20,7 @@
  * inflated data of at least 128 KB and two rows, and two rows for unfiltering.
  */
 #include "fast.h"
+#include "paeth.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -168,15 +169,6 @@ static int pa_png_fast_fill(pa_png_fast *f, size_t need) {
     return 1;
 }
 
-static inline uint8_t pa_paeth(int a, int b, int c) {
-    int pa = b - c, pb = a - c;
-    int pc = pa + pb;
-    pa = pa < 0 ? -pa : pa;
-    pb = pb < 0 ? -pb : pb;
-    pc = pc < 0 ? -pc : pc;
-    return (uint8_t)(pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
-}
-
 /* PNG's five filters, undone on `row` (n bytes) with `prior` the row above, `bpp` bytes a pixel.
    Written per bpp so the compiler keeps each channel's chain in registers. */
 #define PA_PNG_UNFILTER(BPP)                                                                             \
@@ -195,7 +187,7 @@ static inline uint8_t pa_paeth(int a, int b, int c) {
             break;                                                                                     \
         case 4:                                                                                        \
             for (i = 0; i < BPP && i < n; i++) row[i] = (uint8_t)(row[i] + prior[i]);                  \
-            for (; i < n; i++) row[i] = (uint8_t)(row[i] + pa_paeth(row[i - BPP], prior[i], prior[i - BPP])); \
+            for (; i < n; i++) row[i] = (uint8_t)(row[i] + pa_png_paeth(row[i - BPP], prior[i], prior[i - BPP])); \
             break;                                                                                     \
         default: break;                                                                                \
         }                                                                                              \
@@ -232,6 +224,15 @@ static inline __m128i pa_select(__m128i mask, __m128i yes, __m128i no) {
     return _mm_or_si128(_mm_and_si128(mask, yes), _mm_andnot_si128(mask, no));
 }
 
+static inline __m128i pa_paeth_pixel(__m128i a, __m128i b, __m128i c) {
+    __m128i pa = _mm_sub_epi16(b, c), pb = _mm_sub_epi16(a, c);
+    __m128i pc = pa_abs16(_mm_add_epi16(pa, pb));
+    pa = pa_abs16(pa);
+    pb = pa_abs16(pb);
+    __m128i least = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
+    return pa_select(_mm_cmpeq_epi16(pa, least), a, pa_select(_mm_cmpeq_epi16(pb, least), b, c));
+}
+
 /* Filter types 1, 3 and 4 of 3- or 4-byte pixels; 0 when `type` is another (the scalar code's). */
 PA_INLINE int pa_png_unfilter_pixels(int type, uint8_t *row, const uint8_t *prior, size_t n, int bpp) {
     if (type != 1 && type != 3 && type != 4) return 0;
@@ -246,13 +247,7 @@ PA_INLINE int pa_png_unfilter_pixels(int type, uint8_t *row, const uint8_t *prio
             if (type == 3) {
                 predicted = _mm_srli_epi16(_mm_add_epi16(a, b), 1);
             } else {
-                __m128i pa = _mm_sub_epi16(b, c), pb = _mm_sub_epi16(a, c);
-                __m128i pc = pa_abs16(_mm_add_epi16(pa, pb));
-                pa = pa_abs16(pa);
-                pb = pa_abs16(pb);
-                __m128i least = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
-                predicted = pa_select(_mm_cmpeq_epi16(pa, least), a,
-                                      pa_select(_mm_cmpeq_epi16(pb, least), b, c));
+                predicted = pa_paeth_pixel(a, b, c);
             }
             c = b;
         }
@@ -260,15 +255,6 @@ PA_INLINE int pa_png_unfilter_pixels(int type, uint8_t *row, const uint8_t *prio
         pa_store_pixel(row + i, a, bpp);
     }
     return 1;
-}
-
-static inline __m128i pa_paeth_pixel(__m128i a, __m128i b, __m128i c) {
-    __m128i pa = _mm_sub_epi16(b, c), pb = _mm_sub_epi16(a, c);
-    __m128i pc = pa_abs16(_mm_add_epi16(pa, pb));
-    pa = pa_abs16(pa);
-    pb = pa_abs16(pb);
-    __m128i least = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
-    return pa_select(_mm_cmpeq_epi16(pa, least), a, pa_select(_mm_cmpeq_epi16(pb, least), b, c));
 }
 
 /* Two Paeth rows at once, `second` right below `first` (whose prior is `prior`): pixel x of the

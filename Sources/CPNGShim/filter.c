@@ -5,6 +5,7 @@
  * the baseline, and the loader picks one by the CPU.
  */
 #include "CPNGShim.h"
+#include "paeth.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +15,6 @@
 #else
 #define PA_PNG_CLONES
 #endif
-
-static inline uint8_t pa_png_paeth_predict(uint8_t a, uint8_t b, uint8_t c) {
-    int pa = b - c, pb = a - c;
-    int pc = pa + pb;
-    pa = pa < 0 ? -pa : pa;
-    pb = pb < 0 ? -pb : pb;
-    pc = pc < 0 ? -pc : pc;
-    return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-}
 
 /* Filter types 1-4 of `row` against `prior` into out[0..3] (n bytes each). */
 PA_PNG_CLONES
@@ -39,7 +31,7 @@ static void pa_png_filter_all(const uint8_t *row, const uint8_t *prior, size_t n
         sub[i] = (uint8_t)(row[i] - row[i - bpp]);
         up[i] = (uint8_t)(row[i] - prior[i]);
         avg[i] = (uint8_t)(row[i] - (uint8_t)((row[i - bpp] + prior[i]) >> 1));
-        paeth[i] = (uint8_t)(row[i] - pa_png_paeth_predict(row[i - bpp], prior[i], prior[i - bpp]));
+        paeth[i] = (uint8_t)(row[i] - pa_png_paeth(row[i - bpp], prior[i], prior[i - bpp]));
     }
 }
 
