@@ -17,8 +17,8 @@ let package = Package(
         // C libraries from Debian, seen only by the codec and fetch layers.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        // ISA-L's streaming inflate, for the PNG reader in CPNGShim (fast.c); libdeflate's one-call
-        // deflate and CRC-32, for PNG writing, the chunk walk and iCCP/XMP streams.
+        // ISA-L's streaming inflate and level-1 deflate, for the PNG reader in CPNGShim (fast.c) and
+        // the writer; libdeflate's deflate and CRC-32, for small PNGs, the chunk walk and iCCP/XMP.
         .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
@@ -51,7 +51,7 @@ let package = Package(
         .target(
             name: "ImageCodecs",
             dependencies: [
-                "MediaTypes", "CTurboJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CDeflate", "CWebP", "CHeif", "CGIF",
+                "MediaTypes", "CTurboJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CDeflate", "CISAL", "CWebP", "CHeif", "CGIF",
                 "CImageQuant", "CLCMS2", "CDefaultCMYKProfile",
             ]),
         .target(name: "ImageEngine", dependencies: ["MediaTypes", "ImageCodecs"]),

@@ -23,6 +23,11 @@ import Testing
         for level: Int32 in [0, 1, 9, 12] {
             #expect(try Zlib.inflate(Zlib.deflate(bytes, level: level)[...], limit: 1 << 20) == bytes, "level \(level)")
         }
+        #expect(try Zlib.inflate(Zlib.deflateFast(bytes)[...], limit: 1 << 20) == bytes, "ISA-L level 1")
+        // Incompressible bytes, where ISA-L's output may pass its bound and libdeflate's is used.
+        var rng = SystemRandomNumberGenerator()
+        let noise = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        #expect(try Zlib.inflate(Zlib.deflateFast(noise)[...], limit: 1 << 20) == noise, "noise")
     }
 
     /// A highly compressible profile comes out smaller than it went in (iCCP is compressed).

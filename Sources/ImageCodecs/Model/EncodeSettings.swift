@@ -12,13 +12,13 @@ public enum ChromaSubsampling: String, Sendable, Hashable, CaseIterable {
     case gray
 }
 
-/// PNG compression effort (`PNGCodec.encode`: rows filtered by CPNGShim, deflated by libdeflate).
+/// PNG compression effort (`PNGCodec.encode`: rows filtered by CPNGShim, deflated by ISA-L or libdeflate).
 ///
 ///     let png = try PNGCodec.encode(pixels, compression: .fast)
 public enum PNGCompression: Sendable, Hashable, CaseIterable {
-    /// Each row's filter by libpng's heuristic (least sum of magnitudes), libdeflate level 1
-    /// over a megapixel and 6 up to it: smaller files.
+    /// Each row's filter by libpng's heuristic (least sum of magnitudes), ISA-L's level 1 over a
+    /// megapixel and libdeflate's level 6 up to it: smaller files.
     case `default`
-    /// The Up filter on every row, libdeflate level 1: faster, larger files.
+    /// The Up filter on every row, ISA-L's level 1: faster, larger files.
     case fast
 }

@@ -8,15 +8,17 @@ extension PNGCodec {
     ///
     /// The rows are filtered by CPNGShim (`pa_png_filter_rows`) and the whole filtered image
     /// deflated by libdeflate in one call, written as one IDAT chunk. One call needs the filtered
-    /// image and its compressed form in memory at once, about twice the pixels: the callers encode
+    /// image and its compressed form in memory at once, about twice the pixels (plus ISA-L's level
+    /// buffer, about 280 KB at level 1): the callers encode
     /// an output already bounded by its fit box (2048 px a side for an attachment, less for a
     /// thumbnail), whose pixels they hold whole anyway, and the byte cap's search (ByteCapFitter)
     /// encodes one attempt at a time.
     ///
     /// - Parameters:
-    ///   - compression: `.default` filters each row by libpng's heuristic and deflates at
-    ///     libdeflate's level 1 over a megapixel (photos: within 1 % of level 3's bytes at half
-    ///     the time), level 6 up to it; `.fast` uses the Up filter and level 1.
+    ///   - compression: `.default` filters each row by libpng's heuristic and deflates with
+    ///     ISA-L's level 1 over a megapixel (`Zlib.deflateFast`: a photo's bytes within 3 % of
+    ///     libdeflate's level 3 at a quarter of the time), libdeflate's level 6 up to it; `.fast`
+    ///     uses the Up filter and ISA-L's level 1.
     ///   - iccProfile: raw ICC bytes, written as an iCCP chunk right after IHDR (deflated by
     ///     libdeflate).
     public static func encode(
@@ -26,7 +28,7 @@ extension PNGCodec {
         let channels = pixels.layout.channels
         let rowBytes = pixels.width * channels
         let adaptive = compression == .default
-        let level: Int32 = adaptive && pixels.width * pixels.height <= smallImagePixels ? 6 : 1
+        let level = adaptive && pixels.width * pixels.height <= smallImagePixels ? 6 : 1
         var stream: [UInt8]
         do {
             var filtered = [UInt8](repeating: 0, count: (rowBytes + 1) * pixels.height)
@@ -38,7 +40,7 @@ extension PNGCodec {
                 }
             }
             guard status == 0 else { throw CodecError.encodeFailed(codec: name, message: "out of memory filtering rows") }
-            stream = Zlib.deflate(filtered, level: level)
+            stream = level == 1 ? Zlib.deflateFast(filtered) : Zlib.deflate(filtered, level: 6)
         }
         let colourType: UInt8 =
             switch pixels.layout {

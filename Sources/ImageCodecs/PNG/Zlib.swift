@@ -1,4 +1,5 @@
 internal import CDeflate
+internal import CISAL
 
 /// zlib streams (RFC 1950) for PNG's iCCP and iTXt chunks, through libdeflate: inflated with a
 /// cap on the output, deflated in one call.
@@ -38,6 +39,39 @@ enum Zlib {
                 throw Failure(message: "damaged or truncated zlib stream")
             }
         }
+    }
+
+    /// `bytes` as a zlib stream by ISA-L's level 1 (`isal_deflate_stateless`): twice libdeflate's
+    /// level 1 speed on a photo's filtered rows (29 against 57 ms, 2048x1536) for 1.5 % more bytes.
+    /// libdeflate's level 1 when ISA-L's output would not fit its bound (it does not store
+    /// incompressible data as compactly).
+    static func deflateFast(_ bytes: [UInt8]) -> [UInt8] {
+        let bound = bytes.count + bytes.count / 8 + 1024
+        var output = [UInt8](repeating: 0, count: bound)
+        var levelBuffer = [UInt8](repeating: 0, count: Int(pa_isal_level1_buffer_bytes))
+        let written: Int? = bytes.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { out in
+                levelBuffer.withUnsafeMutableBytes { level in
+                    var stream = isal_zstream()
+                    isal_deflate_stateless_init(&stream)
+                    stream.level = 1
+                    stream.level_buf = level.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                    stream.level_buf_size = UInt32(level.count)
+                    stream.gzip_flag = UInt16(IGZIP_ZLIB)
+                    stream.end_of_stream = 1
+                    stream.flush = UInt16(NO_FLUSH)
+                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
+                    stream.avail_in = UInt32(input.count)
+                    stream.next_out = out.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                    stream.avail_out = UInt32(out.count)
+                    guard isal_deflate_stateless(&stream) == COMP_OK else { return nil }
+                    return Int(stream.total_out)
+                }
+            }
+        }
+        guard let written, bytes.count < Int(UInt32.max) else { return deflate(bytes, level: 1) }
+        output.removeLast(bound - written)
+        return output
     }
 
     /// `bytes` as a zlib stream at libdeflate's `level` (0 stores them, 12 is its smallest).
