@@ -220,7 +220,7 @@ static inline void pa_huff_drop(pa_huff_reader *r, int count) {
     r->bits -= count;
 }
 
-/* The symbol of a `length`-bit `code` no longer than the table's largest of that length, by its
+/* The symbol of a `length`-bit `code` up to the largest code of that length in the table, by its
    index among the table's symbols; -1 when that index is not one of them. A table pa_huff_build
    accepted (canonical, at most 256 symbols) always gives one; the check stands where libjpeg-turbo
    masks the index with 0xFF, which would read some other symbol of a damaged table instead of
