@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 DEBS := libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev pkg-config \
-	libheif-dev libgif-dev libimagequant-dev liblcms2-dev libmicrohttpd-dev
+	libheif-dev libgif-dev libimagequant-dev liblcms2-dev libmicrohttpd-dev libisal-dev libdeflate-dev
 # Only for the tests: the HTML report is checked in a real (headless) browser.
 TEST_DEBS := chromium
 CONFIG ?= debug
@@ -31,16 +31,23 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Every suite (debug) in one process, the count of undocumented public symbols (zero, from the
-# symbol graphs), the proof that the command line uses the public library only, the proofs that
-# PushAttachExtension imports no C module and that its UserNotifications glue type-checks against
-# Apple's documented signatures, then the release build's smoke test and the Examples/ programs.
-# Reads nothing outside the repository: the corpus-driven suites run over TestImages/conformance
-# (PUSHATTACH_CORPUS unset).
+# The JPEG suites, run a second time by `make test` with the own JPEG decoding off
+# (PUSHATTACH_JPEG_DECODER=libjpeg: libjpeg-turbo decodes alone), then Scripts/jpeg-fence-check:
+# the build stops with a message against a libjpeg-turbo other than 2.1.x.
+JPEG_TESTS := JPEG|ValidationByDC|PlanarTranscode|CMYK
+# Every suite (debug) in one process, the JPEG suites again with the own JPEG decoding off, the
+# JPEG fence, the count of undocumented public symbols (zero, from the symbol graphs), the proof
+# that the command line uses the public library only, the proofs that PushAttachExtension imports
+# no C module and that its UserNotifications glue type-checks against Apple's documented
+# signatures, the serve unit's lint, then the release build's smoke test and the Examples/
+# programs. Reads nothing outside the repository: the corpus-driven suites run over
+# TestImages/conformance (PUSHATTACH_CORPUS unset).
 test:
 	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(TEST_DEBS)"
 	$(SWIFT) build --build-tests
 	env -u PUSHATTACH_CORPUS PUSHATTACH_REQUIRE_CHROMIUM=1 $(SWIFT) test --skip-build
+	env -u PUSHATTACH_CORPUS PUSHATTACH_JPEG_DECODER=libjpeg $(SWIFT) test --skip-build --filter '$(JPEG_TESTS)'
+	./Scripts/jpeg-fence-check
 	./Scripts/doc-coverage --quiet
 	./Scripts/public-api-check
 	SWIFT=$(SWIFT) ./Scripts/extension-imports-check

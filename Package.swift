@@ -20,6 +20,10 @@ let package = Package(
         // C libraries from Debian, seen only by the codec and fetch layers.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // ISA-L's streaming inflate and level-1 deflate, for the PNG reader in CPNGShim (fast.c) and
+        // the writer; libdeflate's deflate and CRC-32, for small PNGs, the chunk walk and iCCP/XMP.
+        .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
@@ -36,9 +40,10 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         // libmicrohttpd's variadic start and connection-info calls, and the listening socket.
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
-        // setjmp/longjmp error handling of libjpeg's scanline API and libpng's row API, kept in C.
+        // setjmp/longjmp error handling of libjpeg's scanline API and libpng's row API, kept in C;
+        // CPNGShim also reads the common PNG's rows itself (fast.c) and filters rows for the writer.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
-        .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        .target(name: "CPNGShim", dependencies: ["CPNG", "CISAL"]),
         // The default CMYK ICC profile (public domain), as a C array: no resource bundle to find.
         .target(name: "CDefaultCMYKProfile", exclude: ["ChemicalProof.icc", "LICENSE.txt"]),
         // SHA-256's block function on the CPU's SHA extensions, picked at run time (SystemSupport).
@@ -49,8 +54,8 @@ let package = Package(
         .target(
             name: "ImageCodecs",
             dependencies: [
-                "MediaTypes", "CTurboJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CWebP", "CHeif", "CGIF", "CImageQuant",
-                "CLCMS2", "CDefaultCMYKProfile",
+                "MediaTypes", "CTurboJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CDeflate", "CISAL", "CWebP", "CHeif", "CGIF",
+                "CImageQuant", "CLCMS2", "CDefaultCMYKProfile",
             ]),
         .target(name: "ImageEngine", dependencies: ["MediaTypes", "ImageCodecs"]),
         .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"]),

@@ -3,15 +3,17 @@
 
     Benchmarks/chart.py results.json chart.svg
 
-One group of horizontal bars per workload (W1 thumbnail 256, W2 fit 2048), one bar per tool in
-images per second, ours highlighted. Python 3 standard library only; `compare --svg FILE` calls it
+One group of horizontal bars per workload (W1 thumbnail 256, W2 fit 2048, and the format workloads
+of formats.py), one bar per tool in images per second (PNG decode: megapixels), ours highlighted. Python 3 standard library only; `compare --svg FILE` calls it
 on the figures it has just measured.
 """
 import json
 import sys
 from xml.sax.saxutils import escape
 
-TITLES = {"w1": "W1: thumbnail 256, JPEG q80", "w2": "W2: fit in 2048, JPEG q85"}
+TITLES = {"w1": "W1: thumbnail 256, JPEG q80", "w2": "W2: fit in 2048, JPEG q85",
+          "png-decode": "PNG decode (megapixels per second)", "png-fit": "PNG fit in 2048, PNG out",
+          "webp-fit": "WebP fit in 2048, JPEG q85"}
 ORDER = ["ours", "libvips", "Pillow", "ImageMagick", "floor"]
 LABELS = {"floor": "TurboJPEG floor", "ours": "PushAttach"}
 
@@ -44,7 +46,7 @@ def svg(result, title):
         parts.append(f'<text x="{left + length + 6}" y="{y + 13}" font-size="12">{value:.1f}/s</text>')
         y += bar + gap
     y += 8
-    note = f"images per second, higher is better; {result.get('cores', '?')} cores; load after the run {result.get('load_after', 0):.2f}"
+    note = f"images (PNG decode: megapixels) per second, higher is better; {result.get('cores', '?')} cores; load after the run {result.get('load_after', 0):.2f}"
     parts.append(f'<text x="10" y="{y + 10}" font-size="11" fill="#57606a">{escape(note)}</text>')
     height = y + 22
     body = "\n  ".join(parts)

@@ -577,16 +577,26 @@ def main():
     ap.add_argument("--svg", help="also draw the throughput chart (Benchmarks/chart.py) to this file")
     ap.add_argument("--workload", default="w1,w2",
                     help="w1, w2 (the photos), w4 (large PNGs, written at run time), w5 (HEIC/AVIF of --heif-folder), "
-                         "a1 (animated WebP -> GIF), a2 (GIFs over 10 MB, written into .build/a2)")
+                         "a1 (animated WebP -> GIF), a2 (GIFs over 10 MB, written into .build/a2), "
+                         "png-decode, png-fit, webp-fit (the format set of --formats-folder; see formats.py); "
+                         "'formats' for those three and w5 on the set's heif/")
     ap.add_argument("--heif-folder", default=".build/bench-heif",
                     help="W5's HEIC and AVIF files (Benchmarks/make-heif-set writes them)")
+    ap.add_argument("--formats-folder", default=".build/bench-formats",
+                    help="the format set of png-decode, png-fit and webp-fit (Benchmarks/make-format-set writes it)")
     args = ap.parse_args()
+    sys.path.insert(0, HERE)
+    import formats
     folder = os.path.abspath(args.folder)
     photos = [Photo(os.path.join(folder, n)) for n in sorted(os.listdir(folder))
               if n.lower().endswith((".jpg", ".jpeg"))]
     cores = os.cpu_count() or 1
     workloads = args.workload.split(",")
-    photo_workloads = [w for w in workloads if w not in ("w4", "w5", "a1", "a2")]
+    if "formats" in workloads:
+        workloads = [w for w in workloads if w != "formats"] + list(formats.FORMAT_WORKLOADS) + ["w5"]
+        args.heif_folder = os.path.join(args.formats_folder, "heif")
+    format_workloads = [w for w in workloads if w in formats.FORMAT_WORKLOADS]
+    photo_workloads = [w for w in workloads if w not in ("w4", "w5", "a1", "a2") + formats.FORMAT_WORKLOADS]
     magick = subprocess.run(["convert", "-version"], stdout=subprocess.PIPE, text=True).stdout.splitlines()[0]
     print(f"compare: {len(photos)} JPEGs from {folder}; {args.rounds} rounds, tools alternated round by round")
     print(f"  libvips {pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)} (pyvips {pyvips.__version__}), "
@@ -633,6 +643,8 @@ def main():
             print(f"  {w} round {r + 1}/{args.rounds} done, load {os.getloadavg()[0]:.2f}", file=sys.stderr)
         figures[w] = {t: statistics.median(v) for t, v in runs.items()}
 
+    format_results = (formats.run(args.bench, os.path.abspath(args.formats_folder), format_workloads, args.rounds)
+                      if format_workloads else {})
     w4_results = w4(args.bench, args.rounds) if "w4" in workloads else {}
     w5_results = (w5(args.bench, args.rounds, os.path.abspath(args.heif_folder),
                      os.environ.get("COMPARE_DEBIAN_VIPS_PYTHON")) if "w5" in workloads else {})
@@ -654,6 +666,7 @@ def main():
             print(f"{w:9} {t:13} {v:9.1f} {ratio:>12} {ssim}")
     if w4_results:
         print_w4(w4_results)
+    format_checks = formats.report(format_results) if format_results else []
     if w5_results:
         print_w5(w5_results)
     if a1_results:
@@ -696,6 +709,14 @@ def main():
             checks.append((f"A2 {name[:-4]} <= 1.5x {tool}", ours["ms"] <= 1.5 * row[tool]["ms"],
                            f"{ours['ms'] / row[tool]['ms']:.2f}x its time"))
         checks.append((f"A2 {name[:-4]} output <= 10 MB", ours["bytes"] <= 10_000_000, f"{ours['bytes'] / 1e6:.2f} MB"))
+    checks += format_checks
+    # W5 (issue 48): AVIF at least 1.2x and HEIC 1.1x libvips, the median image's ratio.
+    for kind, target in ((".avif", 1.2), (".heic", 1.1)):
+        ratios = [row["libvips"]["ms"] / row["ours"]["ms"] for name, row in w5_results.items() if name.endswith(kind)]
+        if ratios:
+            r = statistics.median(ratios)
+            checks.append((f"W5 {kind[1:].upper()} >= {target}x libvips", r >= target,
+                           f"{r:.2f}x (" + ", ".join(f"{x:.2f}" for x in ratios) + ")"))
     for w, f in figures.items():
         k = f"ours x{cores}"
         checks.append((f"{w.upper()} all cores >= 1.8x single", f[k] / f["ours"] >= 1.8, f"{f[k] / f['ours']:.2f}x"))
@@ -707,14 +728,16 @@ def main():
         with open(args.json, "w") as fh:
             json.dump({"figures": figures, "quality": {k: [float(v[0]), float(v[1])] for k, v in qual.items()},
                        "w4": w4_results, "w5": w5_results, "a1": a1_results, "a2": a2_results,
+                       "formats": format_results,
                        "targets": [{"name": n, "met": bool(ok), "value": v} for n, ok, v in checks],
                        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(),
                        "bench": describe(args.bench), "load_before": load_before,
                        "load_after": load_after, "cpu": machine()["cpu"], "cores": cores}, fh, indent=2)
-    if args.svg and figures:
+    if args.svg and (figures or format_results):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import chart
-        result = {"figures": figures, "load_after": load_after, "cores": cores}
+        result = {"figures": {**figures, **{w: e["figures"] for w, e in format_results.items()}},
+                  "load_after": load_after, "cores": cores}
         with open(args.svg, "w") as fh:
             fh.write(chart.svg(result, "Decode, resize and encode throughput"))
         print(f"chart: {args.svg}")

@@ -62,7 +62,18 @@
         // The validation read of a pass-through JPEG: the same reader over one scratch MCU row.
         _ = JPEGCodec.validateByDC(Data($0), options: DecodeOptions(minimumSize: (1, 1), pixelBudget: 16_000_000))
     }
-    let pngHarness = Harness(name: "png") { probeAndDecode($0, format: .png) }
+    /// CPNGShim's own PNG reader (fast.c) against libpng's: the same decode both ways must show
+    /// the same rows, outcome and warnings; a difference stops the run as a finding.
+    func pngReaderAgreement(_ bytes: [UInt8]) {
+        let libpng = PNGCodec.fastCheck(bytes, fast: false, pixelLimit: 1_000_000)
+        let own = PNGCodec.fastCheck(bytes, fast: true, pixelLimit: 1_000_000)
+        if own != libpng { fatalError("own PNG reader: \(own), libpng's: \(libpng)") }
+    }
+
+    let pngHarness = Harness(name: "png") {
+        probeAndDecode($0, format: .png)
+        pngReaderAgreement($0)
+    }
     let webpHarness = Harness(name: "webp") { probeAndDecode($0, format: .webp) }
     /// HEIC, HEIF and AVIF share one codec (libheif picks the decoder by brand): the box walk
     /// of `HEIFTransforms`, libheif's parser, then libde265 or dav1d/aom.

@@ -25,11 +25,14 @@
  */
 #include "huffman.h"
 
+#include "CJPEGShim.h"
+
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "libjpeg_fence.h"
 #include <jpegint.h>
 
 /* Codes of up to this many bits are found by one lookup (2048 entries of 2 bytes, twice for an
@@ -47,7 +50,9 @@ typedef struct pa_huff_table {
        what to add to a code of that length for its index in `values`. */
     int32_t maxcode[17];
     int32_t valoffset[17];
+    /* The table's symbols (DHT's values, `symbols` of them; the rest of the array is unused). */
     uint8_t values[256];
+    int symbols;
 } pa_huff_table;
 
 /* The bit reader: `bits` valid bits at the top of `buffer` (zero below), of which the last
@@ -109,6 +114,7 @@ static int pa_huff_build(pa_huff_table *t, const JHUFF_TBL *table, int ac) {
         }
         code <<= 1;
     }
+    t->symbols = index;
     if (!ac) return 1;
     for (int i = 0; i < (1 << PA_LOOKUP_BITS); i++) {
         int entry = t->lookup[i];
@@ -214,6 +220,37 @@ static inline void pa_huff_drop(pa_huff_reader *r, int count) {
     r->bits -= count;
 }
 
+/* The symbol of a `length`-bit `code` up to the largest code of that length in the table, by its
+   index among the table's symbols; -1 when that index is not one of them. A table pa_huff_build
+   accepted (canonical, at most 256 symbols) always gives one; the check stands where libjpeg-turbo
+   masks the index with 0xFF, which would read some other symbol of a damaged table instead of
+   handing the file to libjpeg. */
+static inline int pa_huff_canonical(const pa_huff_table *t, int32_t code, int length) {
+    int32_t index = code + t->valoffset[length];
+    if (index < 0 || index >= t->symbols) return -1;
+    return t->values[index];
+}
+
+int pa_huff_canonical_symbol_for_test(const unsigned char bits[17], const unsigned char *values, int code, int length,
+                                      int skew) {
+    if (length < 1 || length > 16) return -1;
+    JHUFF_TBL table;
+    memset(&table, 0, sizeof table);
+    int total = 0;
+    for (int i = 1; i <= 16; i++) total += table.bits[i] = bits[i];
+    if (total > 256) return -1;
+    memcpy(table.huffval, values, (size_t)total);
+    pa_huff_table *t = calloc(1, sizeof *t);
+    if (t == NULL || !pa_huff_build(t, &table, 0)) {
+        free(t);
+        return -1;
+    }
+    t->valoffset[length] += skew;
+    int symbol = code <= t->maxcode[length] ? pa_huff_canonical(t, code, length) : -1;
+    free(t);
+    return symbol;
+}
+
 /* The next symbol of `t` (at least 16 valid bits), or -1 for a code it does not have. */
 static inline int pa_huff_symbol(pa_huff_reader *r, const pa_huff_table *t) {
     unsigned entry = t->lookup[r->buffer >> (64 - PA_LOOKUP_BITS)];
@@ -225,7 +262,7 @@ static inline int pa_huff_symbol(pa_huff_reader *r, const pa_huff_table *t) {
         int32_t code = (int32_t)(r->buffer >> (64 - length));
         if (code <= t->maxcode[length]) {
             pa_huff_drop(r, length);
-            return t->values[(code + t->valoffset[length]) & 0xFF];
+            return pa_huff_canonical(t, code, length);
         }
     }
     return -1;

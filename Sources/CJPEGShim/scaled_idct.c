@@ -31,7 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <jpeglib.h>
+#include "libjpeg_fence.h"
 #include <jpegint.h>
 
 #include "scaled_idct.h"

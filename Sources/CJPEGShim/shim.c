@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jpeglib.h>
+#include "libjpeg_fence.h"
 #include <jpegint.h> /* struct jpeg_inverse_dct: the per-component IDCT of the output pass */
 
 #include "huffman.h"
@@ -56,6 +56,7 @@ struct pa_jpeg_decoder {
     struct pa_jpeg_decoder *shadow;
     struct pa_jpeg_decoder *forward;
     int own_huffman_off; /* pa_jpeg_set_own_huffman(d, 0), and every shadow */
+    int own_idct_off;    /* pa_jpeg_set_own_idct(d, 0): libjpeg's IDCTs, chroma upscaled as libjpeg does */
     size_t length;
 
     char error[JMSG_LENGTH_MAX];
@@ -359,9 +360,10 @@ static void pa_jpeg_idct_chroma_at_own_scale(j_decompress_ptr cinfo, jpeg_compon
    (1x1 luma, 2x2 chroma: component 0 is then the one with the doubled IDCT). N = 1, 2 and 4 keep
    libjpeg's (2x2, 4x4 and 8x8: SIMD or next to free). Only for raw planes: an RGB decode would
    show the missing upsampling. */
-static int pa_jpeg_chroma_at_own_scale_applies(const struct jpeg_decompress_struct *c, int ci) {
+static int pa_jpeg_chroma_at_own_scale_applies(const pa_jpeg_decoder *d, int ci) {
+    const struct jpeg_decompress_struct *c = &d->cinfo;
     int n = c->min_DCT_scaled_size;
-    if (!c->raw_data_out || !(n == 3 || n == 5 || n == 6 || n == 7) || c->num_components < 2) return 0;
+    if (d->own_idct_off || !c->raw_data_out || !(n == 3 || n == 5 || n == 6 || n == 7) || c->num_components < 2) return 0;
     if (ci < 1 || ci >= c->num_components) return 0;
     const jpeg_component_info *luma = &c->comp_info[0], *comp = &c->comp_info[ci];
     return luma->DCT_scaled_size == n && comp->DCT_scaled_size == 2 * n &&
@@ -378,7 +380,7 @@ inverse_DCT_method_ptr pa_jpeg_libjpeg_idct(j_decompress_ptr cinfo, int n) {
    output, planes or RGB: they write exactly the NxN samples libjpeg's would. */
 static void pa_jpeg_use_simd_idct(pa_jpeg_decoder *d) {
     j_decompress_ptr c = &d->cinfo;
-    if (c->data_precision != 8) return;
+    if (d->own_idct_off || c->data_precision != 8) return;
     for (int ci = 0; ci < c->num_components; ci++) {
         int n = c->comp_info[ci].DCT_scaled_size;
         inverse_DCT_method_ptr simd = pa_scaled_idct(n);
@@ -395,7 +397,7 @@ static void pa_jpeg_chroma_at_own_scale(pa_jpeg_decoder *d) {
     j_decompress_ptr c = &d->cinfo;
     d->own_scale_idct = c->idct->inverse_DCT[0];
     for (int ci = 1; ci < c->num_components; ci++) {
-        if (pa_jpeg_chroma_at_own_scale_applies(c, ci)) c->idct->inverse_DCT[ci] = pa_jpeg_idct_chroma_at_own_scale;
+        if (pa_jpeg_chroma_at_own_scale_applies(d, ci)) c->idct->inverse_DCT[ci] = pa_jpeg_idct_chroma_at_own_scale;
     }
 }
 
@@ -500,6 +502,8 @@ static void pa_jpeg_use_own_huffman(pa_jpeg_decoder *d) {
 
 void pa_jpeg_set_own_huffman(pa_jpeg_decoder *d, int enabled) { d->own_huffman_off = !enabled; }
 
+void pa_jpeg_set_own_idct(pa_jpeg_decoder *d, int enabled) { d->own_idct_off = !enabled; }
+
 int pa_jpeg_own_huffman(const pa_jpeg_decoder *d) { return d->huff == NULL ? 0 : d->shadow == NULL ? 1 : 2; }
 
 int pa_jpeg_start(pa_jpeg_decoder *d) {
@@ -573,7 +577,7 @@ int pa_jpeg_plane_geometry(const pa_jpeg_decoder *d, int component, pa_jpeg_plan
     plane->rows_per_group = (unsigned)(comp->v_samp_factor * comp->DCT_scaled_size);
     plane->h_samp_factor = comp->h_samp_factor;
     plane->v_samp_factor = comp->v_samp_factor;
-    plane->own_scale = pa_jpeg_chroma_at_own_scale_applies(c, component);
+    plane->own_scale = pa_jpeg_chroma_at_own_scale_applies(d, component);
     return PA_JPEG_OK;
 }
 

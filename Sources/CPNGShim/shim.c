@@ -1,10 +1,13 @@
 /* libpng's sequential read API behind setjmp; see include/CPNGShim.h. C11. */
 #include "CPNGShim.h"
 
+#include <math.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fast.h"
 
 struct pa_png_decoder {
     png_structp png;
@@ -21,6 +24,14 @@ struct pa_png_decoder {
     uint32_t rows_read;
     /* Bits per pixel in the file (bit depth x channels), for the working-memory estimate. */
     size_t source_pixel_bits;
+    /* What IHDR says, as read (png_read_update_info later gives the transformed layout). */
+    int source_bit_depth;
+    int source_colour_type;
+    /* fast.c's reader while it gives the rows (pa_png_decoder_start made it); NULL otherwise. */
+    pa_png_fast *fast;
+    int fast_off;   /* pa_png_decoder_set_fast(d, 0) */
+    int fast_state; /* 0 libpng throughout, 1 the fast reader, 2 handed over to libpng */
+    size_t row_bytes;
     char error[PA_PNG_MESSAGE_BYTES];
     size_t warning_count;
     size_t warnings_dropped;
@@ -109,6 +120,7 @@ pa_png_decoder *pa_png_decoder_create(const uint8_t *data, size_t length, const 
 
 void pa_png_decoder_destroy(pa_png_decoder *decoder) {
     if (decoder == NULL) return;
+    pa_png_fast_destroy(decoder->fast);
     png_destroy_read_struct(&decoder->png, &decoder->info, NULL);
     free(decoder);
 }
@@ -134,7 +146,36 @@ int pa_png_decoder_read_header(pa_png_decoder *decoder, pa_png_header *header) {
     header->has_trns = transparent > 0;
     decoder->height = header->height;
     decoder->source_pixel_bits = (size_t)header->bit_depth * png_get_channels(decoder->png, decoder->info);
+    decoder->source_bit_depth = header->bit_depth;
+    decoder->source_colour_type = header->color_type;
     return 0;
+}
+
+/* libpng's choice, in png_init_read_transformations, to convert the file's gamma for the sRGB
+   output pa_png_decoder_start asks for: only when the file states a gamma (gAMA, or sRGB's) whose
+   product with the screen's 2.2 is more than 5 % from 1 (png_gamma_threshold, with
+   png_product2's rounding). */
+static int pa_png_gamma_converted(png_structp png, png_infop info) {
+    png_fixed_point file_gamma = 0;
+    if (!png_get_gAMA_fixed(png, info, &file_gamma) || file_gamma == 0) return 0;
+    double product = floor((double)PNG_GAMMA_sRGB * 1E-5 * (double)file_gamma + .5);
+    return product < PNG_FP_1 - 5000 || product > PNG_FP_1 + 5000;
+}
+
+/* After png_read_update_info: fast.c's reader for a file it takes, its rows libpng's by
+   definition (8-bit grey, RGB, grey+alpha or RGBA, not interlaced, no tRNS, no gamma converted,
+   so no transform changes a byte but grey+alpha's spread to RGBA), positioned at the first IDAT
+   chunk, which png_read_info has just read the length and type of. */
+static void pa_png_decoder_try_fast(pa_png_decoder *decoder, int out_channels) {
+    png_structp png = decoder->png;
+    png_infop meta = decoder->info;
+    if (decoder->fast_off || decoder->passes != 1 || decoder->source_bit_depth != 8 ||
+        png_get_valid(png, meta, PNG_INFO_tRNS) || pa_png_gamma_converted(png, meta) || decoder->position < 8)
+        return;
+    decoder->fast = pa_png_fast_create(decoder->data, decoder->length, decoder->position - 8,
+                                       png_get_image_width(png, meta), decoder->height, decoder->source_colour_type,
+                                       out_channels);
+    if (decoder->fast != NULL) decoder->fast_state = 1;
 }
 
 int pa_png_decoder_start(pa_png_decoder *decoder, pa_png_output output, pa_png_output_info *info) {
@@ -186,7 +227,33 @@ int pa_png_decoder_start(pa_png_decoder *decoder, pa_png_output output, pa_png_o
     size_t source_bytes = (width * decoder->source_pixel_bits + 7) / 8;
     size_t widest = info->row_bytes > source_bytes ? info->row_bytes : source_bytes;
     info->internal_row_bytes = 2 * (widest + 1);
+    decoder->row_bytes = info->row_bytes;
+    pa_png_decoder_try_fast(decoder, channels);
+    if (decoder->fast != NULL) info->internal_row_bytes += pa_png_fast_memory((uint32_t)width, channels);
     decoder->started = 1;
+    return 0;
+}
+
+/* The hand-over from the fast reader: libpng reads the `rows` rows already handed out again, into
+   a row of scratch, so that it goes on from there as if it had read them all. */
+static int pa_png_decoder_replay(pa_png_decoder *decoder, uint32_t rows) {
+    pa_png_fast_destroy(decoder->fast);
+    decoder->fast = NULL;
+    decoder->fast_state = 2;
+    if (rows == 0) return 0;
+    png_bytep scratch = malloc(decoder->row_bytes);
+    if (scratch == NULL) {
+        pa_png_copy_message(decoder->error, "out of memory");
+        decoder->failed = 1;
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(decoder->png))) {
+        free(scratch);
+        decoder->failed = 1;
+        return -1;
+    }
+    for (uint32_t i = 0; i < rows; i += 1) png_read_row(decoder->png, scratch, NULL);
+    free(scratch);
     return 0;
 }
 
@@ -196,6 +263,17 @@ int pa_png_decoder_read_rows(pa_png_decoder *decoder, uint8_t *buffer, size_t st
         pa_png_copy_message(decoder->error, "pa_png_decoder_read_rows: not started, interlaced, or past the end");
         decoder->failed = 1;
         return -1;
+    }
+    if (decoder->fast != NULL) {
+        /* The fast reader's rows, unless it stops short or, at the last row, the image data does
+           not end cleanly: then libpng reads this call's rows itself (and says what it finds). */
+        uint32_t got = pa_png_fast_read_rows(decoder->fast, buffer, stride, count);
+        int last = decoder->rows_read + got == decoder->height;
+        if (got == count && (!last || pa_png_fast_finished_cleanly(decoder->fast))) {
+            decoder->rows_read += got;
+            return 0;
+        }
+        if (pa_png_decoder_replay(decoder, decoder->rows_read) != 0) return -1;
     }
     if (setjmp(png_jmpbuf(decoder->png))) {
         decoder->failed = 1;
@@ -207,6 +285,10 @@ int pa_png_decoder_read_rows(pa_png_decoder *decoder, uint8_t *buffer, size_t st
     }
     return 0;
 }
+
+void pa_png_decoder_set_fast(pa_png_decoder *decoder, int enabled) { decoder->fast_off = !enabled; }
+
+int pa_png_decoder_fast_state(const pa_png_decoder *decoder) { return decoder->fast_state; }
 
 int pa_png_decoder_read_image(pa_png_decoder *decoder, uint8_t *buffer, size_t stride) {
     if (decoder->failed) return -1;

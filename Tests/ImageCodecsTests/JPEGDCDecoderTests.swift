@@ -47,7 +47,7 @@ import Testing
 
     /// Restart markers after every MCU and every two MCU rows, 4:2:0, 4:4:4, 4:2:2, 4:4:0,
     /// optimised tables, quality 100 (long codes, wide values), odd sizes: the luma is libjpeg's.
-    @Test(arguments: baseline)
+    @Test(.enabled(if: JPEGCodec.ownDecoding), arguments: baseline)
     func lumaIsLibjpegsAndChromaWithinALevel(_ name: String) throws {
         let data = try Self.fixture(name)
         let dc = try #require(try Self.dcPlanes(data), "\(name): the DC reader refused it")
@@ -104,7 +104,9 @@ import Testing
     /// markers and fill dropped in. Whenever the DC reader takes a damaged file, libjpeg's 1/8
     /// decode of it raised no warning and gave the same luma; everything else is refused (for
     /// libjpeg to decode and report). Nothing crashes. Deterministic (a fixed LCG).
-    @Test(arguments: ["codecs/dc/restart-every-mcu-420.jpg", "codecs/dc/quality-100-420.jpg", "codecs/dc/optimized-422.jpg"])
+    @Test(
+        .enabled(if: JPEGCodec.ownDecoding),
+        arguments: ["codecs/dc/restart-every-mcu-420.jpg", "codecs/dc/quality-100-420.jpg", "codecs/dc/optimized-422.jpg"])
     func damageIsTakenOnlyWhenLibjpegSeesNone(_ name: String) throws {
         let original = [UInt8](try Self.fixture(name))
         let scanStart = try #require(Self.scanStart(original))

@@ -1,3 +1,4 @@
+internal import CJPEGShim
 import Foundation
 import ImageCodecs
 import TestSupport
@@ -8,8 +9,12 @@ import Testing
 /// files, broken ones) and damaged copies of the baseline ones (cut short, bytes changed, restart
 /// markers renumbered), at scales where the AC coefficients are stored and where they are not
 /// (1/8). The same rows, the same outcome and error text, the same warnings, whether the own
-/// decoder takes a file to its end or hands it to libjpeg halfway.
+/// decoder takes a file to its end or hands it to libjpeg halfway. With the own decoding off
+/// (`PUSHATTACH_JPEG_DECODER=libjpeg`, `make test`'s second JPEG pass) no decode may reach it.
 @Suite struct JPEGOwnHuffmanTests {
+    /// `pa_jpeg_own_huffman` after a whole file the own decoder takes: 1, or 0 with it off.
+    static let wholeState: Int32 = JPEGCodec.ownDecoding ? 1 : 0
+
     static func decode(
         _ bytes: [UInt8], eighths: Int, own: Bool, strict: Bool = false, gray: Bool = false
     ) -> JPEGCodec.HuffmanCheckOutcome {
@@ -57,7 +62,11 @@ import Testing
         var states: [Int32: Int] = [:]
         for (name, bytes) in Self.files { states.merge(Self.compare(name, bytes), uniquingKeysWith: +) }
         // Most files are whole baseline ones, decoded by the own decoder to their end.
-        #expect(states[1, default: 0] > 150, "own decoder to the end: \(states)")
+        if JPEGCodec.ownDecoding {
+            #expect(states[1, default: 0] > 150, "own decoder to the end: \(states)")
+        } else {
+            #expect(states.keys.sorted() == [0], "the own decoder is off, yet it decoded: \(states)")
+        }
     }
 
     /// Whole files it takes: decoded to the end without libjpeg's decoder, restart markers and
@@ -65,11 +74,11 @@ import Testing
     @Test(arguments: ["photo-1600x1200.jpg", "codecs/dc/restart-two-rows-444.jpg", "codecs/dc/restart-every-mcu-420.jpg"])
     func wholeFilesAreDecodedToTheEndByTheOwnDecoder(_ file: String) throws {
         let bytes = [UInt8](try Data(contentsOf: Corpus.testImages.appendingPathComponent(file)))
-        #expect(Self.compare(file, bytes) == [1: Self.scales(bytes).count])
+        #expect(Self.compare(file, bytes) == [Self.wholeState: Self.scales(bytes).count])
         let scan = try #require(Self.scanData(bytes))
         var filled = bytes
         filled.insert(contentsOf: [0xFF, 0xFF, 0xFF], at: scan.upperBound)
-        #expect(Self.compare("\(file) with fill bytes before EOI", filled) == [1: Self.scales(bytes).count])
+        #expect(Self.compare("\(file) with fill bytes before EOI", filled) == [Self.wholeState: Self.scales(bytes).count])
     }
 
     /// Where a baseline file's scan data starts and ends (the SOS payload's end, the EOI), or
@@ -95,7 +104,8 @@ import Testing
 
     /// Damaged copies of the baseline files: cut at several points, a byte of the scan data
     /// changed (into 0xFF, 0x00, a marker, anything), a restart marker renumbered or dropped.
-    @Test func damagedBaselineFilesDecodeAsWithLibjpeg() {
+    /// Only with the own decoding on: off, both sides are libjpeg's.
+    @Test(.enabled(if: JPEGCodec.ownDecoding)) func damagedBaselineFilesDecodeAsWithLibjpeg() {
         var rng = SplitMix64(seed: TestSeed.value(default: 0x4855_4646, for: "own Huffman damage"))
         var variants = 0
         var handedOver = 0
@@ -149,5 +159,27 @@ import Testing
         #expect(handedOver > 100, "damage the own decoder handed to libjpeg")
         #expect(warned > 100, "damage libjpeg warns about")
         #expect(strictOrGray > 100, "strict and grey decodes handed to libjpeg")
+    }
+
+    /// A code read by the canonical path (longer than the 11-bit lookup) whose index into the
+    /// table's symbols is out of range, as a damaged table in memory would give, is refused (the
+    /// file then goes to libjpeg's decoder), not masked into some other symbol.
+    @Test func anOutOfRangeSymbolIndexIsRefusedNotMasked() {
+        // One 1-bit code (0) and two 12-bit ones (0b1000_0000_0000, 0b1000_0000_0001).
+        var bits = [UInt8](repeating: 0, count: 17)
+        bits[1] = 1
+        bits[12] = 2
+        let values: [UInt8] = [5, 7, 9]
+        func symbol(_ code: Int32, _ length: Int32, skew: Int32 = 0) -> Int32 {
+            pa_huff_canonical_symbol_for_test(bits, values, code, length, skew)
+        }
+        #expect(symbol(0, 1) == 5)
+        #expect(symbol(2048, 12) == 7)
+        #expect(symbol(2049, 12) == 9)
+        #expect(symbol(2050, 12) == -1, "past the largest 12-bit code")
+        // Index 3 of 3 symbols, and index -1 (255 once masked): neither is a symbol.
+        #expect(symbol(2049, 12, skew: 1) == -1)
+        #expect(symbol(2048, 12, skew: -2) == -1)
+        #expect(symbol(2048, 12, skew: 1) == 9, "a skew that stays in range reads the next symbol")
     }
 }

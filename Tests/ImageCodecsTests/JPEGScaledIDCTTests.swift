@@ -10,11 +10,12 @@ import Testing
 /// Whole decodes at these scales are compared with TurboJPEG's in `JPEGPlanesTests`.
 @Suite struct JPEGScaledIDCTTests {
     /// A started decoder of a fixture at `eighths`/8, planes out, for its IDCTs.
-    static func withDecoder<T>(eighths: UInt32, _ body: (OpaquePointer) throws -> T) throws -> T {
+    static func withDecoder<T>(eighths: UInt32, ownIDCT: Bool = true, _ body: (OpaquePointer) throws -> T) throws -> T {
         let data = [UInt8](try Data(contentsOf: Corpus.testImages.appendingPathComponent("photo-1600x1200.jpg")))
         return try data.withUnsafeBufferPointer { bytes in
             let decoder = try #require(pa_jpeg_create(bytes.baseAddress, bytes.count, 0))
             defer { pa_jpeg_destroy(decoder) }
+            pa_jpeg_set_own_idct(decoder, ownIDCT ? 1 : 0)
             var info = pa_jpeg_info()
             var output = pa_jpeg_output()
             try #require(pa_jpeg_read_header(decoder, &info) == PA_JPEG_OK)
@@ -95,6 +96,17 @@ import Testing
     @Test(arguments: [1, 2, 4, 8] as [UInt32])
     func otherScalesKeepLibjpegs(eighths: UInt32) throws {
         try Self.withDecoder(eighths: eighths) { decoder in
+            var simd = [UInt8](repeating: 0, count: 64), libjpeg = simd
+            let coefficients = [Int16](repeating: 1, count: 64), quant = coefficients
+            #expect(pa_jpeg_compare_idct(decoder, 0, coefficients, quant, &simd, &libjpeg) == 0)
+        }
+    }
+
+    /// Turned off (`pa_jpeg_set_own_idct(d, 0)`, what `PUSHATTACH_JPEG_DECODER=libjpeg` sets),
+    /// every scale keeps libjpeg's own IDCT.
+    @Test(arguments: [3, 5, 6, 7] as [UInt32])
+    func turnedOffEveryScaleKeepsLibjpegs(eighths: UInt32) throws {
+        try Self.withDecoder(eighths: eighths, ownIDCT: false) { decoder in
             var simd = [UInt8](repeating: 0, count: 64), libjpeg = simd
             let coefficients = [Int16](repeating: 1, count: 64), quant = coefficients
             #expect(pa_jpeg_compare_idct(decoder, 0, coefficients, quant, &simd, &libjpeg) == 0)

@@ -198,7 +198,9 @@ import Testing
         }
     }
 
-    /// A 2000x2000 RGBA image decodes row by row holding a few rows, not its 16 MB frame.
+    /// A 2000x2000 RGBA image decodes row by row holding a few rows and fixed state (libpng's
+    /// and zlib's, or the own reader's: ISA-L's state, about 100 KB, and a 128 KB inflate
+    /// buffer), not its 16 MB frame.
     @Test func largeImageStreamsInBoundedMemory() throws {
         let side = 2000
         var bytes = [UInt8](repeating: 0, count: side * side * 4)
@@ -216,7 +218,7 @@ import Testing
             PixelBuffer(width: side, height: side, layout: .rgba, bytes: bytes), compression: .fast)
         try ImageCodecs.withRows(png, format: .png) { rows in
             #expect(rows.width == side && rows.height == side && rows.layout == .rgba)
-            #expect(rows.workingMemory < side * side * 4 / 100, "\(rows.workingMemory) bytes")
+            #expect(rows.workingMemory < 8 * side * 4 + 400_000, "\(rows.workingMemory) bytes")
             var row = [UInt8](repeating: 0, count: side * 4)
             for y in 0..<side {
                 let n = try row.withUnsafeMutableBufferPointer {

@@ -122,6 +122,12 @@ void pa_jpeg_set_own_huffman(pa_jpeg_decoder *decoder, int enabled);
 /* After pa_jpeg_start: 0 when libjpeg decodes the Huffman data (not taken, or turned off), 1 while
    the own decoder does (to the end, once every row is read), 2 once it handed over to libjpeg. */
 int pa_jpeg_own_huffman(const pa_jpeg_decoder *decoder);
+/* Before pa_jpeg_prepare: 0 keeps libjpeg's own IDCTs throughout (no SIMD 3x3-7x7 from
+   scaled_idct.c, no 4:2:0 chroma at its own scale: planes then come as libjpeg upscales them,
+   pa_jpeg_plane.own_scale 0); 1, the default, swaps them in where they apply. Together with
+   pa_jpeg_set_own_huffman(decoder, 0) the decode is libjpeg-turbo's alone
+   (PUSHATTACH_JPEG_DECODER=libjpeg, JPEGCodec.ownDecoding). */
+void pa_jpeg_set_own_idct(pa_jpeg_decoder *decoder, int enabled);
 /* Reads up to `count` rows, `stride` bytes apart, into `rows`; `*rows_read` says how many
    (fewer only at the end of the image). */
 int pa_jpeg_read_rows(pa_jpeg_decoder *decoder, unsigned char *rows, size_t stride, unsigned count,
@@ -151,6 +157,14 @@ unsigned pa_jpeg_output_scanline(const pa_jpeg_decoder *decoder);
    IDCT was not replaced. */
 int pa_jpeg_compare_idct(pa_jpeg_decoder *decoder, int component, const short *coefficients, const short *quant,
                          unsigned char *simd, unsigned char *libjpeg);
+
+/* For tests: the symbol of the `length`-bit `code` in the Huffman table a DHT segment with
+   counts `bits` (bits[1] ... bits[16]) and `values` gives, read as huffman.c reads codes longer
+   than its lookup, after `skew` is added to that length's offset into the symbols (as a damaged
+   table in memory would have it; 0 for the table as built). -1 for a code or an index the table
+   has no symbol for, or a table huffman.c does not build. */
+int pa_huff_canonical_symbol_for_test(const unsigned char bits[17], const unsigned char *values, int code, int length,
+                                      int skew);
 
 /* The message of the last failed call ("" when none). */
 const char *pa_jpeg_error_message(const pa_jpeg_decoder *decoder);

@@ -1,7 +1,8 @@
 #ifndef PUSHATTACH_CPNGSHIM_H
 #define PUSHATTACH_CPNGSHIM_H
 /*
- * libpng's sequential read API behind setjmp, for the Swift PNG row decoder.
+ * libpng's sequential read API behind setjmp, for the Swift PNG row decoder, with a faster reader
+ * of its own for the common file in front of it (fast.c: ISA-L's inflate).
  *
  *     pa_png_decoder *d = pa_png_decoder_create(bytes, length, &limits);
  *     pa_png_header header;
@@ -85,6 +86,15 @@ int pa_png_decoder_read_rows(pa_png_decoder *decoder, uint8_t *buffer, size_t st
    apart). Interlaced images need this: each pass fills in pixels of rows already handed out. */
 int pa_png_decoder_read_image(pa_png_decoder *decoder, uint8_t *buffer, size_t stride);
 
+/* Before pa_png_decoder_start: 0 reads every row with libpng; 1, the default, reads the rows of a
+   file fast.c takes (8-bit grey, RGB, grey+alpha or RGBA, not interlaced, no tRNS, no gamma to
+   convert) with ISA-L's inflate and its own unfiltering, libpng's rows byte for byte, and hands
+   the file to libpng from its first row at anything unusual (for tests that compare). */
+void pa_png_decoder_set_fast(pa_png_decoder *decoder, int enabled);
+/* 0 when libpng reads the rows (not taken, turned off, or interlaced), 1 while the fast reader
+   does (to the end, once every row is read), 2 once it handed the file to libpng. */
+int pa_png_decoder_fast_state(const pa_png_decoder *decoder);
+
 /* Rows handed out by pa_png_decoder_read_rows so far (a failed call counts the rows it
    finished before the error). */
 uint32_t pa_png_decoder_rows_read(const pa_png_decoder *decoder);
@@ -97,6 +107,15 @@ size_t pa_png_decoder_warning_count(const pa_png_decoder *decoder);
 size_t pa_png_decoder_warnings_dropped(const pa_png_decoder *decoder);
 /* Warning `index` (< pa_png_decoder_warning_count). Valid until the decoder is destroyed. */
 const char *pa_png_decoder_warning(const pa_png_decoder *decoder, size_t index);
+
+/* For the writer: each of `height` rows of `pixels` (`stride` bytes apart, `row_bytes` each, 8-bit
+   samples, `bpp` bytes a pixel) into `out` as PNG's filtered image data before compression: a
+   filter-type byte, then the filtered row ((row_bytes + 1) x height bytes in all). With
+   `adaptive`, each row's type is the one of the five whose output has the least sum of
+   magnitudes (libpng's heuristic for 8-bit images); without, Up for every row but the first
+   (None). 0, or -1 when memory for two rows runs out. */
+int pa_png_filter_rows(const uint8_t *pixels, size_t stride, size_t row_bytes, uint32_t height, int bpp,
+                       int adaptive, uint8_t *out);
 
 #define PA_PNG_MAX_WARNINGS 16
 #define PA_PNG_MESSAGE_BYTES 200

@@ -17,9 +17,9 @@ extension JPEGCodec {
     /// costs nothing but the time: nil then, for libjpeg to decode and report it. Held: the luma
     /// plane and the two 4:2:0 chroma planes, 1.5 bytes a pixel at 1/8, and one MCU row.
     ///
-    /// Nil unless the scale `options` picks is 1/8 and the file is a three-component YCbCr
-    /// baseline JPEG whose header raised no warning, whose sampling the collector takes, and
-    /// whose data `JPEGDCDecoder` reads to its end marker without a fault.
+    /// Nil unless `ownDecoding` is on, the scale `options` picks is 1/8 and the file is a
+    /// three-component YCbCr baseline JPEG whose header raised no warning, whose sampling the
+    /// collector takes, and whose data `JPEGDCDecoder` reads to its end marker without a fault.
     static func dcPlanes(_ bytes: UnsafeRawBufferPointer, header decoder: JPEGRowDecoder, options: DecodeOptions)
         throws(CodecError) -> (luma: DecodedImage, cb: PixelBuffer, cr: PixelBuffer)?
     {
@@ -43,12 +43,13 @@ extension JPEGCodec {
     /// The DC reader over `bytes` when it may take the file (see `dcPlanes`): the scale is 1/8,
     /// the file a three-component YCbCr baseline JPEG whose header raised no warning, within the
     /// pixel budget, and sampled as `JPEGPlaneCollector` takes it (as libjpeg's upsampler does).
-    /// Nil otherwise; the budget's error is thrown, as libjpeg's decode would throw it.
+    /// Nil otherwise, and always when `ownDecoding` is off; the budget's error is thrown, as
+    /// libjpeg's decode would throw it.
     private static func dcReader(_ bytes: UnsafeRawBufferPointer, header decoder: JPEGRowDecoder, options: DecodeOptions)
         throws(CodecError) -> JPEGDCDecoder?
     {
         let header = decoder.header
-        guard !header.isProgressive, !header.isMultiScan, try takesAtOneEighth(decoder, options: options),
+        guard ownDecoding, !header.isProgressive, !header.isMultiScan, try takesAtOneEighth(decoder, options: options),
             let reader = JPEGDCDecoder(bytes),
             JPEGPlaneCollector.takes(reader.geometry, width: (header.width + 7) / 8, height: (header.height + 7) / 8)
         else { return nil }
@@ -70,12 +71,13 @@ extension JPEGCodec {
 
     /// A progressive file's validation at 1/8 by `JPEGProgressiveReader`: the files `dcReader`
     /// would take but for being progressive (the same components, warnings, budget, scale and
-    /// sampling), read to EOI with every coefficient final. False for libjpeg to decode it.
+    /// sampling), read to EOI with every coefficient final. False for libjpeg to decode it, and
+    /// always when `ownDecoding` is off.
     private static func validateProgressive(
         _ bytes: UnsafeRawBufferPointer, header decoder: JPEGRowDecoder, options: DecodeOptions
     ) -> Bool {
         let header = decoder.header
-        guard header.isProgressive, (try? takesAtOneEighth(decoder, options: options)) == true else { return false }
+        guard ownDecoding, header.isProgressive, (try? takesAtOneEighth(decoder, options: options)) == true else { return false }
         return JPEGProgressiveReader.readsWhole(bytes) { frame in
             JPEGPlaneCollector.takes(
                 frame.planesAtOneEighth, width: (header.width + 7) / 8, height: (header.height + 7) / 8)

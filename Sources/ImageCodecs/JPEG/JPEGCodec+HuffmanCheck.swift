@@ -25,7 +25,8 @@ extension JPEGCodec {
 
     /// `bytes` decoded whole at `eighths`/8 through the shim, grey, RGB or CMYK rows as the file
     /// is (or grey from any file: `gray`, where libjpeg needs no chroma coefficient), with the own
-    /// Huffman decoder (`ownHuffman`) or libjpeg's throughout; `strict` makes a warning an error.
+    /// Huffman decoder (`ownHuffman`, unless `ownDecoding` is off) or libjpeg's throughout; `strict`
+    /// makes a warning an error.
     /// An output over `pixelLimit` pixels is not decoded (a "too large" step). For
     /// `JPEGOwnHuffmanTests` and the fuzz harness (`make fuzz`, jpeg), which decode both ways and
     /// compare.
@@ -52,10 +53,11 @@ extension JPEGCodec {
                     default: PA_JPEG_OUT_RGB
                     }
                 if gray && info.color_space == PA_JPEG_CS_YCBCR { format = PA_JPEG_OUT_GRAY }
+                pa_jpeg_set_own_idct(decoder, ownDecoding ? 1 : 0)
                 var output = pa_jpeg_output()
                 guard step("prepare", pa_jpeg_prepare(decoder, UInt32(eighths), 8, format, 0, &output)) else { return }
                 guard Int(output.width) * Int(output.height) <= pixelLimit else { return outcome.steps.append("too large") }
-                pa_jpeg_set_own_huffman(decoder, ownHuffman ? 1 : 0)
+                pa_jpeg_set_own_huffman(decoder, ownHuffman && ownDecoding ? 1 : 0)
                 guard step("start", pa_jpeg_start(decoder)) else { return }
                 let stride = Int(output.width) * Int(output.components)
                 var rows = [UInt8](repeating: 0, count: stride * 16)

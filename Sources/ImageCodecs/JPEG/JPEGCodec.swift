@@ -13,6 +13,23 @@ import Foundation
 public enum JPEGCodec {
     static let name = "libjpeg-turbo"
 
+    /// The environment variable that turns the project's own JPEG decoding off: `libjpeg` there.
+    package static let decoderVariable = "PUSHATTACH_JPEG_DECODER"
+
+    /// Whether JPEG decodes use the project's own decoding beside libjpeg-turbo's: the baseline
+    /// Huffman decoder and the SIMD 3x3-7x7 IDCTs of CJPEGShim (both read libjpeg-turbo 2.1's
+    /// internal structs, fenced at build time by `libjpeg_fence.h`), 4:2:0 chroma decoded at its
+    /// own scale, the DC-only reader at 1/8 (`JPEGDCDecoder`) and the progressive validation
+    /// reader (`JPEGProgressiveReader`). True unless `PUSHATTACH_JPEG_DECODER=libjpeg` is in the
+    /// environment when the process first decodes a JPEG: then libjpeg-turbo decodes every JPEG
+    /// alone, the way out should its internals ever disagree with ours. The pixels are the same
+    /// except at 1/8, where a baseline file's chroma is then libjpeg's 2x2 IDCT of each block
+    /// instead of its DC; it is slower (the own Huffman decoder alone made W2 1.13x as fast).
+    package static let ownDecoding: Bool = {
+        guard let value = getenv(decoderVariable) else { return true }
+        return String(cString: value) != "libjpeg"
+    }()
+
     /// Size, colour space, subsampling, progressive flag and ICC profile, without decoding.
     ///
     ///     let info = try JPEGCodec.readInfo(data)   // info.colorSpace == "ycbcr"

@@ -108,6 +108,9 @@ final class JPEGRowDecoder: ImageRowSource {
         }
         raw = made
         self.bytes = bytes
+        let own: Int32 = JPEGCodec.ownDecoding ? 1 : 0
+        pa_jpeg_set_own_huffman(made, own)
+        pa_jpeg_set_own_idct(made, own)
         var info = pa_jpeg_info()
         guard pa_jpeg_read_header(made, &info) == PA_JPEG_OK else {
             let message = String(cString: pa_jpeg_error_message(made))

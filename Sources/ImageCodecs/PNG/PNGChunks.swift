@@ -1,3 +1,5 @@
+internal import CDeflate
+
 /// A bounds- and CRC-checked walk over PNG chunks, done in Swift before libpng sees the
 /// bytes. libpng rejects all of PngSuite's `x*` files by itself, but the row decoder stops
 /// after the last image row, so it would accept a file cut anywhere after it (no IEND needed);
@@ -135,24 +137,15 @@ struct PNGChunks: Sendable {
     }
 }
 
-/// CRC-32 (ISO 3309, as PNG uses it).
+/// CRC-32 (ISO 3309, as PNG uses it), libdeflate's (carry-less multiplication where the CPU has
+/// it: the chunk walk checks the whole file with it).
 enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         bytes.withUnsafeBytes { checksum($0) }
     }
 
     /// The CRC of `bytes`, read in place (the chunk walk's hot loop).
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        table.withUnsafeBufferPointer { t in
-            for b in bytes { c = t[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
-        }
-        return c ^ 0xFFFF_FFFF
+        libdeflate_crc32(0, bytes.baseAddress, bytes.count)
     }
 }

@@ -14,7 +14,10 @@ internal import CPNGShim
 /// libpng's simplified API gave (`pa_png_decoder_start` makes the same libpng calls).
 ///
 /// - Non-interlaced files decode row by row straight into the caller's rows; the decoder holds
-///   libpng's two row buffers and zlib's window (`workingMemory`).
+///   libpng's two row buffers and zlib's window (`workingMemory`). The common file (8-bit grey,
+///   RGB, grey+alpha or RGBA, no tRNS, no gamma to convert) is read by CPNGShim's own reader
+///   (fast.c: ISA-L's inflate, its own unfiltering, its inflate buffer counted too), libpng's
+///   rows byte for byte, handed to libpng from its first row at anything unusual.
 /// - Interlaced (Adam7) files need every pass before any row is final, so the first
 ///   `readRows` decodes the whole frame into a buffer of the decoder's own
 ///   (width × height × channels, also in `workingMemory`) and later calls copy rows out of it.
@@ -62,7 +65,7 @@ final class PNGRowDecoder: ImageRowSource {
     ///
     /// - Throws: `.pixelBudgetExceeded`, or `.corrupt` naming "png-chunks" (signature, CRC,
     ///   truncation found by the walk) or "libpng" (libpng's own message).
-    init(_ bytes: UnsafeRawBufferPointer, pixelBudget: Int?) throws(CodecError) {
+    init(_ bytes: UnsafeRawBufferPointer, pixelBudget: Int?, fast: Bool = true) throws(CodecError) {
         chunks = try PNGChunks(bytes) { width, height throws(CodecError) in
             if let pixelBudget { try Limits.check(width: width, height: height, budget: pixelBudget) }
         }
@@ -87,6 +90,7 @@ final class PNGRowDecoder: ImageRowSource {
         // The simplified API's rule: alpha from an alpha channel or tRNS, grey only without either.
         let hasAlpha = header.color_type & 4 != 0 || header.has_trns != 0
         layout = hasAlpha ? .rgba : header.color_type & 2 != 0 ? .rgb : .gray
+        pa_png_decoder_set_fast(raw, fast ? 1 : 0)
         var output = pa_png_output_info()
         let target: pa_png_output =
             switch layout {
@@ -104,6 +108,10 @@ final class PNGRowDecoder: ImageRowSource {
     }
 
     deinit { pa_png_decoder_destroy(raw) }
+
+    /// Who reads the rows (`pa_png_decoder_fast_state`): 0 libpng throughout, 1 CPNGShim's own
+    /// reader, 2 the own reader handed the file to libpng.
+    var fastState: Int32 { pa_png_decoder_fast_state(raw) }
 
     var sourceWidth: Int { width }
     var sourceHeight: Int { height }

@@ -1,55 +1,95 @@
-/// Just enough zlib (RFC 1950/1951) for PNG iCCP chunks, so profiles cross between PNG and
-/// JPEG without a zlib dependency: a small bounds-checked inflater (after Mark Adler's puff)
-/// and a writer that emits stored (uncompressed) deflate blocks.
+internal import CDeflate
+internal import CISAL
+
+/// zlib streams (RFC 1950) for PNG's iCCP and iTXt chunks, through libdeflate: inflated with a
+/// cap on the output, deflated in one call.
 ///
 ///     let profile = try Zlib.inflate(compressed, limit: 16 << 20)
-///     let stream = Zlib.stored(profile)   // valid zlib, no compression
+///     let stream = Zlib.deflate(profile)
 enum Zlib {
     struct Failure: Error { let message: String }
 
     /// Decompresses a zlib stream; fails on damage or when the output would pass `limit` bytes.
+    ///
+    /// libdeflate inflates in one call into a buffer of a given size: four times the input at
+    /// first, doubled while it is too small, up to `limit`.
+    ///
+    /// - Complexity: O(output); at most `limit` bytes held, plus the input.
     static func inflate(_ data: ArraySlice<UInt8>, limit: Int) throws(Failure) -> [UInt8] {
-        let bytes = Array(data)
-        guard bytes.count >= 6 else { throw Failure(message: "zlib stream too short") }
-        let cmf = Int(bytes[0]), flg = Int(bytes[1])
-        guard cmf & 0x0F == 8, (cmf << 8 | flg) % 31 == 0, flg & 0x20 == 0 else {
-            throw Failure(message: "not a zlib deflate stream")
+        guard let decompressor = libdeflate_alloc_decompressor() else { throw Failure(message: "out of memory") }
+        defer { libdeflate_free_decompressor(decompressor) }
+        var capacity = min(limit, max(4 * data.count, 4096))
+        while true {
+            var actual = 0
+            var output = [UInt8](repeating: 0, count: capacity)
+            let result = data.withUnsafeBytes { input in
+                output.withUnsafeMutableBytes { out in
+                    libdeflate_zlib_decompress(
+                        decompressor, input.baseAddress, input.count, out.baseAddress, out.count, &actual)
+                }
+            }
+            switch result {
+            case LIBDEFLATE_SUCCESS:
+                output.removeLast(capacity - actual)
+                return output
+            case LIBDEFLATE_INSUFFICIENT_SPACE:
+                guard capacity < limit else { throw Failure(message: "inflated data over \(limit) bytes") }
+                capacity = min(limit, 2 * capacity)
+            default:
+                throw Failure(message: "damaged or truncated zlib stream")
+            }
         }
-        var inflater = Inflater(bytes: bytes, position: 2, limit: limit)
-        try inflater.run()
-        let end = inflater.position
-        guard end + 4 <= bytes.count else { throw Failure(message: "zlib stream truncated before its checksum") }
-        let stored =
-            UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16 | UInt32(bytes[end + 2]) << 8
-            | UInt32(bytes[end + 3])
-        guard adler32(inflater.output) == stored else { throw Failure(message: "zlib checksum mismatch") }
-        return inflater.output
     }
 
-    /// A zlib stream holding `bytes` in stored deflate blocks.
-    static func stored(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [0x78, 0x01]
-        out.reserveCapacity(bytes.count + bytes.count / 65_535 * 5 + 16)
-        var start = 0
-        repeat {
-            let end = min(bytes.count, start + 65_535)
-            let n = end - start
-            out.append(end == bytes.count ? 1 : 0)
-            out += [UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
-            out += bytes[start..<end]
-            start = end
-        } while start < bytes.count
-        let a = adler32(bytes)
-        out += [UInt8(a >> 24), UInt8((a >> 16) & 0xFF), UInt8((a >> 8) & 0xFF), UInt8(a & 0xFF)]
-        return out
+    /// `bytes` as a zlib stream by ISA-L's level 1 (`isal_deflate_stateless`): twice libdeflate's
+    /// level 1 speed on a photo's filtered rows (29 against 57 ms, 2048x1536) for 1.5 % more bytes.
+    /// libdeflate's level 1 when ISA-L's output would not fit its bound (it does not store
+    /// incompressible data as compactly).
+    static func deflateFast(_ bytes: [UInt8]) -> [UInt8] {
+        let bound = bytes.count + bytes.count / 8 + 1024
+        var output = [UInt8](repeating: 0, count: bound)
+        var levelBuffer = [UInt8](repeating: 0, count: Int(pa_isal_level1_buffer_bytes))
+        let written: Int? = bytes.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { out in
+                levelBuffer.withUnsafeMutableBytes { level in
+                    var stream = isal_zstream()
+                    isal_deflate_stateless_init(&stream)
+                    stream.level = 1
+                    stream.level_buf = level.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                    stream.level_buf_size = UInt32(level.count)
+                    stream.gzip_flag = UInt16(IGZIP_ZLIB)
+                    stream.end_of_stream = 1
+                    stream.flush = UInt16(NO_FLUSH)
+                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
+                    stream.avail_in = UInt32(input.count)
+                    stream.next_out = out.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                    stream.avail_out = UInt32(out.count)
+                    guard isal_deflate_stateless(&stream) == COMP_OK else { return nil }
+                    return Int(stream.total_out)
+                }
+            }
+        }
+        guard let written, bytes.count < Int(UInt32.max) else { return deflate(bytes, level: 1) }
+        output.removeLast(bound - written)
+        return output
     }
 
-    static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in bytes {
-            a = (a + UInt32(byte)) % 65_521
-            b = (b + a) % 65_521
+    /// `bytes` as a zlib stream at libdeflate's `level` (0 stores them, 12 is its smallest).
+    static func deflate(_ bytes: [UInt8], level: Int32 = 9) -> [UInt8] {
+        guard let compressor = libdeflate_alloc_compressor(level) else {
+            preconditionFailure("libdeflate_alloc_compressor(\(level)) failed: out of memory or a bad level")
         }
-        return b << 16 | a
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, bytes.count)
+        var output = [UInt8](repeating: 0, count: bound)
+        let written = bytes.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { out in
+                libdeflate_zlib_compress(compressor, input.baseAddress, input.count, out.baseAddress, out.count)
+            }
+        }
+        // The bound is libdeflate's own worst case for this input: it always fits.
+        precondition(written > 0, "libdeflate_zlib_compress wrote nothing into its own bound")
+        output.removeLast(bound - written)
+        return output
     }
 }
