@@ -36,7 +36,8 @@ release: deps
 # the build stops with a message against a libjpeg-turbo other than 2.1.x.
 JPEG_TESTS := JPEG|ValidationByDC|PlanarTranscode|CMYK
 # Every suite (debug) in one process, the JPEG suites again with the own JPEG decoding off, the
-# JPEG fence, the count of undocumented public symbols (zero, from the symbol graphs), the proof
+# JPEG fence, the proof that only the planner makes a refusal or an UNErrorCode and nothing reads
+# a reason back (Scripts/decision-sites), the count of undocumented public symbols (zero, from the symbol graphs), the proof
 # that the command line uses the public library only, the proofs that PushAttachExtension imports
 # no C module and that its UserNotifications glue type-checks against Apple's documented
 # signatures, the serve unit's lint, then the release build's smoke test and the Examples/
@@ -48,6 +49,7 @@ test:
 	env -u PUSHATTACH_CORPUS PUSHATTACH_REQUIRE_CHROMIUM=1 $(SWIFT) test --skip-build
 	env -u PUSHATTACH_CORPUS PUSHATTACH_JPEG_DECODER=libjpeg $(SWIFT) test --skip-build --filter '$(JPEG_TESTS)'
 	./Scripts/jpeg-fence-check
+	./Scripts/decision-sites --check >/dev/null
 	./Scripts/doc-coverage --quiet
 	./Scripts/public-api-check
 	SWIFT=$(SWIFT) ./Scripts/extension-imports-check

@@ -11,6 +11,7 @@
 
 #include "libjpeg_fence.h"
 #include <jpegint.h> /* struct jpeg_inverse_dct: the per-component IDCT of the output pass */
+#include <jerror.h>  /* the message codes failures and warnings are classified by */
 
 #include "huffman.h"
 #include "scaled_idct.h"
@@ -60,6 +61,7 @@ struct pa_jpeg_decoder {
     size_t length;
 
     char error[JMSG_LENGTH_MAX];
+    int error_code; /* libjpeg's msg_code of the failure; 0 (JMSG_NOMESSAGE) for the shim's own */
     unsigned long warning_count;
     unsigned warnings_kept;
     int warning_codes[PA_JPEG_MAX_WARNINGS];
@@ -76,6 +78,7 @@ static void pa_jpeg_error_exit(j_common_ptr cinfo) {
     pa_jpeg_decoder *d = pa_jpeg_owner(cinfo);
     if (d->forward) d = d->forward;
     (*cinfo->err->format_message)(cinfo, d->error);
+    d->error_code = cinfo->err->msg_code;
     longjmp(d->err.jump, 1);
 }
 
@@ -93,11 +96,12 @@ static void pa_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
     (*cinfo->err->format_message)(cinfo, message);
     cinfo->err->num_warnings++;
     d->warning_count++;
+    int code = cinfo->err->msg_code;
     if (d->strict && !d->strict_suspended) {
         memcpy(d->error, message, sizeof message);
+        d->error_code = code;
         longjmp(d->err.jump, 1);
     }
-    int code = cinfo->err->msg_code;
     for (unsigned i = 0; i < d->warnings_kept; i++) {
         if (d->warning_codes[i] == code) return;
     }
@@ -658,4 +662,34 @@ int pa_jpeg_compare_idct(pa_jpeg_decoder *d, int component, const short *coeffic
     pa_scaled_idct(n)(c, &comp, block, simd_rows, 0);
     d->libjpeg_idct[n](c, &comp, block, libjpeg_rows, 0);
     return n;
+}
+
+/* The variants libjpeg names as ones it does not decode, by message code (never by its words):
+   a data precision other than 8 (JERR_BAD_PRECISION), a process it lacks (lossless, hierarchical:
+   JERR_SOF_UNSUPPORTED), a colour conversion it has no path for, a DNL marker (JERR_EMPTY_IMAGE). */
+int pa_jpeg_error_is_unsupported(const pa_jpeg_decoder *decoder) {
+    switch (decoder->error_code) {
+    case JERR_BAD_PRECISION:
+    case JERR_SOF_UNSUPPORTED:
+    case JERR_CONVERSION_NOTIMPL:
+    case JERR_EMPTY_IMAGE: return 1;
+    default: return 0;
+    }
+}
+
+/* The warnings that leave the pixels as encoded, by message code: an unknown JFIF revision, an
+   unknown Adobe transform code (the colours may be off), a bad ICC marker, SOS parameters a
+   sequential file ignores anyway, and junk bytes skipped before a marker (the decoder had
+   finished what came before). Every other warning means pixels made up: a bad Huffman code, a
+   premature end, a resync at a restart marker, an inconsistent progression. */
+int pa_jpeg_warning_is_metadata(const pa_jpeg_decoder *decoder, unsigned index) {
+    if (index >= decoder->warnings_kept) return 0;
+    switch (decoder->warning_codes[index]) {
+    case JWRN_JFIF_MAJOR:
+    case JWRN_ADOBE_XFORM:
+    case JWRN_BOGUS_ICC:
+    case JWRN_NOT_SEQUENTIAL:
+    case JWRN_EXTRANEOUS_DATA: return 1;
+    default: return 0;
+    }
 }

@@ -8,6 +8,8 @@ import Testing
 /// Which codec warnings mean damaged image data (`DecodedImage.damage`), and which leave the
 /// pixels as encoded.
 @Suite struct DamageTests {
+    /// TurboJPEG's one message, read the way the shim classifies libjpeg's warnings by their
+    /// message codes: the reference's damage verdict agrees with ours wherever both speak.
     @Test(arguments: [
         ("Corrupt JPEG data: bad Huffman code", true),
         ("Premature end of JPEG file", true),
@@ -22,8 +24,8 @@ import Testing
         ("Corrupt JPEG data: bad ICC marker", false),
         ("Invalid SOS parameters for sequential JPEG", false),
     ])
-    func libjpegWarningIsClassified(_ message: String, isDamage: Bool) {
-        #expect(JPEGCodec.isMetadataWarning(message) == !isDamage, "\(message)")
+    func theReferencesMessagesReadAsTheShimClassifies(_ message: String, isDamage: Bool) {
+        #expect(TurboJPEGReference.isMetadataMessage(message) == !isDamage, "\(message)")
     }
 
     /// The small fixture with `junk` bytes before its first DQT, cut at `fraction` of its length.

@@ -168,6 +168,11 @@ int pa_huff_canonical_symbol_for_test(const unsigned char bits[17], const unsign
 
 /* The message of the last failed call ("" when none). */
 const char *pa_jpeg_error_message(const pa_jpeg_decoder *decoder);
+/* 1 when the last failure is a variant libjpeg does not decode (a precision, process, colour
+   conversion or DNL it lacks), by libjpeg's message code; 0 for damage and the shim's own. */
+int pa_jpeg_error_is_unsupported(const pa_jpeg_decoder *decoder);
+/* 1 when the warning at `index` (of pa_jpeg_warning_messages) leaves the pixels as encoded. */
+int pa_jpeg_warning_is_metadata(const pa_jpeg_decoder *decoder, unsigned index);
 /* Every warning libjpeg emitted (msg_level -1), including repeats. */
 unsigned long pa_jpeg_warning_count(const pa_jpeg_decoder *decoder);
 /* Warning texts kept, the first of each kind, in order (at most PA_JPEG_MAX_WARNINGS). */

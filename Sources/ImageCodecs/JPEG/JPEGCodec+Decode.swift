@@ -31,20 +31,6 @@ extension JPEGCodec {
             iccProfile: rows.iccProfile, warnings: rows.warnings, damage: rows.damage, notes: rows.notes)
     }
 
-    /// libjpeg warnings that leave the pixels as encoded: an unknown JFIF revision, an unknown
-    /// Adobe transform code (the colours may be off), a bad ICC marker, SOS parameters a
-    /// sequential file ignores anyway, and junk bytes skipped before a marker ("Corrupt JPEG
-    /// data: 4 extraneous bytes before marker 0xdb": the decoder had finished what came before).
-    /// Every other JWRN_ means pixels made up: "bad Huffman code", "Premature end of JPEG file",
-    /// "found marker 0x.. instead of RSTn" (a resync), "Inconsistent progression sequence",
-    /// "Unsupported marker type".
-    static func isMetadataWarning(_ message: String) -> Bool {
-        [
-            "unknown JFIF revision", "Unknown Adobe color transform", "bad ICC marker",
-            "Invalid SOS parameters for sequential JPEG", "extraneous bytes before marker",
-        ].contains { message.contains($0) }
-    }
-
     /// True when an EOI marker (FF D9) follows the first scan header. The header segments are
     /// walked (an Exif thumbnail in APP1 has an EOI of its own); inside entropy-coded data 0xFF
     /// is always followed by 0x00 or a restart marker, so FF D9 there is the real end.

@@ -75,14 +75,12 @@ public enum JPEGCodec {
         return try result.get()
     }
 
-    /// libjpeg's fatal message as a `CodecError`: variants it names as unsupported become
-    /// `.unsupported`, everything else is `.corrupt`.
-    static func classify(_ message: String) -> CodecError {
-        let unsupported = [
-            "DNL not supported", "Unsupported JPEG process", "Unsupported JPEG data precision",
-            "Unsupported color conversion",
-        ]
-        if unsupported.contains(where: { message.contains($0) }) { return .unsupported(codec: name, message: message) }
+    /// A decoder's failure as a `CodecError`: the variants libjpeg says it does not decode (by
+    /// message code, `pa_jpeg_error_is_unsupported`) are `.unsupported`, the rest `.corrupt`,
+    /// each with libjpeg's words.
+    static func failure(of decoder: OpaquePointer) -> CodecError {
+        let message = String(cString: pa_jpeg_error_message(decoder))
+        if pa_jpeg_error_is_unsupported(decoder) != 0 { return .unsupported(codec: name, message: message) }
         return .corrupt(codec: name, message: message)
     }
 

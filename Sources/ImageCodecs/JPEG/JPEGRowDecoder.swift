@@ -23,7 +23,7 @@ import Foundation
 ///
 /// Warnings: libjpeg's own handler prints only the first warning of a decode, and TurboJPEG
 /// kept only that text, so harmless junk early on (`extraneous bytes before marker`) hid a scan
-/// cut short later. The shim records every warning; each is classified (`isMetadataWarning`).
+/// cut short later. The shim records every warning; each is classified by its message code (`pa_jpeg_warning_is_metadata`).
 ///
 /// - Complexity: memory is the caller's rows plus `workingMemory` (a whole-image coefficient
 ///   buffer for progressive and other multi-scan files, a few MCU rows for baseline).
@@ -84,7 +84,13 @@ final class JPEGRowDecoder: ImageRowSource {
         (0..<pa_jpeg_warning_messages(raw)).map { String(cString: pa_jpeg_warning_message(raw, $0)) }
     }
 
-    var damage: [String] { libjpegWarnings.filter { !JPEGCodec.isMetadataWarning($0) } + extraDamage }
+    /// The warnings that mean pixels made up (`pa_jpeg_warning_is_metadata` says which do not),
+    /// and the shim's own findings.
+    var damage: [String] {
+        (0..<pa_jpeg_warning_messages(raw)).filter { pa_jpeg_warning_is_metadata(raw, $0) == 0 }.map {
+            String(cString: pa_jpeg_warning_message(raw, $0))
+        } + extraDamage
+    }
 
     /// The profile that describes the rows handed out: the embedded one, except for CMYK and
     /// YCCK, whose rows are sRGB made here through lcms2 (untagged), which no embedded profile
@@ -113,9 +119,9 @@ final class JPEGRowDecoder: ImageRowSource {
         pa_jpeg_set_own_idct(made, own)
         var info = pa_jpeg_info()
         guard pa_jpeg_read_header(made, &info) == PA_JPEG_OK else {
-            let message = String(cString: pa_jpeg_error_message(made))
+            let error = Self.headerError(JPEGCodec.failure(of: made), bytes)
             pa_jpeg_destroy(made)
-            throw Self.headerError(message, bytes)
+            throw error
         }
         header = Header(
             width: Int(info.width), height: Int(info.height), components: Int(info.components),
@@ -305,19 +311,17 @@ final class JPEGRowDecoder: ImageRowSource {
     }
 
     /// The failed call's message as a `CodecError`.
-    private func failure() -> CodecError {
-        JPEGCodec.classify(String(cString: pa_jpeg_error_message(raw)))
-    }
+    private func failure() -> CodecError { JPEGCodec.failure(of: raw) }
 
     /// A header failure as a `CodecError`: variants libjpeg 2.1 cannot decode get our own words
     /// (12-bit, lossless, JPEG-LS), read from the frame header; the rest are libjpeg's.
-    private static func headerError(_ message: String, _ bytes: UnsafeRawBufferPointer) -> CodecError {
+    private static func headerError(_ error: CodecError, _ bytes: UnsafeRawBufferPointer) -> CodecError {
         // The walk needs `[UInt8]`; only the header matters, and this is the failure path.
         let prefix = [UInt8](bytes.prefix(Self.headerWalkLimit))
         if let reason = JPEGHeader(prefix).unsupportedReason {
             return .unsupported(codec: JPEGCodec.name, message: reason)
         }
-        return JPEGCodec.classify(message)
+        return error
     }
 
     /// Bytes of a failed file copied for the marker walk: the frame header comes before the

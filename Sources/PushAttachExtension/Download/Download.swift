@@ -39,7 +39,7 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
 
         /// The refusal for a body over `cap`, by its first bytes (the planner's).
-        func overCap(_ cap: Int, start: [UInt8], bytes: Int?) -> AttachmentRefusal {
+        func refusalOverCap(_ cap: Int, start: [UInt8], bytes: Int?) -> AttachmentRefusal {
             .refused(Planner.refusal(forBodyOver: cap, firstBytes: start, bytes: bytes ?? cap, exact: bytes != nil, policy: policy))
         }
     }
@@ -199,7 +199,7 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             serveTypeHint = http?.value(forHTTPHeaderField: "X-Attachment-Type-Hint")
             declaredLength = response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
             guard (200..<300).contains(status), let declaredLength, declaredLength > cap else { return nil }
-            return limits.overCap(cap, start: [], bytes: declaredLength)
+            return limits.refusalOverCap(cap, start: [], bytes: declaredLength)
         }
         // The handler first: FoundationNetworking traps on a callback answered after its task
         // was cancelled.
@@ -223,9 +223,9 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 if start.count == Sniffer.identifyPrefixLength { cap = limits.cap(forStart: start) }
             }
             if let declaredLength, declaredLength > cap {
-                return limits.overCap(cap, start: start, bytes: declaredLength)
+                return limits.refusalOverCap(cap, start: start, bytes: declaredLength)
             }
-            if byteCount > cap { return limits.overCap(cap, start: start, bytes: nil) }
+            if byteCount > cap { return limits.refusalOverCap(cap, start: start, bytes: nil) }
             do {
                 try handle?.write(contentsOf: data)
             } catch {
@@ -260,7 +260,7 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 return .failure(.httpStatus(status, url: url, serverReason: Self.serverReason(errorBody)))
             }
             if start.count < Sniffer.identifyPrefixLength { cap = limits.cap(forStart: start) }
-            if byteCount > cap { return .failure(limits.overCap(cap, start: start, bytes: byteCount)) }
+            if byteCount > cap { return .failure(limits.refusalOverCap(cap, start: start, bytes: byteCount)) }
             return .success(
                 Downloaded(byteCount: byteCount, start: start, contentType: contentType, serveTypeHint: serveTypeHint))
         }

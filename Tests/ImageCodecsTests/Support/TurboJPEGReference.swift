@@ -108,4 +108,27 @@ enum TurboJPEGReference {
                 && jpeg[segment.payloadRange].starts(with: Array("Adobe".utf8))
         }
     }
+
+    /// Whether TurboJPEG's one message is a libjpeg warning that leaves the pixels as encoded:
+    /// the texts of the message codes the shim classifies so (`pa_jpeg_warning_is_metadata`).
+    /// TurboJPEG gives only the text, so the reference is read by it, here in the tests alone.
+    static func isMetadataMessage(_ message: String) -> Bool {
+        [
+            "unknown JFIF revision", "Unknown Adobe color transform", "bad ICC marker",
+            "Invalid SOS parameters for sequential JPEG", "extraneous bytes before marker",
+        ].contains { message.contains($0) }
+    }
+
+    /// TurboJPEG's fatal message as the `CodecError` the row decoder gives for the same failure
+    /// (its message codes read back from their texts: `pa_jpeg_error_is_unsupported`).
+    static func codecError(_ message: String) -> CodecError {
+        let unsupported = [
+            "DNL not supported", "Unsupported JPEG process", "Unsupported JPEG data precision",
+            "Unsupported color conversion",
+        ]
+        if unsupported.contains(where: { message.contains($0) }) {
+            return .unsupported(codec: JPEGCodec.name, message: message)
+        }
+        return .corrupt(codec: JPEGCodec.name, message: message)
+    }
 }
