@@ -109,9 +109,11 @@ public struct ImageFacts: Sendable, Hashable {
 public struct AnimationFacts: Sendable, Hashable {
     /// The logical screen (GIF) or canvas (WebP) every frame is drawn on.
     public var canvas: Size
+    /// The frames the container lists.
     public var frames: Int
     /// How often it plays; 0 plays forever.
     public var loopCount: Int
+    /// Every frame's duration, added up.
     public var durationMilliseconds: Int
 
     /// Facts with every field given.

@@ -11,6 +11,7 @@ import Foundation
 ///     ByteSize.text(19_819_914)   // "19.8 MB"
 ///     ByteSize.text(10_000_000)   // "10 MB"
 public enum ByteSize {
+    /// `bytes` in the largest unit that keeps it over 1: bytes, kB or MB, one decimal at most.
     public static func text(_ bytes: Int) -> String {
         if bytes < 1_000 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
         if bytes < 1_000_000 { return "\(trimmed(Double(bytes) / 1e3)) kB" }

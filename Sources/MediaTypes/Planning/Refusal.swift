@@ -63,14 +63,23 @@ public enum Refusal: Sendable, Hashable {
 
     /// The word faces group refusals by (`kind.rawValue` in manifests and JSON).
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+        /// `Refusal.notMedia`.
         case notMedia = "not-media"
+        /// `Refusal.notAccepted`.
         case notAccepted = "not-accepted"
+        /// `Refusal.overCap`.
         case overCap = "over-cap"
+        /// `Refusal.overPixelBudget`.
         case overPixelBudget = "over-pixel-budget"
+        /// `Refusal.claimMismatch`.
         case claimMismatch = "claim-mismatch"
+        /// `Refusal.damaged`.
         case damaged
+        /// `Refusal.unsupportedVariant`.
         case unsupportedVariant = "unsupported-variant"
+        /// `Refusal.noSizeFits`.
         case noSizeFits = "no-size-fits"
+        /// `Refusal.noPicture`.
         case noPicture = "no-picture"
     }
 
@@ -85,6 +94,7 @@ public enum Refusal: Sendable, Hashable {
         }
     }
 
+    /// The word the refusal is grouped by.
     public var kind: Kind {
         switch self {
         case .notMedia: .notMedia
