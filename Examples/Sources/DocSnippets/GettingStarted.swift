@@ -66,6 +66,7 @@ func verifyFolder(_ folder: URL) async throws {
         case .accepted: print("accepted", name, report.typeHint ?? "")
         case .transcode: print("transcode", name, "to", report.transcodeTarget?.rawValue ?? "?")
         case .rejected: print("rejected", name, report.errorCode?.rawValue ?? 0, report.reason ?? "")
+        case .failed: print("unreadable", name, report.reason ?? "")
         }
     }
 }
