@@ -34,9 +34,11 @@ package enum URLCheck {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
-    /// `'text'`, cut to 80 characters, shown as `DisplayText` shows outside text (controls,
-    /// bidi overrides and invisible characters escaped), for messages.
+    /// `'text'`, without a user name or password it carries, cut to 80 characters, shown as
+    /// `DisplayText` shows outside text (controls, bidi overrides and invisible characters
+    /// escaped), for messages.
     static func quoted(_ text: String) -> String {
+        let text = DisplayText.withoutCredentials(text)
         let cut = String(String.UnicodeScalarView(text.unicodeScalars.prefix(80)))
         return "'\(DisplayText.escaped(cut))\(text.unicodeScalars.count > 80 ? "…" : "")'"
     }

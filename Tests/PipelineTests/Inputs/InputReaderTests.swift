@@ -138,6 +138,9 @@ struct InputListTests {
         #expect(URLCheck.problem("https:///nohost") != nil)
         #expect(URLCheck.problem("https://x.test/a\u{7}b") != nil)
         #expect(URLCheck.problem("https://x.test/" + String(repeating: "a", count: 9000))?.contains("too long") == true)
+        // A line it refuses is quoted without its password.
+        let refused = URLCheck.problem("https://user:hunter2@x.test/a b.jpg") ?? ""
+        #expect(refused.contains("x.test") && !refused.contains("hunter2"), "\(refused)")
     }
 
     @Test func missingFileAndFolderAreProblemsAndTheRestGoesOn() throws {
