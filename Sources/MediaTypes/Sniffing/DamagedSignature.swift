@@ -25,7 +25,21 @@ enum DamagedSignature {
         {
             return .webp
         }
+        // JPEG: the start-of-image marker, then stray bytes before a segment marker within the
+        // next 14 bytes. libjpeg reads such a file ("extraneous bytes before marker"), so it is a
+        // JPEG; two bytes alone are too weak a signature, the marker after them is what counts.
+        if bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8,
+            zip(bytes.prefix(16).dropFirst(2), bytes.prefix(16).dropFirst(3)).contains(where: { $0 == 0xFF && isSegmentMarker($1) })
+        {
+            return .jpeg
+        }
         return nil
+    }
+
+    /// A marker that opens a JPEG segment at the start of a file: a frame, tables, an
+    /// application or comment segment, or the scan (not a restart marker or a fill byte).
+    private static func isSegmentMarker(_ byte: UInt8) -> Bool {
+        (0xC0...0xCF).contains(byte) || (0xDA...0xFE).contains(byte)
     }
 
     /// How many of `signature`'s bytes differ from `bytes` at `offset`; the signature's length

@@ -131,6 +131,14 @@ struct PlannerTests {
         if text.count > 8 { #expect(!reason.contains(String(text.prefix(8)))) }
     }
 
+    @Test func aJPEGWithStrayBytesAfterItsStartMarkerIsADamagedJPEG() {
+        let stray: [UInt8] = [0xFF, 0xD8, 0x00, 0xF5, 0xEB, 0xEB, 0xFF, 0xDB, 0x00, 0x43] + Array(repeating: 0x08, count: 40)
+        #expect(DamagedSignature.format(of: stray) == .jpeg)
+        #expect(plan(MediaFacts(bytes: stray, fileExtension: nil)).refusal?.kind != .notMedia)
+        // The two start bytes alone, without a segment marker after them, are not a JPEG.
+        #expect(DamagedSignature.format(of: [0xFF, 0xD8] + Array(repeating: 0x41, count: 30)) == nil)
+    }
+
     @Test func aPDFIsNotMediaAndBinaryNoiseToo() {
         #expect(plan(MediaFacts(bytes: Array("%PDF-1.7\n".utf8), fileExtension: "jpg")).refusal == .notMedia(.pdf))
         #expect(plan(MediaFacts(bytes: [0x00, 0x01, 0xFE, 0x7F, 0x80], fileExtension: "bin")).refusal == .notMedia(.binary))
