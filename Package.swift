@@ -33,6 +33,9 @@ let package = Package(
         .systemLibrary(name: "CWebPMux", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
         // libmicrohttpd, seen only by the server's HTTP layer (AttachmentServer/HTTP).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // libcrypto (OpenSSL 3, which libcurl loads anyway), seen only by SystemSupport's hashing:
+        // SHA-256, SHA-1 and HMAC-SHA256.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         // libmicrohttpd's variadic start and connection-info calls, and the listening socket.
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
@@ -41,8 +44,6 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
         // The default CMYK ICC profile (public domain), as a C array: no resource bundle to find.
         .target(name: "CDefaultCMYKProfile", exclude: ["ChemicalProof.icc", "LICENSE.txt"]),
-        // SHA-256's block function on the CPU's SHA extensions, picked at run time (SystemSupport).
-        .target(name: "CHashShim"),
 
         // Stages, in the direction data flows.
         .target(name: "MediaTypes"),
@@ -57,7 +58,7 @@ let package = Package(
         .target(name: "Fetch", dependencies: ["MediaTypes", "PushPayloads", "CCurlShim"]),
         // System calls on the container (one wrapper), atomic writes, hashing, the memory budget
         // and the worker threads: what the per-item path and the batch runner both stand on.
-        .target(name: "SystemSupport", dependencies: ["MediaTypes", "CHashShim"]),
+        .target(name: "SystemSupport", dependencies: ["MediaTypes", "CCrypto"]),
         // Where push payloads put their media and what the file is called: the conventions table
         // `prepare` reads payloads by (and the cache keys URLs by), serve links told by their
         // shape, the attachment file names, the allowed-host patterns. Foundation only, no C, so
