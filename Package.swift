@@ -74,8 +74,11 @@ let package = Package(
         // The batch runner, built on the library (its public API and, for now, the per-item path's
         // package declarations): inputs (URL lists, JSON lines, payloads),
         // the manifest and its journal, resume, shards, merge, the HTML report, payload rewriting.
+        // The report's style sheet and script are files of their own, compiled in as bytes
+        // (`PackageResources`): the binary carries them, no resource bundle to find.
         .target(
-            name: "PushAttachBatch", dependencies: ["PushAttach", "MediaTypes", "Fetch", "SystemSupport", "PushPayloads"]),
+            name: "PushAttachBatch", dependencies: ["PushAttach", "MediaTypes", "Fetch", "SystemSupport", "PushPayloads"],
+            resources: [.embedInCode("Report/report.css"), .embedInCode("Report/report.js")]),
         // The device side: a Notification Service Extension's loader (the payload conventions,
         // a bounded URLSession download, the bytes judged by Apple's rules) and its
         // UserNotifications glue. No C at all, so it builds for iOS
