@@ -42,7 +42,8 @@ let package = Package(
         // setjmp/longjmp error handling of libjpeg's scanline API and libpng's row API, kept in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
-        // The default CMYK ICC profile (public domain), as a C array: no resource bundle to find.
+        // The default CMYK ICC profile (public domain): ChemicalProof.icc, compiled in as a C array
+        // by #embed (profile.c), so the binary carries it with no resource bundle to find.
         .target(name: "CDefaultCMYKProfile", exclude: ["ChemicalProof.icc", "LICENSE.txt"]),
 
         // Stages, in the direction data flows.
