@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 DEBS := libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-openssl-dev pkg-config \
-	libheif-dev libgif-dev libimagequant-dev liblcms2-dev libmicrohttpd-dev libisal-dev libdeflate-dev
+	libheif-dev libgif-dev libimagequant-dev liblcms2-dev libmicrohttpd-dev libisal-dev libdeflate-dev libssl-dev
 # Only for the tests: the HTML report is checked in a real (headless) browser.
 TEST_DEBS := chromium
 CONFIG ?= debug

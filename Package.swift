@@ -37,6 +37,9 @@ let package = Package(
         .systemLibrary(name: "CWebPMux", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
         // libmicrohttpd, seen only by the server's HTTP layer (AttachmentServer/HTTP).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // libcrypto (OpenSSL 3, which libcurl loads anyway), seen only by SystemSupport's hashing:
+        // SHA-256, SHA-1 and HMAC-SHA256.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         // libmicrohttpd's variadic start and connection-info calls, and the listening socket.
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
@@ -44,10 +47,9 @@ let package = Package(
         // CPNGShim also reads the common PNG's rows itself (fast.c) and filters rows for the writer.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG", "CISAL"]),
-        // The default CMYK ICC profile (public domain), as a C array: no resource bundle to find.
+        // The default CMYK ICC profile (public domain): ChemicalProof.icc, compiled in as a C array
+        // by #embed (profile.c), so the binary carries it with no resource bundle to find.
         .target(name: "CDefaultCMYKProfile", exclude: ["ChemicalProof.icc", "LICENSE.txt"]),
-        // SHA-256's block function on the CPU's SHA extensions, picked at run time (SystemSupport).
-        .target(name: "CHashShim"),
 
         // Stages, in the direction data flows.
         .target(name: "MediaTypes"),
@@ -62,7 +64,7 @@ let package = Package(
         .target(name: "Fetch", dependencies: ["MediaTypes", "PushPayloads", "CCurlShim"]),
         // System calls on the container (one wrapper), atomic writes, hashing, the memory budget
         // and the worker threads: what the per-item path and the batch runner both stand on.
-        .target(name: "SystemSupport", dependencies: ["MediaTypes", "CHashShim"]),
+        .target(name: "SystemSupport", dependencies: ["MediaTypes", "CCrypto"]),
         // Where push payloads put their media and what the file is called: the conventions table
         // `prepare` reads payloads by (and the cache keys URLs by), serve links told by their
         // shape, the attachment file names, the allowed-host patterns. Foundation only, no C, so
@@ -78,8 +80,11 @@ let package = Package(
         // The batch runner, built on the library (its public API and, for now, the per-item path's
         // package declarations): inputs (URL lists, JSON lines, payloads),
         // the manifest and its journal, resume, shards, merge, the HTML report, payload rewriting.
+        // The report's style sheet and script are files of their own, compiled in as bytes
+        // (`PackageResources`): the binary carries them, no resource bundle to find.
         .target(
-            name: "PushAttachBatch", dependencies: ["PushAttach", "MediaTypes", "Fetch", "SystemSupport", "PushPayloads"]),
+            name: "PushAttachBatch", dependencies: ["PushAttach", "MediaTypes", "Fetch", "SystemSupport", "PushPayloads"],
+            resources: [.embedInCode("Report/report.css"), .embedInCode("Report/report.js")]),
         // The device side: a Notification Service Extension's loader (the payload conventions,
         // a bounded URLSession download, the bytes judged by Apple's rules) and its
         // UserNotifications glue. No C at all, so it builds for iOS

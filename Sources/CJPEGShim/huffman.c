@@ -8,8 +8,7 @@
  * 64-bit bit buffer filled 8 bytes at a time when they hold no 0xFF; an 11-bit lookup that gives
  * an AC code and its extra bits in one step when both fit (as stb_image's fast AC table), EOB and
  * ZRL included; and restart markers read in line instead of by a slow path. A whole decode of the
- * corpus photos at 2/8 is 1.16-1.21x libjpeg's, at 5/8 1.09-1.12x; the 500-URL job 1.15x with
- * the two smaller changes of Benchmarks/RESULTS.md run T.
+ * corpus photos at 2/8 is 1.16-1.21x libjpeg's, at 5/8 1.09-1.12x (Benchmarks/RESULTS.md).
  *
  * Exact or nothing: whatever libjpeg would warn about or treat specially is not handled here,
  * pa_huff_decode_mcu returns 0 and the caller decodes the rest with libjpeg's own decoder (shim.c

@@ -4,7 +4,7 @@
  * Why: libjpeg-turbo has SIMD IDCTs for 1x1, 2x2, 4x4 and 8x8 only; the other scaled ones are
  * plain C with 64-bit products, one column and then one row at a time. A photo fitted in 2048 px
  * is mostly decoded at 5/8 (4032 px wide) or 6/8 (3264 px), and jpeg_idct_5x5 alone was 8.5 %
- * of the whole 500-URL `prepare` (perf, Benchmarks/RESULTS.md run R), more than our resize.
+ * of the whole 500-URL `prepare` (perf, Benchmarks/RESULTS.md), more than our resize.
  *
  * How: the same factorisation as libjpeg's jidctint.c (the same FIX() constants, the same order
  * of additions and shifts), so every sample is libjpeg's, byte for byte; only the lanes differ.

@@ -239,8 +239,8 @@ int pa_jpeg_read_header(pa_jpeg_decoder *d, pa_jpeg_info *info) {
     info->saw_adobe_marker = c->saw_Adobe_marker ? 1 : 0;
     info->adobe_transform = c->Adobe_transform;
 
-    /* Before this change a broken ICC profile was our own marker walk's note, never a libjpeg
-       warning, so strict mode did not refuse it; keep it that way. */
+    /* A broken ICC profile is a note, not damage to the image: strict mode is suspended while
+       libjpeg reads the profile, so its warnings there do not refuse the file. */
     d->strict_suspended = 1;
     JOCTET *icc = NULL;
     unsigned int icc_length = 0;
@@ -348,9 +348,9 @@ static int pa_jpeg_needed_coefficients_final(j_decompress_ptr c) {
    block x N: each group row then holds the chroma row at its own scale, blocks side by side, in
    its first half (pa_jpeg_plane.own_scale tells the planes to copy it as it is). Blocks are
    decoded left to right and each writes only its own N columns, so no block overwrites
-   another's. Until this change each sample was written into a 2x2 square of the cell and the
-   planes took the mean of each square back: the same bytes, at four times the writes and a
-   reduce over the whole cell (1.5 % of `prepare`). */
+   another's. Writing each sample into a 2x2 square of the cell, for the planes to take the
+   mean of each square back, gives the same bytes at four times the writes and a reduce over
+   the whole cell (1.5 % of `prepare`). */
 static void pa_jpeg_idct_chroma_at_own_scale(j_decompress_ptr cinfo, jpeg_component_info *comp, JCOEFPTR coef,
                                              JSAMPARRAY output, JDIMENSION column) {
     pa_jpeg_decoder *d = pa_jpeg_owner((j_common_ptr)cinfo);

@@ -9,5 +9,5 @@
 //     Batch/          the public API: AttachmentBatch, BatchInput, BatchEntry, BatchReport,
 //                     AttachmentMerge
 //
-// It stands on PushAttach's public API and, for now, on the per-item path's and the container's
+// It stands on PushAttach's public API, on the per-item path's and the container's
 // `package` declarations (ItemContext, Container, ManifestEntry), and on SystemSupport.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The console findings of issue 24, each shown failing on 1709ac3 and fixed.
+/// What `prepare` prints: the size tags, a fatal error alone, payload problems counted from 1.
 @Suite struct ConsoleFindingsCLITests {
     static func temporaryFolder() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("console-\(UUID().uuidString)")
@@ -11,8 +11,8 @@ import Testing
     }
 
     /// An animation scaled to the long side gets a "resized to" tag with the size the manifest
-    /// records (on 1709ac3 the GIF encoder's "sized" step was not recognised, and a JPEG shrunk
-    /// again to fit 10 MB showed its first size).
+    /// records (the GIF encoder's "sized" step counts, and a JPEG shrunk again to fit 10 MB
+    /// shows its last size).
     @Test func aScaledGIFIsTaggedWithTheSizeWritten() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -28,7 +28,7 @@ import Testing
     }
 
     /// A container in use is a fatal error: no "0 items" summary and no journal that does not
-    /// exist before it (on 1709ac3 both were printed).
+    /// exist before it.
     @Test func aFatalErrorBeforeAnyItemPrintsOnlyTheError() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -52,7 +52,7 @@ import Testing
         #expect(result.stderr.contains("pushattach prepare: "), "\(result.stderr)")
     }
 
-    /// A JSON array's elements are counted from 1 in messages (on 1709ac3 from 0), and "top
+    /// A JSON array's elements are counted from 1 in messages (never from 0), and "top
     /// reasons" groups by what went wrong (the failure's word), not by the words of its reason.
     @Test func payloadProblemsCountFromOneAndGroupByWhatWentWrong() throws {
         let dir = try Self.temporaryFolder()
@@ -69,7 +69,7 @@ import Testing
 }
 
 /// Loopback URLs without --allow-private-networks: the hint once, then in the summary; the URL
-/// not twice on a line (on 1709ac3 every line repeated both, and the summary dropped the hint).
+/// not twice on a line (no line repeats both, and the summary keeps the hint).
 @Suite struct PrivateNetworkHintCLITests {
     @Test func theHintIsGivenOnceAndInTheSummary() throws {
         let origin = try TestHTTPServer()

@@ -67,7 +67,7 @@ struct LimitsCLITests {
         #expect(verify.contains(option == "--pixel-budget" ? "(default 50)" : "(default 24)"), "\(verify)")
     }
 
-    /// The 20000x14000 JPEG, as the issue saw it: the same verdict, code and reason from both,
+    /// A 20000x14000 JPEG: the same verdict, code and reason from both,
     /// with the flag to change it and no advice to downscale what is refused.
     @Test func tooLargeImageIsTheSameRejectionInBoth() throws {
         let verify = try Self.verify(Self.giant.path)

@@ -66,7 +66,7 @@ struct PathsCLITests {
         let byName = Dictionary(
             uniqueKeysWithValues: reports.map { (URL(fileURLWithPath: $0["path"] as! String).lastPathComponent, $0) })
         #expect(Set(byName.keys) == ["photo", "photo.jpg", "README.md", "notes.txt"])
-        // What is not media in a folder is a "skipped" line (issue 24: it used to vanish from --json).
+        // What is not media in a folder is a "skipped" line, in --json too.
         #expect(byName["README.md"]?["verdict"] as? String == "skipped")
         #expect(byName["notes.txt"]?["action"] as? String == "skip")
         #expect(byName["photo.jpg"]?["verdict"] as? String == "accepted")
@@ -119,7 +119,7 @@ struct PathsCLITests {
     }
 
     /// A folder as INPUT, as mogrify takes one: its media files (not its notes), its sub-folders
-    /// with -r (on 1709ac3 a folder was refused).
+    /// with -r.
     @Test func aFolderGivesItsMediaFilesAndRecursiveItsSubFolders() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -171,7 +171,7 @@ struct PathsCLITests {
     }
 
     /// An empty list (only comments and blank lines) is "nothing to prepare", exit 1, and no
-    /// container is made (on 1709ac3: exit 0 and an empty container).
+    /// container is made (not exit 0 and an empty container).
     @Test func anEmptyListMakesNoContainer() throws {
         let dir = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

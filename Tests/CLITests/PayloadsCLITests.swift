@@ -33,7 +33,7 @@ struct PayloadsCLITests {
         #expect(help.contains(#"{"message":{"apns":{"fcm_options":{"image":"https://cdn.example/a.jpg"}}}}"#))
     }
 
-    /// The issue's two payloads: an FCM v1 message naming its image twice, and a OneSignal map
+    /// Two payloads: an FCM v1 message naming its image twice, and a OneSignal map
     /// with a type. One item each, and no "not a URL: 'png'".
     @Test func onePushGivesOneItemPerDistinctURL() throws {
         let dir = try Self.temporaryFolder()
@@ -79,13 +79,13 @@ struct PayloadsCLITests {
         let stderr = result.stderr
         #expect(stderr.contains("failed \(array.path):3: element 2 of the JSON array is not an object"))
         #expect(stderr.contains("failed \(lines.path):3: not valid JSON"))
-        // The two pushes without media are neither failed nor rejected (issue 24).
+        // The two pushes without media are neither failed nor rejected.
         #expect(!stderr.contains("no attachment URL found"), "\(stderr)")
         #expect(stderr.contains("2 items: 0 prepared, 0 rejected, 2 failed, 2 pushes without media"), "\(stderr)")
     }
 
-    /// A normal export (some pushes with media, some text-only) exits 0 (on 1709ac3 the
-    /// text-only pushes counted as failed and the run exited 1).
+    /// A normal export (some pushes with media, some text-only) exits 0: the text-only pushes
+    /// are not failures.
     @Test func textOnlyPushesDoNotFailTheRun() throws {
         let origin = try TestHTTPServer()
         defer { origin.stop() }

@@ -2,10 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 20: `prepare` ends cleanly when its output goes away (finding 9: `prepare … | head -3`
-/// died of SIGPIPE, leaving `.spool/` and no `manifest.json`), and writes only into the container
-/// it opened when that is swapped for a link mid-run (finding 3: `manifest.json` and
-/// `report.html` went where the link pointed).
+/// `prepare` ends cleanly when its output goes away (`prepare … | head -3`: no death by SIGPIPE,
+/// no `.spool/` left, a `manifest.json`), and writes only into the container it opened when that
+/// is swapped for a link mid-run (`manifest.json` and `report.html` never go where the link points).
 ///
 /// The binary runs against a loopback server whose held route puts the test in charge of when
 /// the last items finish: the output is closed, or the container swapped, while they are held.

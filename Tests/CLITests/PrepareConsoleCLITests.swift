@@ -8,8 +8,8 @@ import Testing
 struct PrepareConsoleCLITests {
     static let jpeg = Corpus.testImages.appendingPathComponent("small-320x240.jpg")
     /// Prepared with a warning and transcoded: a WebP under a .jpg name (copied into the test's
-    /// folder by `misnamedWebP`). An animated WebP used to be the example; it now keeps its
-    /// frames as a GIF, without a warning.
+    /// folder by `misnamedWebP`). Not an animated WebP: that keeps its frames as a GIF,
+    /// without a warning.
     static let webp = Corpus.testImages.appendingPathComponent("lossy-320x240.webp")
     static let misnamedWarning = "URL extension \"jpg\" says JPEG, but the bytes are WebP (image); using webp"
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `prepare --rewrite OUT.jsonl --base-url URL`: every convention's payload comes back pointing at
 /// its prepared file, with its type hint in the convention's own key; refused media follows the
-/// chosen policy (issue 24).
+/// chosen policy.
 @Suite(.serialized) struct RewriteCLITests {
     static let base = "https://cdn.example.com/push/"
 

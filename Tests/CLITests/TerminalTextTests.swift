@@ -6,7 +6,7 @@ import Testing
 /// escaped, never as control sequences a terminal would act on or as a forged line.
 @Suite("pushattach terminal text")
 struct TerminalTextTests {
-    /// A PNG whose first "chunk type" is ESC [ 2 J (clear the screen), as in the issue.
+    /// A PNG whose first "chunk type" is ESC [ 2 J (clear the screen).
     static let screenClearingPNG: Data = {
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
         bytes += [0x1B, 0x5B, 0x32, 0x4A] + [UInt8](repeating: 0, count: 21)

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `--timeout` is the whole budget of an attempt: no hidden cutoff is shorter (issue 24).
+/// `--timeout` is the whole budget of an attempt: no hidden cutoff is shorter.
 @Suite(.serialized) struct TimeoutCLITests {
     /// An origin that takes 12 s to its first byte, under --timeout 40: prepared (on 1709ac3 the
     /// library's 10 s low-speed cutoff ended it after 10.2 s with "Operation too slow").

@@ -2,9 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `verify` names the audio, video and image formats iOS refuses (issue 24): on 1709ac3 FLAC,
-/// Ogg and WebM were "not media" and, in a folder, skipped; a folder of them exited 0, and
-/// `--json` left skipped files out.
+/// `verify` names the audio, video and image formats iOS refuses: FLAC, Ogg and WebM are
+/// rejected by name, not "not media" (nor skipped in a folder); a folder of them does not exit
+/// 0, and `--json` lists every file.
 @Suite struct VerifyRefusedFormatsCLITests {
     /// The smallest files that carry each format's signature.
     static let samples: [(name: String, bytes: [UInt8], format: String, convertTo: String)] = [

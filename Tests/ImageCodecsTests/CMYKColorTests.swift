@@ -35,7 +35,7 @@ import Testing
                 "converted ycck to sRGB through the embedded ICC profile 'U.S. Web Coated (SWOP) v2' (lcms2, perceptual intent)"
             ])
         #expect(image.warnings.isEmpty && image.damage.isEmpty)
-        // The pixels are sRGB now: the CMYK profile no longer describes them.
+        // The pixels are sRGB: the CMYK profile does not describe them, so none is carried.
         #expect(image.iccProfile == nil)
         #expect(try JPEGCodec.readInfo(data).iccProfile?.count == 557_168)
     }

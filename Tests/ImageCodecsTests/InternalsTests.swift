@@ -54,7 +54,7 @@ import Testing
 
     @Test func pngChunkWalkRejectsBadCriticalCRC() throws {
         var png = [UInt8](try PNGCodec.encode(PixelBuffer(width: 2, height: 2, layout: .rgb)))
-        // Flip one bit inside IHDR's data (width): the CRC no longer matches.
+        // Flip one bit inside IHDR's data (width): the CRC does not match it.
         png[19] ^= 1
         #expect(throws: CodecError.self) { try PNGChunks(png) { _, _ throws(CodecError) in } }
     }

@@ -87,7 +87,7 @@ import Testing
         let expected = ImageCodecs.scaledSize(
             width: info.width, height: info.height, minimumSize: (256, 256), format: .jpeg)
         #expect(image.pixels.width == expected.width && image.pixels.height == expected.height)
-        // The next smaller factor would no longer cover the box: the smallest covering one was picked.
+        // The next smaller factor would not cover the box: the smallest covering one was picked.
         let eighth = ((info.width + 7) / 8, (info.height + 7) / 8)
         if eighth.0 >= 256 && eighth.1 >= 256 {
             #expect(image.pixels.width == eighth.0 && image.pixels.height == eighth.1)

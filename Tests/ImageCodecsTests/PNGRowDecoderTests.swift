@@ -139,7 +139,7 @@ import Testing
             }
         }
         var badCRC = bytes
-        badCRC[bytes.count - 20] ^= 0x40  // in the last IDAT: its CRC no longer matches
+        badCRC[bytes.count - 20] ^= 0x40  // in the last IDAT: its CRC does not match
         #expect(throws: CodecError.self) { try PNGCodec.decode(Data(badCRC), options: DecodeOptions()) }
 
         var random = SplitMix64(seed: TestSeed.value(default: 11, for: "damagedFilesFailCleanly"))

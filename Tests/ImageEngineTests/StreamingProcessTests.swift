@@ -79,7 +79,7 @@ struct OldRoute {
         let upright = orientation.swapsDimensions ? Size(width: stored.height, height: stored.width) : stored
         let mainSize = TargetSize.main(for: upright, policy: limits.policy)
         self.mainSize = mainSize
-        // A thumbnail is never larger than the attachment (issue 20).
+        // A thumbnail is never larger than the attachment.
         thumbSize = limits.thumbnailSize.map { FitBox.fit(TargetSize.thumbnail(for: upright, side: $0), in: mainSize) }
         let cover = Size(
             width: max(mainSize.width, thumbSize?.width ?? 0), height: max(mainSize.height, thumbSize?.height ?? 0))

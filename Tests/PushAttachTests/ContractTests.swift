@@ -3,7 +3,7 @@ import PushAttach
 import TestSupport
 import Testing
 
-/// The example of issue 12, through `import PushAttach` alone (no `@testable`): the names a
+/// The library's five-line example (GettingStarted), through `import PushAttach` alone (no `@testable`): the names a
 /// program outside the repository compiles against.
 @Suite struct ContractTests {
     @Test func theFiveLineExampleRuns() async throws {

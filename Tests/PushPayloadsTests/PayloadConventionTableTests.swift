@@ -20,7 +20,7 @@ struct PayloadConventionTableTests {
         #expect(!convention.example.contains(" "), "one word, so help never breaks it: \(convention.example)")
     }
 
-    /// A payload nested 400 deep is searched to the bottom (on 1709ac3 the search stopped at 16).
+    /// A payload nested 400 deep is searched to the bottom (not cut off at some depth).
     @Test func aPayloadNested400DeepIsSearched() throws {
         var json = #"{"media_url":"https://x.test/deep.jpg"}"#
         for _ in 0..<400 { json = #"{"next":"# + json + "}" }
@@ -30,7 +30,7 @@ struct PayloadConventionTableTests {
     }
 
     /// OneSignal's REST `ios_attachments`, FCM's `data.image` and Braze's `asset_url`, in the
-    /// payloads those services document (on 1709ac3: "no attachment URL found").
+    /// payloads those services document.
     @Test func restAndDataConventionsAreRecognised() throws {
         let oneSignal: [String: Any] = [
             "app_id": "x", "contents": ["en": "hi"], "ios_attachments": ["pic": "https://x.test/o.jpg"],
@@ -52,8 +52,8 @@ struct PayloadConventionTableTests {
         for convention in PayloadConventions.all { #expect(failure.message.contains(convention.key)) }
     }
 
-    /// `{"att": {"id": URL, "type": "png"}}`: one item (the issue got a second, failed one,
-    /// "not a URL: 'png'"), its id the key as OneSignal names the attachment, its hint the type.
+    /// `{"att": {"id": URL, "type": "png"}}`: one item (never a second, failed one, "not a URL:
+    /// 'png'"), its id the key as OneSignal names the attachment, its hint the type.
     @Test func oneSignalMapWithATypeIsOneItem() throws {
         let payload: [String: Any] = ["att": ["id": "https://x.test/a.png", "type": "png"]]
         #expect(

@@ -4,7 +4,7 @@ import Testing
 import Verification
 
 /// What `verify` says of HEIF files whose boxes and streams disagree or which use a feature
-/// libheif 1.15 lacks (issue 20, findings 2, 5 and 6), on the fixtures of
+/// libheif 1.15 lacks, on the fixtures of
 /// TestImages/formats/heif/make-size-fixtures.sh.
 @Suite("verify: HEIF structure")
 struct HEIFVerdictTests {

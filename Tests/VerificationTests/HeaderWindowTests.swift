@@ -97,7 +97,7 @@ struct HeaderWindowTests {
         }
     }
 
-    /// The window of a photo is its header, not the file: what `prepare` no longer copies.
+    /// The window of a photo is its header, not the file: what `prepare` copies, not the whole file.
     @Test func aPhotoIsJudgedFromItsHeader() throws {
         let data = try Data(contentsOf: Corpus.testImages.appendingPathComponent("photo-1600x1200.jpg"))
         let window = try #require(data.withUnsafeBytes { Sniffer.jpegHeaderWindow($0) })

@@ -65,8 +65,8 @@ package final class SpooledFile: @unchecked Sendable {
         try SpoolCall.map(descriptor, size: size, path: path)
     }
 
-    /// Tells the file its owner renamed it out of the spool folder: it is no longer unlinked,
-    /// and its bytes no longer count against the budget.
+    /// Tells the file its owner renamed it out of the spool folder: from then on it is not
+    /// unlinked, and its bytes do not count against the budget.
     package func didMove() {
         lock.withLock { moved = true }
         reservation.release()

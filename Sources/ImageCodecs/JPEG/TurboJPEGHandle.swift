@@ -59,8 +59,8 @@ final class TurboJPEGPool: @unchecked Sendable {
     }
 
     /// True when DQT and DHT segments come before the first scan (`JPEGHeader.bringsItsOwnTables`).
-    /// Decoders are no longer pooled (each decode makes its own libjpeg decompressor), so a
-    /// tableless Motion-JPEG frame cannot inherit tables any more; `DamageTests` still asks.
+    /// Each decode makes its own libjpeg decompressor, so a tableless Motion-JPEG frame cannot
+    /// inherit another file's tables; `DamageTests` asks, to show such a frame is refused.
     static func bringsItsOwnTables(_ jpeg: [UInt8]) -> Bool { JPEGHeader(jpeg).bringsItsOwnTables }
 
     private func checkOut() throws(CodecError) -> TurboJPEGHandle {

@@ -145,9 +145,9 @@ extension ImageProcessor {
     ///
     /// A baseline YCbCr JPEG is read by its DC coefficients alone when `JPEGDCDecoder` takes it
     /// (`validationByDCReader`; one MCU row of scratch, overwritten): `verify` of 1,700 baseline
-    /// 1600 px photos ran 1.32–1.37× as fast (Benchmarks/RESULTS.md, run O). A progressive one is
-    /// read by `JPEGProgressiveReader`, which keeps 8 bytes a block instead of libjpeg's 128
-    /// (run Q). Each takes a file only when libjpeg would decode it with no warning, so the
+    /// 1600 px photos runs 1.32–1.37× as fast (Benchmarks/RESULTS.md). A progressive one is
+    /// read by `JPEGProgressiveReader`, which keeps 8 bytes a block instead of libjpeg's 128.
+    /// Each takes a file only when libjpeg would decode it with no warning, so the
     /// verdict and the log are the same.
     static func decodeToValidate(
         _ input: EncodedInput, stored: Size, _ orientation: Orientation, _ limits: ProcessingLimits,

@@ -167,7 +167,7 @@ package final class Container: Sendable {
         }
     }
 
-    /// False when the container's path no longer names the folder opened at `open` (it was
+    /// False when the container's path names something else than the folder opened at `open` (it was
     /// renamed, or replaced by a link or another folder, during the run). Everything of the run
     /// is in the folder it opened, wherever that now is.
     package var isStillAtItsPath: Bool {

@@ -89,7 +89,7 @@ final class FolderRunners: @unchecked Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// An `acquire` that failed to open its folder is no longer opening; the idle waiters may go.
+    /// An `acquire` that failed to open its folder stops counting as opening; the idle waiters may go.
     private func finishOpening() {
         let waiters = lock.withLock {
             opening -= 1

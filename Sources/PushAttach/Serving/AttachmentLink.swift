@@ -149,7 +149,7 @@ public struct AttachmentLink: Sendable, Hashable {
     /// `value` with everything but RFC 3986's unreserved characters percent-encoded.
     static func percentEncoded(_ value: String) -> String {
         // ASCII only: `CharacterSet.alphanumerics` holds non-ASCII letters too, which a client
-        // would send percent-encoded, and the signed text would no longer match what arrives.
+        // would send percent-encoded, and the signed text would not match what arrives.
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }

@@ -249,7 +249,7 @@ package final class CacheStore: @unchecked Sendable {
     /// is free at once; its file stays until the next holder releases it.
     ///
     /// A holder removes the file before it lets go, so a name is never left locked by nobody but
-    /// a file is: a caller that locked a file no longer at the name (removed, or replaced by a
+    /// a file is: a caller whose locked file is not the one at the name (removed, or replaced by a
     /// new one, between its open and its lock) lets it go and tries again.
     package func lease(_ key: String) throws(ContainerError) -> LeaseFile? {
         guard shard(key) != nil else {

@@ -250,10 +250,10 @@ import Testing
     }
 }
 
-/// Issue 20 (found by the generative engine harness): a thumbnail is held to the limits of the
-/// attachment it stands for. A noisy PNG with alpha that the byte cap shrinks got a thumbnail at
-/// the requested box instead, larger than the attachment and over the cap (2600x2600 and 27 MB
-/// beside a 1504x1504 image under 10 MB, with `--thumbnail 4096`).
+/// A thumbnail is held to the limits of the attachment it stands for (a case of the generative
+/// engine harness): a noisy PNG with alpha that the byte cap shrinks must not get a thumbnail at
+/// the requested box, larger than the attachment and over the cap (2600x2600 and 27 MB beside a
+/// 1504x1504 image under 10 MB, with `--thumbnail 4096`).
 @Suite struct ThumbnailLimitTests {
     static let cap = 150_000
 

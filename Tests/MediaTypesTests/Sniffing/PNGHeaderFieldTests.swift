@@ -112,7 +112,7 @@ struct PNGHeaderFieldTests {
     // MARK: Chunk names from the file, escaped
 
     @Test func firstChunkNameWithAnEscapeSequenceIsShownEscaped() throws {
-        // The reproduction from the issue: a "chunk type" that clears the terminal.
+        // A "chunk type" that clears the terminal.
         var bytes = Self.png()
         bytes.replaceSubrange(12..<16, with: [0x1B, 0x5B, 0x32, 0x4A])
         let error = try #require(throws: SniffError.self) { try Sniffer.sniff(bytes) }

@@ -7,13 +7,13 @@ import Testing
 @testable import PushAttachBatch
 @testable import SystemSupport
 
-/// Issue 20, finding 3, "a container swapped mid-run": while a run goes on, the container is
+/// A container swapped mid-run: while a run goes on, the container is
 /// renamed and a symbolic link to another folder put in its place. The run opened the container
 /// once; every later file of it (the journal, `manifest.json`, a shard's merge) must land in the
 /// folder it opened, now under its new name, and nothing in the link's target.
 ///
 /// The swap happens in the run's own event callback, called on the run's path between
-/// `Container.open` and the end: no sleeps, no race.
+/// `Container.open` and the end: the test waits on nothing, and nothing races.
 @Suite("Container: a container swapped for a link mid-run keeps its files")
 struct ContainerSwapTests {
     /// The folders of one swap: `moved` is where the container goes, `other` the link's target.
@@ -95,8 +95,8 @@ struct ContainerSwapTests {
         #expect(journal.split(separator: "\n").count == 3, "the earlier line and one per item of this run: \(journal)")
     }
 
-    /// The last shard of a sharded run merges the shards' journals into `manifest.json`: that
-    /// merge used to reopen the container by path, and wrote an empty manifest into the link's
+    /// The last shard of a sharded run merges the shards' journals into `manifest.json`: a
+    /// merge that reopened the container by path would write an empty manifest into the link's
     /// target.
     @Test func lastShardSwappedMidRunMergesIntoItsContainer() async throws {
         let f = try PrepareFixture()

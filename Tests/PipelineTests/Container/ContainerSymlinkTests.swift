@@ -8,17 +8,17 @@ import Testing
 @testable import PushAttachBatch
 @testable import SystemSupport
 
-/// Issue 10, "no way in through the container": whoever can write into the container folder
-/// plants a symbolic link (or a hard link, or a pipe) where PushAttach keeps a file or a folder.
-/// Each reproduction from the issue, then the neighbouring cases: the victim outside stays as it
+/// No way in through the container: whoever can write into the container folder plants a
+/// symbolic link (or a hard link, or a pipe) where PushAttach keeps a file or a folder. The
+/// plain attacks, then the neighbouring cases: the victim outside stays as it
 /// was, nothing outside is appended to or deleted, and the run stops with an error naming the
 /// path and what to do (in library terms: no flags).
 @Suite("Container: symbolic links inside the container are refused, never followed")
 struct ContainerSymlinkTests {
-    // MARK: - The issue's reproductions
+    // MARK: - The plain attacks
 
-    /// `ln -s "$PWD/victim" d/.pushattach.lock`; a run used to truncate the victim and write its
-    /// PID into it.
+    /// `ln -s "$PWD/victim" d/.pushattach.lock`: a run that followed it would truncate the
+    /// victim and write its PID into it.
     @Test func lockFileLinkedToAVictimIsRefused() async throws {
         let f = try PrepareFixture()
         f.serveJPEG("/a.jpg")
@@ -35,7 +35,7 @@ struct ContainerSymlinkTests {
         #expect(f.dir.names(in: "d") == [".pushattach.lock"], "nothing written into a refused container")
     }
 
-    /// The same through the binary, as the issue ran it: exit 2, the reason on standard error,
+    /// The same through the binary: exit 2, the reason on standard error,
     /// and the victim untouched (the command's own "is the container in use?" check opens the
     /// lock too).
     @Test func lockFileLinkedToAVictimIsRefusedByTheCommand() throws {
@@ -56,7 +56,7 @@ struct ContainerSymlinkTests {
         #expect(try String(contentsOf: victim, encoding: .utf8) == "IMPORTANT\n")
     }
 
-    /// A link to a file that does not exist yet: `O_CREAT` through it used to create the file
+    /// A link to a file that does not exist yet: `O_CREAT` through it would create the file
     /// outside.
     @Test func lockFileLinkedToNowhereCreatesNothingOutside() async throws {
         let f = try PrepareFixture()
@@ -72,8 +72,8 @@ struct ContainerSymlinkTests {
         #expect(!FileManager.default.fileExists(atPath: target.path))
     }
 
-    /// `ln -s "$PWD/v2" e/manifest.jsonl`, then `--resume`: a run used to append a JSON line to
-    /// v2. Without resuming, the journal is refused at open just the same.
+    /// `ln -s "$PWD/v2" e/manifest.jsonl`, then `--resume`: a run that followed it would append
+    /// a JSON line to v2. Without resuming, the journal is refused at open just the same.
     @Test(arguments: [true, false])
     func journalLinkedToAVictimIsRefused(resume: Bool) async throws {
         let f = try PrepareFixture()
@@ -93,8 +93,8 @@ struct ContainerSymlinkTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: journal.path) == victim.path)
     }
 
-    /// `ln -s "$PWD/outside" f/Images`, a run, then a `--resume` run: the resume used to delete
-    /// every file in `outside/` as "unreferenced". Now both runs stop at open, before anything
+    /// `ln -s "$PWD/outside" f/Images`, a run, then a `--resume` run: a resume that followed it
+    /// would delete every file in `outside/` as "unreferenced". Both runs stop at open, before anything
     /// is downloaded, written or removed.
     @Test func imagesFolderLinkedOutsideIsRefusedAndNothingOutsideIsDeleted() async throws {
         let fixture = try PrepareFixture()

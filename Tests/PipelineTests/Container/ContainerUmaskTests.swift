@@ -7,8 +7,8 @@ import Testing
 @testable import PushAttachBatch
 @testable import SystemSupport
 
-/// Issue 10: attachments and `manifest.json` were forced to mode 0644 whatever the umask. They
-/// are now created 0666 and the umask narrows them, as for any file a tool writes.
+/// Attachments and `manifest.json` are created 0666 and the umask narrows them, as for any file
+/// a tool writes (never a fixed 0644 whatever the umask).
 @Suite("Container: new files respect the umask")
 struct ContainerUmaskTests {
     /// In this process (whose umask the tests do not change: it is process-wide).

@@ -35,13 +35,13 @@ struct EngineFuzzSliceTests {
     }
 }
 
-/// Cases the engine fuzzer found that crashed the process (issue 20, finding 1: `GIFEncoder.quantize`
-/// trapped at `UInt8(transparent!)` when a frame's exact palette was full and a transparent pixel
-/// followed). They must pass like the slice.
+/// Seeds the engine fuzzer found that make a frame's exact palette full and then meet a
+/// transparent pixel: `GIFEncoder.quantize` must find the transparent index another way than
+/// `UInt8(transparent!)`, which traps. They must pass like the slice.
 @Suite("generative engine fuzzing: the full-palette GIF crash", .ownThread)
 struct EngineFuzzKnownCrashTests {
     /// 5423: an animated GIF over the byte cap (256 colours, unchanged pixels inside a repainted
-    /// rectangle), the issue's own case at a 5 KB cap instead of 10 MB; 100330: an animated WebP
+    /// rectangle), at a 5 KB cap instead of 10 MB; 100330: an animated WebP
     /// transcoded to GIF (256 colours, the same holes).
     @Test(arguments: [5423, 100330] as [UInt64])
     func fullPaletteThenTransparentPixel(seed: UInt64) {

@@ -11,7 +11,7 @@ import Testing
     import Glibc
 #endif
 
-// # Fault injection (issue 6, part 4)
+// # Fault injection
 //
 // `FaultInjectionTests` runs the built `pushattach prepare` against a loopback server and breaks
 // the container under it. Each case must end with a clear error (what, where, what to do) and
@@ -37,7 +37,7 @@ import Testing
 // container stays consistent; items finishing after the fatal error are still recorded if the
 // journal can take them.
 
-/// Issue 6, part 4: the container on a full disk, read-only, with a folder the run may not
+/// The container on a full disk, read-only, with a folder the run may not
 /// enter, its manifest deleted mid-run, two runs at once, SIGTERM. Each must end with a clear
 /// error (what, where, what to do) and nothing lost: no partial file under a final name, the
 /// journal and `manifest.json` agreeing with the files on disk one for one, and `--resume`

@@ -2,13 +2,12 @@ import Foundation
 import Testing
 
 @testable import PushAttach
-
 @testable import PushAttachBatch
 @testable import SystemSupport
 
 /// Vectors from FIPS 180-2 appendices A/B ("abc", the 448-bit message, a million "a") plus
 /// block-boundary lengths checked against Python's hashlib.
-@Suite("SHA-1 and SHA-256")
+@Suite("SHA-1, SHA-256 and HMAC-SHA256")
 struct HashingTests {
     struct Vector: Sendable, CustomTestStringConvertible {
         let message: String
@@ -58,6 +57,57 @@ struct HashingTests {
         }
         #expect(sha1.finalize().hexString == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
         #expect(sha256.finalize().hexString == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// RFC 4231's HMAC-SHA256 cases (5, a truncated tag, left out), and the empty key and message
+    /// (Python's `hmac`).
+    static let hmacVectors: [(key: [UInt8], message: [UInt8], tag: String)] = [
+        (
+            [UInt8](repeating: 0x0B, count: 20), Array("Hi There".utf8),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+        ),
+        (
+            Array("Jefe".utf8), Array("what do ya want for nothing?".utf8),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        ),
+        (
+            [UInt8](repeating: 0xAA, count: 20), [UInt8](repeating: 0xDD, count: 50),
+            "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"
+        ),
+        (
+            Array(1...25), [UInt8](repeating: 0xCD, count: 50),
+            "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b"
+        ),
+        (
+            [UInt8](repeating: 0xAA, count: 131), Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+        ),
+        (
+            [UInt8](repeating: 0xAA, count: 131),
+            Array(
+                ("This is a test using a larger than block-size key and a larger than block-size data. "
+                    + "The key needs to be hashed before being used by the HMAC algorithm.").utf8),
+            "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"
+        ),
+        ([], [], "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad"),
+    ]
+
+    @Test func hmacVectorsOfRFC4231() {
+        for (index, vector) in Self.hmacVectors.enumerated() {
+            #expect(HMACSHA256.authenticate(vector.message, key: vector.key).hexString == vector.tag, "vector \(index)")
+        }
+    }
+
+    @Test func constantTimeEqualComparesEveryByte() {
+        let tag = HMACSHA256.authenticate(Data("a".utf8), key: [1, 2, 3])
+        #expect(HMACSHA256.constantTimeEqual(tag, tag))
+        #expect(HMACSHA256.constantTimeEqual([], []))
+        for index in tag.indices {
+            var forged = tag
+            forged[index] ^= 1
+            #expect(!HMACSHA256.constantTimeEqual(tag, forged), "byte \(index)")
+        }
+        #expect(!HMACSHA256.constantTimeEqual(tag, Array(tag.dropLast())))
     }
 
     @Test func uuidVersion5MatchesPython() {

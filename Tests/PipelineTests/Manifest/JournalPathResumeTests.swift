@@ -8,10 +8,10 @@ import Testing
 @testable import PushAttachBatch
 @testable import SystemSupport
 
-/// Issue 20, finding 4, "a NUL byte in a journal path": a journal line is text anyone who can
-/// write into the container can edit. `"..\u{0}"` is not `..` to Swift but is `..` to C, so
-/// `--resume` walked out of the container and counted a file outside, of the recorded size, as
-/// "already prepared" (an existence-and-size oracle, and an outside path kept in the manifest).
+/// A NUL byte in a journal path: a journal line is text anyone who can write into the
+/// container can edit. `"..\u{0}"` is not `..` to Swift but is `..` to C, so a `--resume` that
+/// trusted it would walk out of the container and count a file outside, of the recorded size,
+/// as "already prepared" (an existence-and-size oracle, and an outside path kept in the manifest).
 ///
 /// Each case forges the journal line of an item whose URL the run serves, with a file of the
 /// recorded size where the path would lead: the line must not be trusted, so the item is
@@ -28,7 +28,7 @@ struct JournalPathResumeTests {
     }
 
     static let cases: [Forged] = [
-        // The issue's: C reads `..`, the folder above the container.
+        // C reads `..`, the folder above the container.
         Forged(file: "..\u{0}/outside.bin", planted: "outside.bin"),
         Forged(file: "..\u{0}anything/outside.bin", planted: "outside.bin"),
         Forged(file: "Images/..\u{0}/..\u{0}/outside.bin", planted: "outside.bin"),
