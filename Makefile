@@ -32,7 +32,8 @@ release: deps
 	$(SWIFT) build -c release
 
 # Every suite (debug) in one process, the count of undocumented public symbols (zero, from the
-# symbol graphs), the proof that the command line uses the public library only, the proofs that
+# symbol graphs), every Swift sample of the docs found verbatim in Examples/Sources/DocSnippets
+# (which the Examples build compiles), the proof that the command line uses the public library only, the proofs that
 # PushAttachExtension imports no C module and that its UserNotifications glue type-checks against
 # Apple's documented signatures, then the release build's smoke test and the Examples/ programs.
 # Reads nothing outside the repository: the corpus-driven suites run over TestImages/conformance
@@ -42,6 +43,7 @@ test:
 	$(SWIFT) build --build-tests
 	env -u PUSHATTACH_CORPUS PUSHATTACH_REQUIRE_CHROMIUM=1 $(SWIFT) test --skip-build
 	./Scripts/doc-coverage --quiet
+	./Scripts/doc-snippets-check >/dev/null || ./Scripts/doc-snippets-check
 	./Scripts/public-api-check
 	SWIFT=$(SWIFT) ./Scripts/extension-imports-check
 	./Scripts/extension-glue-check

@@ -42,6 +42,8 @@ for file in files {
     case .rejected:
         let code = report.errorCode.map { " (UNErrorCode \($0.rawValue))" } ?? ""
         print("rejected   \(name)\(code): \(report.reason ?? "")")
+    case .failed:
+        print("unreadable \(name): \(report.reason ?? "")")
     }
 }
 let accepted = counts[.accepted, default: 0]
