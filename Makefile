@@ -37,7 +37,9 @@ release: deps
 JPEG_TESTS := JPEG|ValidationByDC|PlanarTranscode|CMYK
 # Every suite (debug) in one process, the JPEG suites again with the own JPEG decoding off, the
 # JPEG fence, the proof that only the planner makes a refusal or an UNErrorCode and nothing reads
-# a reason back (Scripts/decision-sites), the count of undocumented public symbols (zero, from the symbol graphs), the proof
+# a reason back (Scripts/decision-sites), the count of undocumented public symbols (zero, from the
+# symbol graphs), every Swift sample of the docs found verbatim in Examples/Sources/DocSnippets
+# (which the Examples build compiles), the proof
 # that the command line uses the public library only, the proofs that PushAttachExtension imports
 # no C module and that its UserNotifications glue type-checks against Apple's documented
 # signatures, the serve unit's lint, then the release build's smoke test and the Examples/
@@ -51,6 +53,7 @@ test:
 	./Scripts/jpeg-fence-check
 	./Scripts/decision-sites --check >/dev/null
 	./Scripts/doc-coverage --quiet
+	./Scripts/doc-snippets-check >/dev/null || ./Scripts/doc-snippets-check
 	./Scripts/public-api-check
 	SWIFT=$(SWIFT) ./Scripts/extension-imports-check
 	./Scripts/extension-glue-check

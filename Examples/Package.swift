@@ -38,12 +38,14 @@ let package = Package(
         .executableTarget(
             name: "extension-loader",
             dependencies: [.product(name: "PushAttachExtension", package: "PushAttach")]),
-        // The samples of README.md and the DocC article, compiled (never run) to prove they build.
+        // The Swift samples of README.md, the DocC catalogs and docs/, verbatim, compiled (never
+        // run) to prove they build (Scripts/doc-snippets-check finds each sample here).
         .target(
             name: "DocSnippets",
             dependencies: [
                 .product(name: "PushAttach", package: "PushAttach"),
                 .product(name: "PushAttachBatch", package: "PushAttach"),
+                .product(name: "AttachmentServer", package: "PushAttach"),
             ]),
     ],
     swiftLanguageModes: [.v6]

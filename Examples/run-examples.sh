@@ -202,9 +202,9 @@ if [ -n "$endpoint_port" ]; then
         curl_json -G --data-urlencode "url=$media/lossy-320x240.webp" --data-urlencode typeHint=image "$endpoint"
     check endpoint-post-rejected 0 '^422 \{"error":"rejected","errorCode":101,' -- \
         curl_json -X POST -G --data-urlencode "url=$media/not-media.txt" "$endpoint"
-    check endpoint-missing 0 '^502 \{"error":"downloadFailed",.*HTTP 404' -- \
+    check endpoint-missing 0 '^404 \{"error":"not_found",.*HTTP 404' -- \
         curl_json -G --data-urlencode "url=$media/missing.jpg" "$endpoint"
-    check endpoint-no-url 0 '^400 \{"error":"invalidURL"' -- curl_json "$endpoint"
+    check endpoint-no-url 0 '^400 \{"error":"bad_request"' -- curl_json "$endpoint"
     # It served its four requests and exits by itself, with 0.
     wait_exit "$endpoint_pid"
     status=$?

@@ -107,9 +107,9 @@ struct HTTPClientTests {
             return
         }
         #expect(!what.lowercased().contains("slow"), "the deadline fired, not the low-speed check: \(what)")
-        #expect(error?.isRetryable == false)
+        #expect(error?.isRetryable == true, "a timeout may pass later")
         #expect(held?.passed == 0, "the route was still held when the client gave up")
-        #expect(server.hits("/held") == 1)
+        #expect(server.hits("/held") == 1, "a timeout is not retried within the call")
         #expect(elapsed < .seconds(120), "\(elapsed)")
     }
 
@@ -240,6 +240,18 @@ struct HTTPClientTests {
         }
         #expect(error?.isRetryable == true)
         #expect(server.hits("/reset") == 3)
+    }
+
+    /// 501 and 505 will not change: not retried within the call, and not retryable later.
+    @Test(arguments: [501, 505]) func notImplementedIsNotRetried(status: Int) async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let client = HTTPClient(policy: loopbackPolicy { $0.maxRetries = 2 })
+        let url = server.url("/status/\(status)")
+        let error = await fetchError(client, url)
+        #expect(error == .httpStatus(url: url, status: status))
+        #expect(error?.isRetryable == false)
+        #expect(server.hits("/status/\(status)") == 1)
     }
 
     @Test func notFoundIsNotRetried() async throws {

@@ -90,6 +90,16 @@ func errors(url: URL, folder: URL) async {
     }
 }
 
+// GettingStarted.md, "Errors": the answer a server sends.
+func errorAnswer(url: URL, folder: URL) async {
+    do {
+        _ = try await AttachmentPreparer.shared.prepare(url, into: folder)
+    } catch {
+        let problem = AttachmentProblem(error)  // the status, the JSON body and the retry advice a server sends
+        print(problem.status, problem.error, problem.retryAfterSeconds ?? 0, error.isRetryable)
+    }
+}
+
 // GettingStarted.md, "Cancellation".
 func withDeadline(url: URL, folder: URL) async throws {
     let work = Task { try await AttachmentPreparer.shared.prepare(url, into: folder) }
@@ -106,51 +116,9 @@ func memory() -> AttachmentPreparer {
     return AttachmentPreparer(configuration: configuration)
 }
 
-// GettingStarted.md, "The server pattern: per-request headers, status, retry advice".
-enum ServerPattern {
-    static let folder = URL(fileURLWithPath: "/var/lib/push/attachments")
-    static let preparer = AttachmentPreparer(configuration: {
-        var configuration = AttachmentPreparer.Configuration.default
-        configuration.fetch.allowedHosts = ["*.cdn.example.com"]
-        configuration.fetch.headers["X-Service"] = "push"  // sent with every request
-        return configuration
-    }())
-
-    static func handle(_ url: URL, token: String) async -> (status: Int, headers: [String: String], body: String) {
-        var request = AttachmentRequest(url: url, typeHint: "image")
-        request.headers["Authorization"] = "Bearer \(token)"  // this request's origin only
-        do {
-            let attachment = try await preparer.prepare(request, into: folder)
-            return (200, [:], attachment.fileURL.lastPathComponent)
-        } catch {
-            var headers: [String: String] = [:]
-            if error.isRetryable, let wait = error.retryAfter { headers["Retry-After"] = "\(wait.components.seconds)" }
-            return (error.httpStatus, headers, error.reason)  // 502 for an origin's 404, 503 for its 503
-        }
-    }
-}
-
-// GettingStarted.md, "Errors": the mapping a server uses (as Examples/http-endpoint does).
-extension AttachmentError {
-    /// The HTTP status a server answers when preparing an attachment failed: the caller's
-    /// mistakes are 4xx; the media's origin refusing is 502, failing for now 503 or 504 (worth
-    /// a retry: `isRetryable`, after `retryAfter`); our own trouble is 503 or 507.
-    var httpStatus: Int {
-        switch kind {
-        case .invalidURL, .invalidArgument: 400  // Bad Request: fix the request
-        case .blocked: 403  // Forbidden: a private address, a host not allowed
-        case .tooLarge: 413  // Content Too Large: over iOS's cap for its kind
-        case .rejected, .processingFailed: 422  // Unprocessable Content: not media iOS can show
-        case .downloadFailed:
-            if case .fetch(.timedOut) = underlying {
-                504  // Gateway Timeout: the origin was too slow; try again
-            } else if isRetryable {
-                503  // the origin is unavailable for now (5xx, 429, connection): try again, after `retryAfter`
-            } else {
-                502  // Bad Gateway: the origin refused (404, 401): the same request will fail again
-            }
-        case .writeFailed: isRetryable ? 503 : 507  // held by a batch for now; disk full or read-only
-        case .cancelled: 503
-        }
-    }
+// GettingStarted.md, "Memory": the allocator's settings.
+func serverMain() {
+    // first thing in main.swift, or in a @main type's static func main():
+    MallocTuning.apply()  // before any work: glibc arenas and mmap threshold
+    // … then start the HTTP server, with one AttachmentPreparer for the process
 }

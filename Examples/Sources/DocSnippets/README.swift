@@ -35,7 +35,7 @@ func readmeService(preparer: AttachmentPreparer, url: URL, token: String, folder
         let attachment = try await preparer.prepare(request, into: folder)
         print(attachment.fileURL.path)
     } catch {
-        // error.httpStatus: 502 for the origin's 404 (error.isRetryable == false),
-        // 503 for its 503 with Retry-After: 7 (error.isRetryable, error.retryAfter == .seconds(7))
+        // AttachmentProblem(error).status: 404 for the origin's 404 (error.isRetryable == false),
+        // 502 for its 503 with Retry-After: 7 (error.isRetryable, error.retryAfter == .seconds(7))
     }
 }

@@ -86,16 +86,17 @@ struct Connection: Sendable {
         return (String(parts[0]), String(parts[1]))
     }
 
-    /// Writes a JSON response and closes the connection.
-    func respond(status: Int, json: Data) {
+    /// Writes a JSON response (with `Retry-After` when given, in seconds) and closes the connection.
+    func respond(status: Int, json: Data, retryAfter: Int? = nil) {
         let phrases = [
             200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
             413: "Content Too Large", 422: "Unprocessable Content", 502: "Bad Gateway", 503: "Service Unavailable",
             504: "Gateway Timeout",
         ]
+        let advice = retryAfter.map { "Retry-After: \($0)\r\n" } ?? ""
         let phrase = phrases[status] ?? "Status"
         var response = Data(
-            "HTTP/1.1 \(status) \(phrase)\r\nContent-Type: application/json\r\nContent-Length: \(json.count)\r\nConnection: close\r\n\r\n"
+            "HTTP/1.1 \(status) \(phrase)\r\nContent-Type: application/json\r\nContent-Length: \(json.count)\r\n\(advice)Connection: close\r\n\r\n"
                 .utf8)
         response.append(json)
         response.withUnsafeBytes { bytes in

@@ -4,7 +4,8 @@
 //
 //     GET or POST /prepare?url=<media URL>[&typeHint=image]
 //       200 {"file": "Images/<UUID>-cat.jpg", "typeHint": "public.jpeg", "width": 320, "height": 240}
-//       4xx/5xx {"error": "rejected", "reason": "…", "errorCode": 101}   (AttachmentError.httpStatus)
+//       4xx/5xx {"error": "rejected", "errorCode": 101, "reason": "…", "retryAfter": null, "status": 422}
+//               (AttachmentProblem(error): the status and body `pushattach serve` answers with)
 //
 // It listens on 127.0.0.1 (port 0: a free one, printed as "listening on 127.0.0.1:PORT"),
 // handles --requests connections (default 3), each in a task of its own, then exits.
@@ -36,48 +37,44 @@ if arguments.has("--allow-private-networks") {
     preparer = .shared
 }
 
-/// The answer to one request: status and JSON body.
-struct Answer: Encodable {
-    var file: String?
-    var typeHint: String?
+/// The answer to a prepared request.
+struct Prepared: Encodable {
+    var file: String
+    var typeHint: String
     var width: Int?
     var height: Int?
-    var error: String?
-    var reason: String?
-    var errorCode: Int?
-    /// Whether the same request may succeed later (`AttachmentError.isRetryable`).
-    var retryable: Bool?
-    /// How long the origin asked to wait, in seconds (`AttachmentError.retryAfter`).
-    var retryAfter: Int?
 }
 
-/// The handler a server framework would call: parse, one library call, map the result.
-func handle(method: String, target: String) async -> (status: Int, answer: Answer) {
+let encoder = JSONEncoder()
+encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+
+/// The handler a server framework would call: parse, one library call, map the result. Every
+/// error answer is an `AttachmentProblem`: the library's one mapping of `AttachmentError` to an
+/// HTTP status (`pushattach serve` answers with the same), with the origin's retry advice.
+func handle(method: String, target: String) async -> (status: Int, json: Data, retryAfter: Int?) {
+    func problem(_ problem: AttachmentProblem) -> (Int, Data, Int?) {
+        (problem.status, problem.json, problem.retryAfterSeconds)
+    }
     guard let components = URLComponents(string: target), components.path == "/prepare" else {
-        return (404, Answer(error: "notFound", reason: "only /prepare is served"))
+        return problem(AttachmentProblem(status: 404, error: "no_route", reason: "only /prepare is served"))
     }
     guard method == "GET" || method == "POST" else {
-        return (405, Answer(error: "methodNotAllowed", reason: "use GET or POST"))
+        return problem(AttachmentProblem(status: 405, error: "method_not_allowed", reason: "use GET or POST"))
     }
     let query = components.queryItems ?? []
     guard let url = query.first(where: { $0.name == "url" })?.value else {
-        return (400, Answer(error: "invalidURL", reason: "missing query parameter 'url'"))
+        return problem(AttachmentProblem(status: 400, error: "bad_request", reason: "missing query parameter 'url'"))
     }
     let typeHint = query.first(where: { $0.name == "typeHint" })?.value
     do {
         let a = try await preparer.prepare(url, typeHint: typeHint, into: folder)
         let file = String(a.fileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
-        return (
-            200,
-            Answer(file: file, typeHint: a.typeHint, width: a.pixelSize?.width, height: a.pixelSize?.height)
-        )
+        let answer = Prepared(file: file, typeHint: a.typeHint, width: a.pixelSize?.width, height: a.pixelSize?.height)
+        return (200, (try? encoder.encode(answer)) ?? Data("{}".utf8), nil)
     } catch {
-        return (
-            error.httpStatus,
-            Answer(
-                error: "\(error.kind)", reason: error.reason, errorCode: error.errorCode?.rawValue,
-                retryable: error.isRetryable, retryAfter: error.retryAfter.map { Int($0.components.seconds) })
-        )
+        // 400 a bad URL, 403 a refused address, 404 the origin's 404, 422 not media iOS takes,
+        // 502 the origin failing (with its Retry-After), 504 a timeout, 503 our own disk.
+        return problem(AttachmentProblem(error))
     }
 }
 
@@ -88,8 +85,6 @@ do { listener = try Listener(port: port) } catch {
 }
 say("listening on 127.0.0.1:\(listener.port), serving \(requests) requests into \(folder.path)")
 
-let encoder = JSONEncoder()
-encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
 await withTaskGroup(of: Void.self) { group in
     for _ in 0..<requests {
         let connection: Connection
@@ -99,13 +94,13 @@ await withTaskGroup(of: Void.self) { group in
         }
         group.addTask {
             guard let (method, target) = connection.readRequestLine() else {
-                connection.respond(status: 400, json: Data(#"{"error":"badRequest"}"#.utf8))
+                let problem = AttachmentProblem(status: 400, error: "bad_request", reason: "no request line")
+                connection.respond(status: problem.status, json: problem.json)
                 return
             }
-            let (status, answer) = await handle(method: method, target: target)
-            let json = (try? encoder.encode(answer)) ?? Data("{}".utf8)
-            say("\(method) \(target) -> \(status) \(String(decoding: json, as: UTF8.self))")
-            connection.respond(status: status, json: json)
+            let (status, json, retryAfter) = await handle(method: method, target: target)
+            say("\(method) \(target) -> \(status) \(String(decoding: json, as: UTF8.self).trimmingCharacters(in: .newlines))")
+            connection.respond(status: status, json: json, retryAfter: retryAfter)
         }
     }
 }

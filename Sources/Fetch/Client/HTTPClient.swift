@@ -60,7 +60,7 @@ package final class HTTPClient: Sendable {
             case .failure(let error):
                 failure = error
             }
-            guard failure.error.isRetryable, attempt <= policy.maxRetries else { throw failure.error }
+            guard failure.error.isRetriedWithinCall, attempt <= policy.maxRetries else { throw failure.error }
             var wait = backoff(retry: attempt)
             if let retryAfter = failure.retryAfter {
                 guard retryAfter <= policy.retryAfterLimit else { throw failure.error }

@@ -59,15 +59,37 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether the client itself tries again within the call (`FetchPolicy.maxRetries`): broken
-    /// connections, 408, 429 and 5xx. A timeout is not retried within the call (the deadline
-    /// is the call's); whether a caller should try again later is `AttachmentError.isRetryable`.
+    /// Whether the same fetch may succeed if made again later, unchanged: the network or the
+    /// origin failed for now. The one rule of the library: `AttachmentError.isRetryable` is this
+    /// for a download's error, and the client retries these within a call (`FetchPolicy.maxRetries`)
+    /// but for a timeout, which spent the attempt's whole budget.
+    ///
+    /// - Retryable: a connection that broke or was refused, a DNS failure (a resolver may answer
+    ///   later: a queue should still cap its retries), a timeout (the connect timeout, the
+    ///   attempt's or the call's deadline, the low-speed limit), HTTP 408, 429 and 5xx, the spool
+    ///   budget full for now.
+    /// - Not retryable: 501 (not implemented) and 505 (version not supported), which will not
+    ///   change; any other 4xx; a refused address, host or scheme; a body over its cap; TLS;
+    ///   redirects; the spool's disk failing; a cancellation.
+    ///
+    ///     FetchError.httpStatus(url: u, status: 503).isRetryable   // true
+    ///     FetchError.httpStatus(url: u, status: 501).isRetryable   // false
     public var isRetryable: Bool {
         switch self {
-        case .connectionFailed: return true
-        case .httpStatus(_, let status, _): return status == 429 || status == 408 || (500...599).contains(status)
-        default: return false
+        case .connectionFailed, .timedOut, .spoolBudgetExhausted: true
+        case .httpStatus(_, let status, _):
+            status == 408 || status == 429 || ((500...599).contains(status) && status != 501 && status != 505)
+        // CURLE_COULDNT_RESOLVE_HOST (6): a resolver that failed now may answer later.
+        case .transferFailed(_, let code, _): code == 6
+        default: false
         }
+    }
+
+    /// Whether the client tries again within the call: `isRetryable`, but not a timeout (the
+    /// attempt spent its whole deadline; another would only spend the call's).
+    package var isRetriedWithinCall: Bool {
+        if case .timedOut = self { return false }
+        return isRetryable
     }
 
     /// One line for people, naming settings as the library spells them (`description(naming:)`

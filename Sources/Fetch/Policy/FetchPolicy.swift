@@ -45,7 +45,9 @@ public struct FetchPolicy: Sendable {
     /// Where bodies over `spoolThreshold` go, with the disk budget they share; nil keeps every
     /// body in memory (up to `byteCap`).
     package var spool: Spool? = nil
-    /// Retries after the first attempt, on connection errors, 408, 429 and 5xx.
+    /// Retries after the first attempt, on what may pass (`FetchError.isRetryable`: a broken
+    /// connection, a DNS failure, 408, 429, 5xx but 501 and 505) but a timeout, which spent the
+    /// attempt's whole deadline.
     public var maxRetries = 2
     /// The longest Retry-After honoured; a server asking for more fails without a retry.
     public var retryAfterLimit: Duration = .seconds(10)

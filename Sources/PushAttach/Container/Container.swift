@@ -30,18 +30,21 @@ package final class Container: Sendable {
     /// `.spool/`: downloads too large to hold in memory are written here as they stream
     /// (`Fetch.Spool`), then renamed into their folder or removed.
     package let spool: DirectoryHandle
-    /// The spool folder's name in the container: `.spool`, a shard's own `.spool.K-of-N`, or
+    /// The spool folder's name in the container: `.spool`, a slice's own `.spool.K-of-N`, or
     /// a library process's own `.spool.p-<random>` (`Access.sharedByProcesses`).
     package let spoolFolderName: String
     /// The lock on a private spool folder's owner file, held while the container is open: a
     /// folder whose owner file is not locked was abandoned by a process that died, and the next
     /// process to open the container removes it.
     private let spoolOwner: ContainerLock?
-    /// The slice of the input this process prepares, when the container is shared by shards.
-    package let shard: Shard?
+    /// The tag (`K-of-N`) of the slice of a sharded batch this process runs, when the container
+    /// is shared by the slices.
+    package let slice: String?
 
     /// The spool folder's name in an unsharded run's container.
     package static let spoolFolderName = ".spool"
+    /// `.spool.<slice>`: the spool folder of a slice of a sharded batch.
+    package static func spoolFolderName(slice: String) -> String { ".spool.\(slice)" }
     /// The owner file in a private spool folder (`spoolOwner`).
     package static let ownerFileName = ".owner"
     /// The prefix of a library process's private spool folder.
@@ -52,8 +55,9 @@ package final class Container: Sendable {
         /// A batch run, alone (an exclusive lock): it keeps the journal and the manifest, and
         /// removes what a crash left.
         case exclusive
-        /// One shard of a batch: shares the container with the other shards.
-        case shard(Shard)
+        /// One slice of a sharded batch (its tag, `K-of-N`): shares the container with the
+        /// other slices.
+        case slice(String)
         /// A library preparer, in one of any number of processes writing into the container at
         /// once (replicas on one volume): a shared lock (no unsharded batch runs meanwhile), a
         /// spool folder of its own, and nothing of the others' touched. Files get unique names
@@ -79,11 +83,11 @@ package final class Container: Sendable {
 
     private init(
         root: DirectoryHandle, lock: ContainerLock, folders: [Folder: DirectoryHandle], spool: DirectoryHandle,
-        spoolFolderName: String, shard: Shard?, spoolOwner: ContainerLock?
+        spoolFolderName: String, slice: String?, spoolOwner: ContainerLock?
     ) {
         self.spoolFolderName = spoolFolderName
         self.spoolOwner = spoolOwner
-        self.shard = shard
+        self.slice = slice
         url = URL(fileURLWithPath: root.path, isDirectory: true)
         self.root = root
         self.lock = lock
@@ -96,19 +100,20 @@ package final class Container: Sendable {
     /// folder) and removes stale temporaries. A link inside the container where the lock or a
     /// folder belongs is a fatal `unsafeEntry` naming it.
     ///
-    /// With a `shard`, the container is shared with the other shards of the run, which may be
-    /// writing into it right now: the shard's locks are taken (`ContainerLock(in:shard:)`), its
-    /// spool folder is its own (`.spool.K-of-N`), and temporaries are left alone (they may be
-    /// another shard's writes in flight; an unsharded run or the batch's merge removes stale ones).
+    /// With a `slice` (`K-of-N`), the container is shared with the other slices of a sharded
+    /// batch, which may be writing into it right now: the slice's locks are taken
+    /// (`ContainerLock(in:slice:)`), its spool folder is its own (`.spool.K-of-N`), and
+    /// temporaries are left alone (they may be another slice's writes in flight; an unsharded
+    /// run or the batch's merge removes stale ones).
     ///
     /// Shared by processes (`Access.sharedByProcesses`): a shared lock, a spool folder of the
     /// process's own (`.spool.p-<random>`, with a locked owner file), temporaries left alone,
     /// and the private spool folders of processes that died removed.
-    package static func open(at url: URL, shard slice: Shard? = nil) throws(ContainerError) -> Container {
-        try open(at: url, access: slice.map { .shard($0) } ?? .exclusive)
+    package static func open(at url: URL, slice: String? = nil) throws(ContainerError) -> Container {
+        try open(at: url, access: slice.map { .slice($0) } ?? .exclusive)
     }
 
-    /// `open(at:shard:)`, for any way of holding the container.
+    /// `open(at:slice:)`, for any way of holding the container.
     package static func open(at url: URL, access: Access) throws(ContainerError) -> Container {
         let given = url.standardizedFileURL
         try createFolder(given)
@@ -119,12 +124,12 @@ package final class Container: Sendable {
     /// caller needs that: a folder inside a cache).
     package static func open(root: DirectoryHandle, access: Access) throws(ContainerError) -> Container {
         let lock: ContainerLock
-        var slice: Shard?
+        var sliceTag: String?
         switch access {
         case .exclusive: lock = try ContainerLock(in: root)
-        case .shard(let shard):
-            slice = shard
-            lock = try ContainerLock(in: root, shard: shard)
+        case .slice(let tag):
+            sliceTag = tag
+            lock = try ContainerLock(in: root, slice: tag)
         case .sharedByProcesses: lock = try ContainerLock(sharedIn: root)
         }
         var folders: [Folder: DirectoryHandle] = [:]
@@ -136,7 +141,7 @@ package final class Container: Sendable {
         let spoolName: String
         switch access {
         case .exclusive: spoolName = spoolFolderName
-        case .shard(let shard): spoolName = shard.spoolName
+        case .slice(let tag): spoolName = Self.spoolFolderName(slice: tag)
         case .sharedByProcesses:
             spoolName = privateSpoolPrefix + String(UInt64.random(in: .min ... .max), radix: 16)
             removeAbandonedSpools(in: root)
@@ -145,7 +150,7 @@ package final class Container: Sendable {
         try spool.checkWritable()
         let owner = access == .sharedByProcesses ? try ContainerLock.spoolOwner(in: spool, fileName: ownerFileName) : nil
         let container = Container(
-            root: root, lock: lock, folders: folders, spool: spool, spoolFolderName: spoolName, shard: slice,
+            root: root, lock: lock, folders: folders, spool: spool, spoolFolderName: spoolName, slice: sliceTag,
             spoolOwner: owner)
         if access == .exclusive { container.removeStaleTemporaries() }
         container.removeSpoolFiles()

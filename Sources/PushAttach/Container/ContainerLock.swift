@@ -11,12 +11,12 @@ import SystemSupport
 /// folder is refused even inside the same process. The kernel drops the lock when the process
 /// dies, so a crashed run never leaves the container locked.
 ///
-/// A shard of a sharded run (`Shard`) shares the container with the other shards: it holds
-/// `.pushattach.lock` *shared* (so an unsharded run or a `merge` is refused while any shard
-/// runs, and shards never exclude each other) and its own `.lock.K-of-N` exclusively (so one
-/// shard never runs twice at once).
+/// A slice of a sharded batch (its tag `K-of-N`) shares the container with the other slices: it
+/// holds `.pushattach.lock` *shared* (so an unsharded run or a `merge` is refused while any slice
+/// runs, and slices never exclude each other) and its own `.lock.K-of-N` exclusively (so one
+/// slice never runs twice at once).
 ///
-///     let lock = try ContainerLock(in: folder, shard: try Shard(index: 2, count: 4))
+///     let lock = try ContainerLock(in: folder, slice: "2-of-4")
 package final class ContainerLock: @unchecked Sendable {
     package static let fileName = ".pushattach.lock"
 
@@ -33,10 +33,13 @@ package final class ContainerLock: @unchecked Sendable {
         try self.init(in: DirectoryHandle(opening: directory.path))
     }
 
-    /// A shard's locks in the folder at `directory` (see `init(in:shard:)`).
-    package convenience init(directory: URL, shard: Shard) throws(ContainerError) {
-        try self.init(in: DirectoryHandle(opening: directory.path), shard: shard)
+    /// A slice's locks in the folder at `directory` (see `init(in:slice:)`).
+    package convenience init(directory: URL, slice: String) throws(ContainerError) {
+        try self.init(in: DirectoryHandle(opening: directory.path), slice: slice)
     }
+
+    /// `.lock.<slice>`: the lock a slice of a sharded batch holds exclusively.
+    package static func lockName(slice: String) -> String { ".lock.\(slice)" }
 
     /// Takes the lock of the open folder. The lock file is opened relative to it and never
     /// through a link (`unsafeEntry`), so a planted `.pushattach.lock -> victim` is refused
@@ -119,19 +122,19 @@ package final class ContainerLock: @unchecked Sendable {
         return readPID(fd, path: path) != nil
     }
 
-    /// Takes a shard's locks in the open folder: `.pushattach.lock` shared, then the shard's own
-    /// exclusively. `.locked` names whichever is held: by an unsharded run or a merge (the
-    /// container lock), or by another run of this very shard.
-    package init(in directory: DirectoryHandle, shard: Shard) throws(ContainerError) {
+    /// Takes a slice's locks in the open folder: `.pushattach.lock` shared, then the slice's own
+    /// (`lockName(slice:)`) exclusively. `.locked` names whichever is held: by an unsharded run or
+    /// a merge (the container lock), or by another run of this very slice.
+    package init(in directory: DirectoryHandle, slice: String) throws(ContainerError) {
         let (main, mainPath) = try Self.lockMainShared(in: directory)
         let own: ContainerLock
         do throws(ContainerError) {
-            own = try ContainerLock(in: directory, fileName: shard.lockName)
+            own = try ContainerLock(in: directory, fileName: Self.lockName(slice: slice))
         } catch {
             try? SystemCall.close(main, path: mainPath)
             throw error
         }
-        // Take over the shard lock's descriptor: this object holds both.
+        // Take over the slice lock's descriptor: this object holds both.
         path = own.path
         fd = own.takeDescriptor()
         sharedFD = main

@@ -47,7 +47,8 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
         return Int(value % UInt64(count))
     }
 
-    /// `K-of-N`, the tag in this shard's file names.
+    /// `K-of-N`, the tag in this shard's file names: its container slice (`Container.Access.slice`:
+    /// its lock `.lock.K-of-N` and spool folder `.spool.K-of-N`) and its journal.
     package var tag: String { "\(index)-of-\(count)" }
     /// `manifest.K-of-N.jsonl`: this shard's journal in the shared container.
     package var journalName: String { "manifest.\(tag).jsonl" }
@@ -55,10 +56,6 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// synced, and removed before a `--resume` appends again, so a shard killed mid-run never
     /// looks complete.
     package var doneName: String { "manifest.\(tag).done" }
-    /// `.lock.K-of-N`: held exclusively for the shard's run (two runs of one shard are refused).
-    package var lockName: String { ".lock.\(tag)" }
-    /// `.spool.K-of-N`: this shard's spool folder (the other shards' files are never touched).
-    package var spoolName: String { ".spool.\(tag)" }
 }
 
 /// Why a `--shard` value, or the environment `--shard auto` reads, gives no shard.

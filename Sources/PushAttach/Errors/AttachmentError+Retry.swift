@@ -4,34 +4,22 @@ import MediaTypes
 import SystemSupport
 
 extension AttachmentError {
-    /// Whether the same call may succeed if made again later, unchanged: the origin or the
-    /// network failed for now (a timeout, a DNS failure, a broken connection, HTTP 408, 429 or
-    /// 5xx but 501 and 505), the spool had no room for the moment, or a batch holds the folder.
-    /// A DNS failure counts as passing (a resolver may answer later), so a queue should still
-    /// cap its retries. False
-    /// for what will fail the same way again: a 4xx, a refused address or host, a file iOS
-    /// refuses, an invalid argument, a full or read-only disk, a cancellation.
+    /// Whether the same call may succeed if made again later, unchanged: for a download's error,
+    /// `FetchError.isRetryable` (the one rule: a broken connection, a DNS failure, a timeout, HTTP
+    /// 408, 429 and 5xx but 501 and 505, the spool budget full for now); and a folder a batch
+    /// holds for now. False for what will fail the same way again: any other 4xx, a refused
+    /// address or host, a file iOS refuses, an invalid argument, a full or read-only disk, a
+    /// cancellation. A DNS failure counts as passing (a resolver may answer later), so a queue
+    /// should still cap its retries.
     ///
-    ///     catch let error as AttachmentError where error.isRetryable {
+    ///     catch where error.isRetryable {
     ///         queue.retry(job, after: error.retryAfter ?? .seconds(30))
     ///     }
     public var isRetryable: Bool {
         switch underlying {
-        case .fetch(let error):
-            switch error {
-            // 501 (not implemented) and 505 (version not supported) will not change.
-            case .httpStatus(_, let status, _):
-                return status == 408 || status == 429 || ((500...599).contains(status) && status != 501 && status != 505)
-            case .timedOut, .connectionFailed, .spoolBudgetExhausted: return true
-            // CURLE_COULDNT_RESOLVE_HOST (6): a resolver that failed now may answer later.
-            case .transferFailed(_, let code, _): return code == 6
-            default: return false
-            }
-        case .container(let error):
-            if case .locked = error { return true }
-            return false
-        case .processing, nil:
-            return false
+        case .fetch(let error): error.isRetryable
+        case .container(.locked): true
+        case .container, .processing, nil: false
         }
     }
 

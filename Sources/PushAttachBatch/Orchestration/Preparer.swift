@@ -54,7 +54,7 @@ package final class Preparer: Sendable {
     {
         var summary = PrepareSummary(container: options.container.standardizedFileURL)
         let container: Container
-        do { container = try Container.open(at: options.container, shard: options.shard) } catch {
+        do { container = try Container.open(at: options.container, slice: options.shard?.tag) } catch {
             throw PrepareFailure(error: error, summary: summary)
         }
         summary.container = container.url
@@ -95,7 +95,7 @@ package final class Preparer: Sendable {
         let shard = options.shard
         let journalName = shard?.journalName ?? ManifestJournal.fileName
         var resume: ResumeIndex?
-        try Self.checkJournals(in: container)
+        try Self.checkJournals(in: container, shard: shard)
         if let shard {
             // This shard is running again: until it finishes, it is not complete.
             try? container.root.remove(shard.doneName)
@@ -362,10 +362,10 @@ extension Preparer {
     /// Refuses a container whose journals do not fit this run: shard journals of another
     /// shard count, or of any count for an unsharded run (and the reverse, a shard in a
     /// container an unsharded run is using is excluded by the lock).
-    private static func checkJournals(in container: Container) throws(ContainerError) {
+    private static func checkJournals(in container: Container, shard: Shard?) throws(ContainerError) {
         let set = try JournalSet(in: container.root)
         guard let found = set.count else { return }
-        if let shard = container.shard {
+        if let shard {
             guard found != shard.count else { return }
             throw .mismatched(
                 path: container.url.path,

@@ -73,7 +73,7 @@ struct ShardRunTests {
         for k in 0..<count {
             let shard = try Shard(index: k, count: count)
             #expect(FileManager.default.fileExists(atPath: shardedDir.appendingPathComponent(shard.doneName).path))
-            #expect(!FileManager.default.fileExists(atPath: shardedDir.appendingPathComponent(shard.spoolName).path))
+            #expect(!FileManager.default.fileExists(atPath: shardedDir.appendingPathComponent(Container.spoolFolderName(slice: shard.tag)).path))
         }
         // The two files' bytes differ only in `created` and the timings.
         let text = try String(contentsOf: shardedDir.appendingPathComponent(Manifest.fileName), encoding: .utf8)
