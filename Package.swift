@@ -61,7 +61,7 @@ let package = Package(
             ]),
         .target(name: "ImageEngine", dependencies: ["MediaTypes", "ImageCodecs"]),
         .target(name: "Verification", dependencies: ["MediaTypes", "ImageCodecs", "ImageEngine"]),
-        .target(name: "Fetch", dependencies: ["MediaTypes", "PushPayloads", "CCurlShim"]),
+        .target(name: "Fetch", dependencies: ["MediaTypes", "PushPayloads", "SystemSupport", "CCurlShim"]),
         // System calls on the container (one wrapper), atomic writes, hashing, the memory budget
         // and the worker threads: what the per-item path and the batch runner both stand on.
         .target(name: "SystemSupport", dependencies: ["MediaTypes", "CCrypto"]),

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// A hash computed while a body streams to its spool file, so a large body is never read back
 /// to be hashed. PushAttach gives its SHA-256 (`SpoolSHA256`).
@@ -57,7 +58,7 @@ package final class Spool: @unchecked Sendable {
         directory: URL, budget: Int = 2_000_000_000, makeDigest: (@Sendable (UnsafeRawBufferPointer) -> (any BodyDigest)?)? = nil
     ) throws(SpoolFailure) {
         let path = directory.path
-        let fd = try SpoolCall.openDirectory(path)
+        let fd = try SpoolFailure.calling(path) { () throws(ContainerError) in try SystemCall.open(path, .readOnly, .directory) }
         self.init(owning: fd, path: path, budget: budget, makeDigest: makeDigest)
     }
 
@@ -65,7 +66,7 @@ package final class Spool: @unchecked Sendable {
     package convenience init(
         descriptor: Int32, path: String, budget: Int, makeDigest: (@Sendable (UnsafeRawBufferPointer) -> (any BodyDigest)?)? = nil
     ) throws(SpoolFailure) {
-        let fd = try SpoolCall.duplicate(descriptor, path: path)
+        let fd = try SpoolFailure.calling(path) { () throws(ContainerError) in try SystemCall.duplicate(descriptor, path: path) }
         self.init(owning: fd, path: path, budget: budget, makeDigest: makeDigest)
     }
 
@@ -76,7 +77,7 @@ package final class Spool: @unchecked Sendable {
         self.makeDigest = makeDigest
     }
 
-    deinit { SpoolCall.close(directory) }
+    deinit { try? SystemCall.close(directory, path: path) }
 
     /// Bytes reserved by spooled bodies now.
     package var reservedBytes: Int { condition.withLock { reserved } }
@@ -90,7 +91,7 @@ package final class Spool: @unchecked Sendable {
             fileCounter += 1
             return fileCounter
         }
-        return "body-\(SpoolCall.processID)-\(n)-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+        return "body-\(SystemCall.processID)-\(n)-\(String(UInt32.random(in: .min ... .max), radix: 16))"
     }
 
     /// Reserves `bytes` (at most `budget`), waiting in line while the reservations in flight

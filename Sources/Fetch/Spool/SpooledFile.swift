@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// A body written to its `Spool` as it streamed. The file is unlinked when the last reference
 /// goes, unless the owner moved it out of the spool first (`didMove()`); its bytes count
@@ -40,8 +41,8 @@ package final class SpooledFile: @unchecked Sendable {
     }
 
     deinit {
-        SpoolCall.close(descriptor)
-        if !moved { try? SpoolCall.unlink(in: spool.directory, name, path: path) }
+        try? SystemCall.close(descriptor, path: path)
+        if !moved { try? SystemCall.unlink(in: spool.directory, name, path: path) }
         reservation.release()
     }
 
@@ -52,7 +53,9 @@ package final class SpooledFile: @unchecked Sendable {
         let fd = descriptor
         let path = path
         let result: Result<Int, SpoolFailure> = data.withUnsafeMutableBytes { raw in
-            Result { () throws(SpoolFailure) in try SpoolCall.read(fd, into: raw, at: 0, path: path) }
+            Result { () throws(SpoolFailure) in
+                try SpoolFailure.calling(path) { () throws(ContainerError) in try SystemCall.readFully(fd, into: raw, at: 0, path: path) }
+            }
         }
         data.count = try result.get()
         return data
@@ -62,7 +65,8 @@ package final class SpooledFile: @unchecked Sendable {
     /// touched and may be dropped again by the kernel, so the body never needs a heap copy.
     /// Valid after the file is moved or unlinked.
     package func mapped() throws(SpoolFailure) -> Data {
-        try SpoolCall.map(descriptor, size: size, path: path)
+        let (fd, size, path) = (descriptor, size, path)
+        return try SpoolFailure.calling(path) { () throws(ContainerError) in try SystemCall.map(fd, size: size, path: path) }
     }
 
     /// Tells the file its owner renamed it out of the spool folder: from then on it is not
@@ -88,14 +92,20 @@ final class SpoolWriter {
         self.reservation = reservation
         name = spool.uniqueName()
         path = spool.path(of: name)
-        fd = try SpoolCall.create(in: spool.directory, name, path: path)
+        let directory = spool.directory
+        let (name, path) = (name, path)
+        // A new file, read-write, never an existing name or a link.
+        fd = try SpoolFailure.calling(path) { () throws(ContainerError) in
+            try SystemCall.open(in: directory, name, .readWrite, [.create, .exclusive, .noFollow], permissions: 0o666, path: path)
+        }
     }
 
     deinit { discard() }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(SpoolFailure) {
         guard bytes.count > 0 else { return }
-        try SpoolCall.writeAll(fd, bytes, path: path)
+        let (fd, path) = (fd, path)
+        try SpoolFailure.calling(path) { () throws(ContainerError) in try SystemCall.writeAll(fd, bytes, path: path) }
         // The first write is the flush of the bytes held below the threshold: the header.
         if size == 0 { digest = spool.makeDigest?(bytes) }
         digest?.update(bytes)
@@ -114,9 +124,9 @@ final class SpoolWriter {
     /// Closes and unlinks the file and gives its reservation back. Safe to call more than once.
     func discard() {
         guard fd >= 0 else { return }
-        SpoolCall.close(fd)
+        try? SystemCall.close(fd, path: path)
         fd = -1
-        try? SpoolCall.unlink(in: spool.directory, name, path: path)
+        try? SystemCall.unlink(in: spool.directory, name, path: path)
         reservation.release()
     }
 }

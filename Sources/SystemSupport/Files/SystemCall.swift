@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -119,6 +121,31 @@ package enum SystemCall {
         throws(ContainerError) -> Int
     {
         try run("pread", path: path) { pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// `pread(2)` from `offset` until `buffer` is full or the file ends; the bytes read.
+    package static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String)
+        throws(ContainerError) -> Int
+    {
+        var done = 0
+        while done < buffer.count {
+            let got = try read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + done, path: path)
+            if got == 0 { break }
+            done += got
+        }
+        return done
+    }
+
+    /// The first `size` bytes of the file mapped read-only and private (`mmap(2)`), as `Data`
+    /// that unmaps itself when its last copy goes. The mapping stays valid after the file is
+    /// renamed or unlinked.
+    package static func map(_ fd: Int32, size: Int, path: String) throws(ContainerError) -> Data {
+        guard size > 0 else { return Data() }
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            throw .system(call: "mmap", path: path, errno: errno)
+        }
+        return Data(
+            bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in _ = munmap(pointer, count) })
     }
 
     /// Writes all of `bytes`, looping over partial writes: at the file offset (or the end, for
