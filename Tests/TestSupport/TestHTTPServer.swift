@@ -208,7 +208,7 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     // MARK: Sockets
 
-    private static func listen(on host: String) throws -> (Int32, Int) {
+    static func listen(on host: String) throws -> (Int32, Int) {
         let isV6 = host.contains(":")
         let fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError.system("socket", errno) }

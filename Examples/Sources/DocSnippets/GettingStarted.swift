@@ -12,6 +12,16 @@ func fiveLines(url: URL, folder: URL) async throws {
     print(a.fileURL.path, a.typeHint, a.pixelSize?.description ?? "-", a.warnings)
 }
 
+// GettingStarted.md, "Behind an egress proxy".
+func behindAProxy() -> AttachmentPreparer.Configuration {
+    var configuration = AttachmentPreparer.Configuration.default
+    configuration.fetch.proxy = URL(string: "http://10.0.0.8:3128")  // http or https targets (CONNECT)
+    configuration.fetch.noProxy = ["cdn.internal"]  // reached directly
+    // or, as curl reads them: http_proxy, https_proxy, all_proxy, no_proxy
+    configuration.fetch.proxyFromEnvironment = true
+    return configuration
+}
+
 // README.md, the rest of the example.
 func theOtherJobs(urls: [URL], folder: URL, path: URL, bytes: Data) async throws {
     for await (url, result) in AttachmentPreparer.shared.prepare(urls, into: folder) {

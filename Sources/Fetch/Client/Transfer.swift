@@ -1,4 +1,5 @@
 internal import CCurlShim
+import Foundation
 
 /// One HTTP GET of one URL, no redirect following: what a worker thread runs.
 ///
@@ -47,9 +48,20 @@ struct Transfer: Sendable {
         }
         defer { curl_slist_free_all(requestHeaders) }
 
+        // Through a proxy, libcurl connects to the proxy alone: the guard judges the target
+        // here, from its name resolved by this machine, before anything is sent.
+        if let problem = policy.proxyProblem {
+            return .failure(.transferFailed(url: url, code: Int(CURLE_BAD_FUNCTION_ARGUMENT.rawValue), message: problem))
+        }
+        let proxy = policy.proxyURL(for: url)
+        if proxy != nil {
+            if let refused = refusalBeforeProxy() { return .failure(refused) }
+            context.viaProxy = true
+        }
+
         let code: CURLcode = withUnsafeMutablePointer(to: &guardian) { guardPointer in
             errorBuffer.withUnsafeMutableBufferPointer { errors in
-                var rc = configure(curl, userdata: userdata, errors: errors.baseAddress!)
+                var rc = configure(curl, proxy: proxy, userdata: userdata, errors: errors.baseAddress!)
                 if rc == CURLE_OK { rc = pa_easy_set_socket_guard(curl, guardPointer) }
                 if rc == CURLE_OK, let requestHeaders {
                     rc = pa_easy_setopt_slist(curl, CURLOPT_HTTPHEADER, requestHeaders)
@@ -71,11 +83,47 @@ struct Transfer: Sendable {
             return .success(Response(status: context.status, headers: context.headers, body: context.takeBody()))
         }
         context.discardBody()
+        if proxy != nil {
+            var connectCode = 0
+            if pa_easy_getinfo_long(curl, CURLINFO_HTTP_CONNECTCODE, &connectCode) == CURLE_OK,
+                (400...499).contains(connectCode)
+            {
+                // The proxy refused the tunnel (its policy, or its credentials): asking again
+                // gets the same answer, so not a broken connection, which would be retried.
+                return .failure(
+                    .transferFailed(
+                        url: url, code: Int(code.rawValue),
+                        message: "the proxy answered HTTP \(connectCode) to CONNECT: it refused the tunnel"))
+            }
+        }
         return .failure(error(for: code, message: message, context: context))
     }
 
+    /// The guard's verdict on the target of a proxied transfer: nil lets it go to the proxy.
+    /// With private networks allowed nothing is checked (the name need not resolve here).
+    private func refusalBeforeProxy() -> FetchError? {
+        guard !policy.allowPrivateNetworks else { return nil }
+        guard let components = URLComponents(string: url), let host = components.host else {
+            return .invalidURL(url: url)
+        }
+        let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
+        switch HostResolver.addresses(of: host) {
+        case .failure(let failure):
+            return .transferFailed(
+                url: url, code: Int(CURLE_COULDNT_RESOLVE_HOST.rawValue),
+                message: "could not resolve \(host) to check its address before the proxy: \(failure.message)")
+        case .success(let addresses):
+            for address in addresses {
+                if let rule = policy.refusal(address: address, port: port) {
+                    return .addressRefused(url: url, address: address.description, rule: rule.description)
+                }
+            }
+            return nil
+        }
+    }
+
     private func configure(
-        _ curl: UnsafeMutableRawPointer, userdata: UnsafeMutableRawPointer,
+        _ curl: UnsafeMutableRawPointer, proxy: String?, userdata: UnsafeMutableRawPointer,
         errors: UnsafeMutablePointer<CChar>
     ) -> CURLcode {
         let longs: [(CURLoption, Int)] = [
@@ -101,8 +149,11 @@ struct Transfer: Sendable {
             (CURLOPT_PROTOCOLS_STR, "http,https"),
             (CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
             (CURLOPT_USERAGENT, policy.userAgent),
-            // No proxy from the environment: the guard must see the real destination.
-            (CURLOPT_PROXY, ""),
+            // The proxy `FetchPolicy.proxyURL(for:)` chose, or none: never libcurl's own reading
+            // of the environment, so the guard knows where every socket goes. An https target
+            // goes through a CONNECT tunnel (libcurl's default for it).
+            (CURLOPT_PROXY, proxy ?? ""),
+            (CURLOPT_NOPROXY, ""),
             // Ask for the bytes as stored (`Accept-Encoding: identity`: media is compressed
             // already), but decode a body the server compresses anyway, as the device's
             // URLSession does: libcurl decodes every Content-Encoding it was built with (gzip,

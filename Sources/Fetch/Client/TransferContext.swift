@@ -32,6 +32,9 @@ final class TransferContext: @unchecked Sendable {
     private var spoolWriter: SpoolWriter?
     /// A failure a callback decided on (the byte cap); wins over libcurl's generic code.
     private(set) var failure: FetchError?
+    /// Whether the transfer goes through a proxy: every socket it opens is the proxy's, whose
+    /// address the guard lets through (the target was judged before, `Transfer`).
+    var viaProxy = false
     /// The first address the socket guard refused.
     private(set) var refusal: (address: String, rule: AddressRule)?
 
@@ -177,6 +180,7 @@ final class TransferContext: @unchecked Sendable {
 
     /// The socket guard's verdict on the address libcurl is about to connect to; true refuses.
     func refuses(address: IPAddress?, port: Int) -> Bool {
+        if viaProxy { return false }
         guard let address else {
             if refusal == nil { refusal = ("a non-IP socket", AddressRule(purpose: "not an IP address", range: "-")) }
             return !policy.allowPrivateNetworks

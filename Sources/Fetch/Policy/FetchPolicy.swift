@@ -1,3 +1,4 @@
+import Foundation
 import MediaTypes
 import PushPayloads
 
@@ -18,6 +19,34 @@ public struct FetchPolicy: Sendable {
     /// Host patterns a URL (and every redirect hop) must match: `example.com` exactly, or
     /// `*.example.com` for any subdomain. Empty means any host.
     public var allowedHosts: [String] = []
+    /// The forward proxy every request goes through (`http://proxy.internal:3128`, or an
+    /// `https://` proxy); nil (the default) connects directly, unless `proxyFromEnvironment`.
+    /// An `http` URL is asked of the proxy as a whole URL; an `https` one goes through a tunnel
+    /// the proxy opens (`CONNECT`), so the proxy sees the host but not the request.
+    ///
+    /// The address guard still applies to the target: with `allowPrivateNetworks` off, the
+    /// target's host is resolved here and a private address is refused (`FetchError.addressRefused`)
+    /// before anything is sent to the proxy; the proxy's own address may be private (it usually
+    /// is). What is left: the proxy resolves the name again, so a name that answers with a
+    /// public address here and a private one there (DNS rebinding) reaches the private one.
+    /// Close that at the proxy, with a proxy that refuses private destinations (Squid: an
+    /// `http_access deny` for a `dst` ACL of the private ranges; Smokescreen refuses them by
+    /// default). A name that does not
+    /// resolve here fails the fetch (the guard cannot judge it): where only the proxy can
+    /// resolve names, turn `allowPrivateNetworks` on and let the proxy be the guard.
+    ///
+    ///     policy.proxy = URL(string: "http://10.0.0.8:3128")
+    ///     policy.noProxy = ["cdn.internal"]
+    public var proxy: URL? = nil
+    /// Hosts reached directly, not through the proxy, as `no_proxy` reads: `example.com` (or
+    /// `.example.com`) is that host and its subdomains, an IP address that address, `*` every
+    /// host. A host reached directly goes through the connect-time guard as without a proxy.
+    public var noProxy: [String] = []
+    /// Take the proxy from the environment when `proxy` is nil, as curl does: `http_proxy` for
+    /// http URLs, `https_proxy` (or `HTTPS_PROXY`) for https, else `all_proxy` (`ALL_PROXY`);
+    /// `no_proxy` (`NO_PROXY`) adds to `noProxy`. Off by default: a library does not follow the
+    /// environment unless told to.
+    public var proxyFromEnvironment = false
     /// Redirects followed before failing with `FetchError.tooManyRedirects`. Default 5.
     public var maxRedirects = 5
     /// The longest one TCP connection attempt may take. Default 5 s.

@@ -126,7 +126,7 @@ public final class AttachmentPreparer: Sendable {
             throw AttachmentError(
                 .unsupportedScheme(url: url.absoluteString, scheme: scheme), url: url, names: configuration.policy.settingNames)
         }
-        if let problem = configuration.fetch.headerProblem(adding: request.headers) {
+        if let problem = configuration.fetch.proxyProblem ?? configuration.fetch.headerProblem(adding: request.headers) {
             throw AttachmentError(kind: .invalidArgument, url: url, reason: problem)
         }
         var item = InputItem(url: url.absoluteString, mediaType: request.typeHint, id: request.id, source: "", line: 0)
