@@ -102,7 +102,7 @@ struct HTTPClientTests {
         let elapsed = ContinuousClock.now - start
         let held = await gate.wait { $0.arrived >= 1 }
         gate.open()
-        guard case .timedOut(_, let what)? = error else {
+        guard case .timedOut(_, let what, _)? = error else {
             Issue.record("expected timedOut, got \(String(describing: error))")
             return
         }
@@ -126,7 +126,7 @@ struct HTTPClientTests {
             })
         let error = await fetchError(client, server.url("/held"))
         gate.open()
-        guard case .timedOut(_, let what)? = error else {
+        guard case .timedOut(_, let what, _)? = error else {
             Issue.record("expected timedOut, got \(String(describing: error))")
             return
         }

@@ -45,26 +45,49 @@ package final class HTTPClient: Sendable {
     ///
     /// `headers` go over the policy's `headers` for this URL (`FetchPolicy.requestHeaders`), on
     /// every hop to the URL's own origin; they must have passed `FetchPolicy.headerProblem`.
+    ///
+    /// `deadline` bounds the whole call, every attempt and every wait between them: an attempt
+    /// gets what is left of it (or `FetchPolicy.deadline`, if less), and a retry whose wait would
+    /// end past it is not waited for. Past it the call throws `FetchError.timedOut` with the
+    /// origin's last `Retry-After`.
     package func fetch(
-        _ url: String, headers: [String: String] = [:], whenSpooling: (@Sendable () -> Void)? = nil
+        _ url: String, headers: [String: String] = [:], deadline: ContinuousClock.Instant? = nil,
+        whenSpooling: (@Sendable () -> Void)? = nil
     ) async throws(FetchError) -> FetchResponse {
         let start = ContinuousClock.now
         var attempt = 0
+        var advice: Duration? = nil
+        func late(_ what: String) -> FetchError {
+            .timedOut(url: url, what: what, retryAfter: advice)
+        }
         while true {
             attempt += 1
             if Task.isCancelled { throw .cancelled(url: url) }
+            var budget = policy.deadline
+            if let deadline {
+                let left = deadline - .now
+                guard left > .zero else { throw late("the call's deadline passed before attempt \(attempt)") }
+                budget = min(budget, left)
+            }
             let failure: AttemptFailure
-            switch await followRedirects(from: url, headers: headers, whenSpooling: whenSpooling) {
+            switch await followRedirects(from: url, headers: headers, budget: budget, whenSpooling: whenSpooling) {
             case .success(let chain):
                 return chain.response(url: url, attempts: attempt, elapsed: ContinuousClock.now - start)
             case .failure(let error):
                 failure = error
+            }
+            advice = failure.retryAfter ?? advice
+            if case .timedOut(_, let what, nil) = failure.error, advice != nil {
+                throw .timedOut(url: failure.error.url, what: what, retryAfter: advice)
             }
             guard failure.error.isRetriedWithinCall, attempt <= policy.maxRetries else { throw failure.error }
             var wait = backoff(retry: attempt)
             if let retryAfter = failure.retryAfter {
                 guard retryAfter <= policy.retryAfterLimit else { throw failure.error }
                 wait = max(wait, retryAfter)
+            }
+            if let deadline, ContinuousClock.now + wait >= deadline {
+                throw late("the call's deadline comes before the next attempt (\(failure.error.description))")
             }
             do {
                 try await Task.sleep(for: wait)
@@ -101,9 +124,9 @@ package final class HTTPClient: Sendable {
         }
     }
 
-    /// One attempt: the redirect chain from `url`, within one deadline.
+    /// One attempt: the redirect chain from `url`, within `budget`.
     private func followRedirects(
-        from url: String, headers extra: [String: String], whenSpooling: (@Sendable () -> Void)?
+        from url: String, headers extra: [String: String], budget: Duration, whenSpooling: (@Sendable () -> Void)?
     ) async -> Result<Chain, AttemptFailure> {
         let start = ContinuousClock.now
         let headers = policy.requestHeaders(adding: extra)
@@ -113,10 +136,9 @@ package final class HTTPClient: Sendable {
         var redirects: [String] = []
         while true {
             if let error = check(current) { return .failure(AttemptFailure(error: error)) }
-            let remaining = policy.deadline - (ContinuousClock.now - start)
+            let remaining = budget - (ContinuousClock.now - start)
             guard remaining > .zero else {
-                return .failure(
-                    AttemptFailure(error: .timedOut(url: current, what: "deadline of \(policy.deadline) passed")))
+                return .failure(AttemptFailure(error: .timedOut(url: current, what: "deadline of \(budget) passed")))
             }
             let hop: Transfer.Response
             // The caller's headers (credentials, often) go to the URL's own origin only, and not

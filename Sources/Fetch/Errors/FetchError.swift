@@ -28,8 +28,10 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `firstBytes` are the body's first bytes (up to `FetchError.firstBytesKept`), when any came:
     /// what they are says which cap applied, or that the body was no media at all.
     case tooLarge(url: String, cap: Int, declared: Int?, firstBytes: [UInt8] = [])
-    /// The connect timeout, the deadline or the low-speed limit fired; `what` says which.
-    case timedOut(url: String, what: String)
+    /// The connect timeout, an attempt's deadline, the call's deadline or the low-speed limit
+    /// fired; `what` says which. `retryAfter` is the wait the origin's last answer asked for
+    /// (its `Retry-After`), when a call ran out of time between retries.
+    case timedOut(url: String, what: String, retryAfter: Duration? = nil)
     /// The connection could not be made or broke mid-transfer.
     case connectionFailed(url: String, message: String)
     /// TLS handshake or certificate verification failed.
@@ -52,7 +54,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .invalidURL(let url), .unsupportedScheme(let url, _), .hostNotAllowed(let url, _),
             .addressRefused(let url, _, _), .tooManyRedirects(let url, _), .badRedirect(let url, _, _),
-            .httpStatus(let url, _, _), .tooLarge(let url, _, _, _), .timedOut(let url, _),
+            .httpStatus(let url, _, _), .tooLarge(let url, _, _, _), .timedOut(let url, _, _),
             .connectionFailed(let url, _), .tlsFailed(let url, _), .cancelled(let url),
             .transferFailed(let url, _, _), .spoolFailed(let url, _), .spoolBudgetExhausted(let url, _, _):
             return url
@@ -82,6 +84,16 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         // CURLE_COULDNT_RESOLVE_HOST (6): a resolver that failed now may answer later.
         case .transferFailed(_, let code, _): code == 6
         default: false
+        }
+    }
+
+    /// How long the origin asked to wait before asking again: the `Retry-After` of a 429 or 503
+    /// (`httpStatus`), or of the last answer before a call's deadline passed (`timedOut`); nil
+    /// when it did not say.
+    public var retryAfter: Duration? {
+        switch self {
+        case .httpStatus(_, _, let after), .timedOut(_, _, let after): after
+        default: nil
         }
     }
 
@@ -136,7 +148,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
                 return "\(shownURL(url)) declares \(declared) bytes, over the \(cap)-byte cap; the download was refused"
             }
             return "\(shownURL(url)) sent more than the \(cap)-byte cap (counted after decoding); the download was aborted"
-        case .timedOut(let url, let what):
+        case .timedOut(let url, let what, _):
             return "\(shownURL(url)) timed out: \(shown(what))"
         case .connectionFailed(let url, let message):
             return "connection to \(shownURL(url)) failed: \(shown(message))"

@@ -24,11 +24,12 @@ extension AttachmentError {
     }
 
     /// How long the origin asked to wait before trying again (its `Retry-After` header on a 429
-    /// or 503, delay-seconds or an HTTP-date); nil when it did not say.
+    /// or 503, delay-seconds or an HTTP-date), also when the call's deadline
+    /// (`Configuration.callDeadline`) passed after such an answer; nil when it did not say.
     ///
     ///     error.retryAfter   // .seconds(7) for "HTTP/1.1 503", "Retry-After: 7"
     public var retryAfter: Duration? {
-        if case .fetch(.httpStatus(_, _, let after)) = underlying { return after }
+        if case .fetch(let error) = underlying { return error.retryAfter }
         return nil
     }
 }

@@ -26,6 +26,9 @@ package struct InputItem: Sendable, Hashable {
     package var body: Data?
     /// The name `body` goes by: its extension is a claim, its base the attachment's name.
     package var filename: String?
+    /// When a library call must be over (`AttachmentPreparer.Configuration.callDeadline`): the
+    /// download's retries and waits end by it. Nil for items of a batch run.
+    package var deadline: ContinuousClock.Instant?
 
     /// A file on this machine (`file://`), read rather than fetched.
     package var isLocal: Bool { url.hasPrefix("file://") }

@@ -333,7 +333,8 @@ package final class ItemContext: Sendable {
         await hosts.acquire(host)
         let result: Result<FetchResponse, FetchError>
         do {
-            result = .success(try await client.fetch(item.url, headers: item.headers, whenSpooling: { lease.release() }))
+            result = .success(try await client.fetch(
+                    item.url, headers: item.headers, deadline: item.deadline, whenSpooling: { lease.release() }))
         } catch {
             result = .failure(error)
         }

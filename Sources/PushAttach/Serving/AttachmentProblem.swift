@@ -39,8 +39,8 @@ public struct AttachmentProblem: Sendable, Hashable, Codable {
     }
 
     /// The answer to a failed preparation: 404 when the origin said 404 or 410, 504 for a
-    /// timeout, 502 for other download failures (with the origin's `Retry-After` advice when it
-    /// gave one), 403 for a refused source, 422 for a file that cannot be an attachment, 400 for
+    /// timeout, 502 for other download failures (both with the origin's `Retry-After` advice when
+    /// it gave one), 403 for a refused source, 422 for a file that cannot be an attachment, 400 for
     /// a bad argument, 503 when the cache folder cannot be written or the call was cancelled.
     public init(_ failure: AttachmentError) {
         let code = failure.errorCode?.rawValue
@@ -68,7 +68,7 @@ public struct AttachmentProblem: Sendable, Hashable, Codable {
         case .fetch(.httpStatus(_, let status, _)) where status == 404 || status == 410:
             self.init(status: 404, error: "not_found", reason: failure.reason)
         case .fetch(.timedOut):
-            self.init(status: 504, error: "timeout", reason: failure.reason)
+            self.init(status: 504, error: "timeout", reason: failure.reason, retryAfter: failure.retryAfter)
         default:
             self.init(status: 502, error: "origin_failed", reason: failure.reason, retryAfter: failure.retryAfter)
         }
