@@ -21,7 +21,8 @@ public struct AttachmentEvent: Sendable, Hashable {
         case cancelled
     }
 
-    /// The URL the call was for (`bytes:<filename>` for bytes).
+    /// The URL the call was for (`bytes:<filename>` for bytes, `invalid:<the text,
+    /// percent-encoded>` for a text that is no URL).
     public var url: URL
     /// The request's id (`AttachmentRequest.id`), when it had one.
     public var requestID: String?
@@ -46,6 +47,18 @@ public struct AttachmentEvent: Sendable, Hashable {
     public var process: Duration
     /// Writing the attachment and its thumbnail.
     public var write: Duration
+
+    /// The event of a call refused before anything was fetched or read (an invalid URL, a scheme
+    /// other than http and https, a header that cannot be sent, a preparer shut down), or whose
+    /// folder could not be taken: `failed` (`cancelled` for a cancelled call), the error's reason,
+    /// no time spent.
+    init(refused error: AttachmentError, url: URL, requestID: String?) {
+        self.url = url
+        self.requestID = requestID
+        (download, process, write) = (.zero, .zero, .zero)
+        outcome = error.kind == .cancelled ? .cancelled : .failed
+        reason = error.reason
+    }
 
     init(_ outcome: ItemOutcome, url: URL, requestID: String?, names: SettingNames = .library) {
         self.url = url

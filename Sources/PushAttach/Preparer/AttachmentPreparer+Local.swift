@@ -15,9 +15,11 @@ extension AttachmentPreparer {
         async throws(AttachmentError) -> PreparedAttachment
     {
         guard fileURL.isFileURL else {
-            throw AttachmentError(
-                kind: .invalidURL, url: fileURL,
-                reason: "not a file URL: \(fileURL.absoluteString); prepare(_:into:) takes http and https URLs")
+            throw told(
+                AttachmentError(
+                    kind: .invalidURL, url: fileURL,
+                    reason: "not a file URL: \(fileURL.absoluteString); prepare(_:into:) takes http and https URLs"),
+                url: fileURL, requestID: nil)
         }
         let item = InputItem(url: fileURL.standardizedFileURL.absoluteString, mediaType: typeHint, source: "", line: 0)
         return try await run(item, sourceURL: fileURL, into: folder)

@@ -75,8 +75,10 @@ public final class AttachmentPreparer: Sendable {
         -> PreparedAttachment
     {
         guard let parsed = URL(string: url), parsed.scheme != nil else {
-            throw AttachmentError(
-                kind: .invalidURL, reason: "not an absolute URL: '\(url)' (expected http:// or https://)")
+            let shown = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            throw told(
+                AttachmentError(kind: .invalidURL, reason: "not an absolute URL: '\(url)' (expected http:// or https://)"),
+                url: URL(string: "invalid:" + shown) ?? URL(string: "invalid:")!, requestID: nil)
         }
         return try await prepare(parsed, typeHint: typeHint, into: folder)
     }
@@ -123,11 +125,14 @@ public final class AttachmentPreparer: Sendable {
         let url = request.url
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             let scheme = url.scheme ?? ""
-            throw AttachmentError(
-                .unsupportedScheme(url: url.absoluteString, scheme: scheme), url: url, names: configuration.policy.settingNames)
+            throw told(
+                AttachmentError(
+                    .unsupportedScheme(url: url.absoluteString, scheme: scheme), url: url,
+                    names: configuration.policy.settingNames),
+                url: url, requestID: request.id)
         }
         if let problem = configuration.fetch.proxyProblem ?? configuration.fetch.headerProblem(adding: request.headers) {
-            throw AttachmentError(kind: .invalidArgument, url: url, reason: problem)
+            throw told(AttachmentError(kind: .invalidArgument, url: url, reason: problem), url: url, requestID: request.id)
         }
         var item = InputItem(url: url.absoluteString, mediaType: request.typeHint, id: request.id, source: "", line: 0)
         item.headers = request.headers
@@ -145,19 +150,31 @@ public final class AttachmentPreparer: Sendable {
     func run(_ item: InputItem, sourceURL url: URL, into folder: FolderLocation) async throws(AttachmentError)
         -> PreparedAttachment
     {
-        if Task.isCancelled { throw .cancelled(url) }
+        if Task.isCancelled { throw told(.cancelled(url), url: url, requestID: item.id) }
         let acquired: (context: ItemContext, container: Container, key: String)?
         do { acquired = try runners.acquire(folder) } catch {
-            throw AttachmentError(error, url: url, names: configuration.policy.settingNames)
+            throw told(AttachmentError(error, url: url, names: configuration.policy.settingNames), url: url, requestID: item.id)
         }
         guard let held = acquired else {
-            throw AttachmentError(
-                kind: .cancelled, url: url,
-                reason: "the preparer was shut down (AttachmentPreparer.shutdown()); nothing was fetched")
+            throw told(
+                AttachmentError(
+                    kind: .cancelled, url: url,
+                    reason: "the preparer was shut down (AttachmentPreparer.shutdown()); nothing was fetched"),
+                url: url, requestID: item.id)
         }
         defer { runners.release(held.key) }
 
-        let outcome = await held.context.prepareOne(item)
+        let deadline = ContinuousClock.now + configuration.callDeadline
+        var item = item
+        item.deadline = deadline
+        var outcome = await Self.outcome(of: item, in: held.context, by: deadline)
+        if case .cancelled = outcome, !Task.isCancelled, ContinuousClock.now >= deadline {
+            // Stopped by the deadline, not by the caller: a timeout.
+            let error = FetchError.timedOut(url: item.url, what: "the call's deadline of \(configuration.callDeadline) passed")
+            var entry = ManifestEntry(index: 0, input: item.url, line: item.line, id: item.id, status: .failed)
+            entry.fail(.download(error), reason: error.description(naming: configuration.policy.settingNames))
+            outcome = .finished(entry, end: .failed(.download(error)))
+        }
         configuration.onEvent?(AttachmentEvent(outcome, url: url, requestID: item.id, names: configuration.policy.settingNames))
         switch outcome {
         case .cancelled: throw .cancelled(url)
@@ -171,6 +188,39 @@ public final class AttachmentPreparer: Sendable {
             throw AttachmentError(entry: entry, end: end, url: url, names: configuration.policy.settingNames)
         }
     }
+
+    /// Tells `Configuration.onEvent` of a call that ends with `error` before its item ran, and
+    /// gives the error back: every call is told once.
+    func told(_ error: AttachmentError, url: URL, requestID: String?) -> AttachmentError {
+        configuration.onEvent?(AttachmentEvent(refused: error, url: url, requestID: requestID))
+        return error
+    }
+
+    /// `item` through `context`, cancelled when it runs past `deadline`. The download keeps to
+    /// the deadline itself (`InputItem.deadline`) and ends with its own timeout and the origin's
+    /// advice; this cancels whatever else is still running shortly after it (a wait for memory,
+    /// the engine), which then ends as `.cancelled`.
+    private static func outcome(
+        of item: InputItem, in context: ItemContext, by deadline: ContinuousClock.Instant
+    ) async -> ItemOutcome {
+        await withTaskGroup(of: ItemOutcome?.self) { group in
+            group.addTask { await context.prepareOne(item) }
+            group.addTask {
+                try? await Task.sleep(until: deadline + backstopGrace, clock: .continuous)
+                return nil
+            }
+            var result: ItemOutcome = .cancelled
+            while let next = await group.next() {
+                group.cancelAll()
+                if let next { result = next }
+            }
+            return result
+        }
+    }
+
+    /// How long after the call's deadline the rest of a call is cancelled: the download's own
+    /// timeout, at the deadline, comes first with the origin's advice.
+    private static let backstopGrace: Duration = .milliseconds(100)
 
     /// Stops the preparer: later calls throw `.cancelled` at once, and this returns when the
     /// calls in progress have finished and every thread they used has stopped, every spool

@@ -69,9 +69,22 @@ extension AttachmentPreparer {
         public var perHost = 6
         /// Threads for decoding, resizing, encoding and hashing (per folder in use).
         public var cpuThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        /// The longest one call may take, everything included: the download's attempts and the
+        /// waits between them (`fetch.deadline` bounds one attempt, `fetch.maxRetries` their
+        /// number), waits for memory and connection slots, processing and writing. Default 25 s.
+        /// Past it the call throws `AttachmentError.Kind.downloadFailed` with
+        /// `FetchError.timedOut`, whose `retryAfter` keeps the origin's last `Retry-After`: a retry
+        /// that would start after the deadline is not waited for, so a 503 asking for 3 s under a
+        /// 4 s deadline ends the call at once with that advice (`AttachmentProblem` answers 504
+        /// with `Retry-After: 3`).
+        ///
+        ///     configuration.callDeadline = .seconds(4)   // an extension-facing request's budget
+        public var callDeadline: Duration = .seconds(25)
         /// Told how each call ended, with where its time went (`AttachmentEvent`): route it into
-        /// your logging and metrics. Called once per call, on the call's task, before the call
-        /// returns; keep it quick. Nil (the default): nothing is told.
+        /// your logging and metrics. Called once per call, every call, those refused before any
+        /// fetch included (an invalid URL, a scheme other than http and https, a header that
+        /// cannot be sent), with the request's id; on the call's task, before the call returns;
+        /// keep it quick. Nil (the default): nothing is told.
         ///
         ///     configuration.onEvent = { event in
         ///         metrics.timing("attachment.download", event.download)

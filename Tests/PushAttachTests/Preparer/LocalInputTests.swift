@@ -116,6 +116,45 @@ struct EventsAndShutdownTests {
         #expect(seen[1].reason?.contains("503") == true)
     }
 
+    /// Every call is told, those refused before any fetch included, with its request's id:
+    /// seven calls, three refused at once (no URL, `ftp:`, a header with CR LF), seven events.
+    @Test func everyCallIsToldRefusedOnesIncluded() async throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let jpeg = try Corpus.data(Fixtures.jpeg)
+        server.route("/a.jpg") { _ in .bytes(jpeg, contentType: "image/jpeg") }
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let events = Mutex<[AttachmentEvent]>([])
+        let preparer = Fixtures.preparer { configuration in
+            configuration.onEvent = { event in events.withLock { $0.append(event) } }
+        }
+        let good = URL(string: server.url("/a.jpg"))!
+        var withBreak = AttachmentRequest(url: good, id: "crlf")
+        withBreak.headers["X-Tenant"] = "a\r\nHost: evil"
+        var thrown = 0
+        func call(_ body: () async throws -> PreparedAttachment) async {
+            do { _ = try await body() } catch { thrown += 1 }
+        }
+        await call { try await preparer.prepare(AttachmentRequest(url: good, id: "ok"), into: folder.url) }
+        await call { try await preparer.prepare("not a url", into: folder.url) }
+        await call { try await preparer.prepare(AttachmentRequest(url: URL(string: "ftp://cdn.example/a.jpg")!, id: "ftp"), into: folder.url) }
+        await call { try await preparer.prepare(withBreak, into: folder.url) }
+        await call { try await preparer.prepare(URL(string: server.url("/status/404"))!, into: folder.url) }
+        await call { try await preparer.prepare(Data("not an image".utf8), filename: "a.jpg", into: folder.url) }
+        await call { try await preparer.prepare(contentsOf: Corpus.url(Fixtures.webp), into: folder.url) }
+
+        let seen = events.withLock { $0 }
+        #expect(thrown == 5)
+        #expect(seen.count == 7)
+        #expect(seen.map(\.outcome) == [.prepared, .failed, .failed, .failed, .failed, .rejected, .prepared])
+        #expect(seen.map(\.requestID) == ["ok", nil, "ftp", "crlf", nil, nil, nil])
+        #expect(seen[1].url.absoluteString == "invalid:not%20a%20url")
+        #expect(seen[2].url.scheme == "ftp" && seen[3].url == good)
+        #expect(seen[1...3].allSatisfy { $0.reason != nil && $0.download == .zero && $0.byteCount == nil })
+        #expect(server.hits("/a.jpg") == 1)
+    }
+
     @Test func shutdownWaitsForTheCallsAndRefusesLaterOnes() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
