@@ -35,7 +35,8 @@ release: deps
 # (PUSHATTACH_JPEG_DECODER=libjpeg: libjpeg-turbo decodes alone), then Scripts/jpeg-fence-check:
 # the build stops with a message against a libjpeg-turbo other than 2.1.x.
 JPEG_TESTS := JPEG|ValidationByDC|PlanarTranscode|CMYK
-# Every suite (debug) in one process, the JPEG suites again with the own JPEG decoding off, the
+# The build's output is kept (.build/build-tests.log) and no warning of Sources/ may be in it
+# (Scripts/warnings-check). Every suite (debug) in one process, the JPEG suites again with the own JPEG decoding off, the
 # JPEG fence, the proof that only the planner makes a refusal or an UNErrorCode and nothing reads
 # a reason back (Scripts/decision-sites), the count of undocumented public symbols (zero, from the
 # symbol graphs), every Swift sample of the docs found verbatim in Examples/Sources/DocSnippets
@@ -47,7 +48,8 @@ JPEG_TESTS := JPEG|ValidationByDC|PlanarTranscode|CMYK
 # TestImages/conformance (PUSHATTACH_CORPUS unset).
 test:
 	@$(MAKE) --no-print-directory deps EXTRA_DEBS="$(TEST_DEBS)"
-	$(SWIFT) build --build-tests
+	mkdir -p .build; set -o pipefail; $(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log
+	./Scripts/warnings-check .build/build-tests.log
 	env -u PUSHATTACH_CORPUS PUSHATTACH_REQUIRE_CHROMIUM=1 $(SWIFT) test --skip-build
 	env -u PUSHATTACH_CORPUS PUSHATTACH_JPEG_DECODER=libjpeg $(SWIFT) test --skip-build --filter '$(JPEG_TESTS)'
 	./Scripts/jpeg-fence-check

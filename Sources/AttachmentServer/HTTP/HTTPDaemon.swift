@@ -55,7 +55,7 @@ final class HTTPDaemon: @unchecked Sendable {
         var message = [CChar](repeating: 0, count: 128)
         let fd = pa_httpd_listen(settings.host, String(settings.port), &bound, &code, &message, message.count)
         guard fd >= 0 else {
-            let call = String(cString: message)
+            let call = Self.text(message)
             throw .listen(address: "\(settings.host):\(settings.port)", call: call, errno: code)
         }
         port = Int(bound)
@@ -159,7 +159,12 @@ final class HTTPDaemon: @unchecked Sendable {
     static func clientAddress(_ connection: OpaquePointer) -> String {
         var buffer = [CChar](repeating: 0, count: 64)
         guard pa_httpd_client_address(connection, &buffer, buffer.count) == 0 else { return "-" }
-        return String(cString: buffer)
+        return text(buffer)
+    }
+
+    /// The text a C call wrote into `buffer`, up to its NUL.
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     // MARK: - Callbacks from the worker threads

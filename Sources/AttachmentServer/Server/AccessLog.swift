@@ -17,8 +17,10 @@ final class AccessLog: @unchecked Sendable {
 
     private static func open(_ path: String?) -> FileHandle? {
         guard let path else { return FileHandle.standardError }
+        // Created when missing (an existing log is appended to); a file that cannot be created
+        // shows as no handle just below.
         if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
         }
         guard let handle = FileHandle(forWritingAtPath: path) else { return nil }
         handle.seekToEndOfFile()

@@ -97,37 +97,6 @@ public struct ProcessingLimits: Sendable, Hashable {
     }
 }
 
-/// The policy's fields under their old names, from before `policy` held them.
-extension ProcessingLimits {
-    /// `policy.pixelBudget`, under its old name.
-    @available(*, deprecated, renamed: "policy.pixelBudget")
-    public var pixelBudget: Int {
-        get { policy.pixelBudget }
-        set { policy.pixelBudget = newValue }
-    }
-
-    /// `policy.strict`, under its old name.
-    @available(*, deprecated, renamed: "policy.strict")
-    public var strict: Bool {
-        get { policy.strict }
-        set { policy.strict = newValue }
-    }
-
-    /// `policy.acceptDamaged`, under its old name.
-    @available(*, deprecated, renamed: "policy.acceptDamaged")
-    public var acceptDamaged: Bool {
-        get { policy.acceptDamaged }
-        set { policy.acceptDamaged = newValue }
-    }
-
-    /// `policy.rules`, under its old name.
-    @available(*, deprecated, renamed: "policy.rules")
-    public var rules: AppleRules {
-        get { policy.rules }
-        set { policy.rules = newValue }
-    }
-}
-
 extension AttachmentPolicy {
     /// The engine's limits for this policy: `base` with the policy in it, byte cap and decoded
     /// budget no looser than the rules' (`ProcessingLimits.init(_:policy:)`).

@@ -18,13 +18,6 @@ public struct AppleRules: Sendable, Hashable {
     /// `AttachmentPreparer.Configuration.admissionBudget`).
     public var decodedBudget = 24_000_000
 
-    /// The per-image decoded budget, under its old name.
-    @available(*, deprecated, renamed: "decodedBudget")
-    public var memoryBudget: Int {
-        get { decodedBudget }
-        set { decodedBudget = newValue }
-    }
-
     /// The rules as Apple documents them; the same as `AppleRules()`.
     public static let standard = AppleRules()
 

@@ -47,12 +47,6 @@ extension AttachmentPreparer {
         /// the per-image decoded budget, `rules.decodedBudget` and `limits.decodedBudget`.
         public var admissionBudget = 256_000_000
 
-        /// The admission budget, under its old name.
-        @available(*, deprecated, renamed: "admissionBudget")
-        public var memoryBudget: Int {
-            get { admissionBudget }
-            set { admissionBudget = newValue }
-        }
         /// The disk the spooled downloads of one preparer may hold at once in one folder, in bytes.
         public var spoolBudget = 2_000_000_000
         /// The largest image download, in bytes (`policy.imageInputCap`): an image over it is
@@ -112,33 +106,3 @@ extension AttachmentPreparer {
     }
 }
 
-/// The policy's fields under their old names, from before `policy` held them.
-extension AttachmentPreparer.Configuration {
-    /// `policy.rules`, under its old name.
-    @available(*, deprecated, renamed: "policy.rules")
-    public var rules: AppleRules {
-        get { policy.rules }
-        set { policy.rules = newValue }
-    }
-
-    /// `policy.strict`, under its old name.
-    @available(*, deprecated, renamed: "policy.strict")
-    public var strict: Bool {
-        get { policy.strict }
-        set { policy.strict = newValue }
-    }
-
-    /// `policy.acceptDamaged`, under its old name.
-    @available(*, deprecated, renamed: "policy.acceptDamaged")
-    public var acceptDamaged: Bool {
-        get { policy.acceptDamaged }
-        set { policy.acceptDamaged = newValue }
-    }
-
-    /// `policy.settingNames`, under its old name.
-    @available(*, deprecated, renamed: "policy.settingNames")
-    public var settingNames: SettingNames {
-        get { policy.settingNames }
-        set { policy.settingNames = newValue }
-    }
-}

@@ -47,12 +47,4 @@ extension Thumbnail {
     {
         try await image(from: Data(bytes), maxSide: maxSide, quality: quality)
     }
-
-    /// `image(from:maxSide:quality:)` from `[UInt8]`, under its first name.
-    @available(*, deprecated, renamed: "image(from:maxSide:quality:)")
-    public static func jpeg(from bytes: [UInt8], maxSide: Int, quality: Int = 80) async throws(AttachmentError)
-        -> Thumbnail
-    {
-        try await image(from: Data(bytes), maxSide: maxSide, quality: quality)
-    }
 }

@@ -87,14 +87,6 @@ public struct Thumbnail: Sendable, Hashable {
             steps: processed.steps, warnings: processed.warnings)
     }
 
-    /// `image(from:maxSide:quality:)` under its first name (it returns a PNG for transparency too).
-    @available(*, deprecated, renamed: "image(from:maxSide:quality:)")
-    public static func jpeg(from data: Data, maxSide: Int, quality: Int = 80) async throws(AttachmentError)
-        -> Thumbnail
-    {
-        try await image(from: data, maxSide: maxSide, quality: quality)
-    }
-
     /// The engine's limits for a thumbnail: the main output fitted to the same box (so the
     /// thumbnail is taken from it, the decode at the scale that box needs), an animation cut to
     /// its first frame (one frame over a cap of 1: only that frame is decoded).

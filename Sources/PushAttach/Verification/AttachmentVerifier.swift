@@ -28,14 +28,6 @@ public struct AttachmentVerifier: Sendable {
         self.decode = decode
     }
 
-    /// A verifier with the policy's fields given one by one, from before `policy` held them.
-    @available(*, deprecated, message: "use init(policy:decode:)")
-    public init(rules: AppleRules, strict: Bool = false, acceptDamaged: Bool = false, decode: Bool = true, pixelBudget: Int = 50_000_000) {
-        self.init(
-            policy: AttachmentPolicy(rules: rules, pixelBudget: pixelBudget, strict: strict, acceptDamaged: acceptDamaged),
-            decode: decode)
-    }
-
     private var verifier: Verifier { Verifier(options: VerifyOptions(decode: decode, policy: policy)) }
 
     /// The verdict on the file at `url`. A file far over every cap is judged from its first
@@ -101,40 +93,3 @@ extension AttachmentReport {
     }
 }
 
-/// The policy's fields under their old names, from before `policy` held them.
-extension AttachmentVerifier {
-    /// `policy.rules`, under its old name.
-    @available(*, deprecated, renamed: "policy.rules")
-    public var rules: AppleRules {
-        get { policy.rules }
-        set { policy.rules = newValue }
-    }
-
-    /// `policy.strict`, under its old name.
-    @available(*, deprecated, renamed: "policy.strict")
-    public var strict: Bool {
-        get { policy.strict }
-        set { policy.strict = newValue }
-    }
-
-    /// `policy.acceptDamaged`, under its old name.
-    @available(*, deprecated, renamed: "policy.acceptDamaged")
-    public var acceptDamaged: Bool {
-        get { policy.acceptDamaged }
-        set { policy.acceptDamaged = newValue }
-    }
-
-    /// `policy.pixelBudget`, under its old name.
-    @available(*, deprecated, renamed: "policy.pixelBudget")
-    public var pixelBudget: Int {
-        get { policy.pixelBudget }
-        set { policy.pixelBudget = newValue }
-    }
-
-    /// `policy.settingNames`, under its old name.
-    @available(*, deprecated, renamed: "policy.settingNames")
-    public var settingNames: SettingNames {
-        get { policy.settingNames }
-        set { policy.settingNames = newValue }
-    }
-}
