@@ -39,7 +39,7 @@ JPEG_TESTS := JPEG|ValidationByDC|PlanarTranscode|CMYK
 # (Scripts/warnings-check). Every suite (debug) in one process, the JPEG suites again with the own JPEG decoding off, the
 # JPEG fence, the proof that only the planner makes a refusal or an UNErrorCode and nothing reads
 # a reason back (Scripts/decision-sites), the count of undocumented public symbols (zero, from the
-# symbol graphs), every Swift sample of the docs found verbatim in Examples/Sources/DocSnippets
+# symbol graphs) and the DocC archives with zero docc warnings (Scripts/docs), every Swift sample of the docs found verbatim in Examples/Sources/DocSnippets
 # (which the Examples build compiles), the proof
 # that the command line uses the public library only, the proofs that PushAttachExtension imports
 # no C module and that its UserNotifications glue type-checks against Apple's documented
@@ -54,7 +54,7 @@ test:
 	env -u PUSHATTACH_CORPUS PUSHATTACH_JPEG_DECODER=libjpeg $(SWIFT) test --skip-build --filter '$(JPEG_TESTS)'
 	./Scripts/jpeg-fence-check
 	./Scripts/decision-sites --check >/dev/null
-	./Scripts/doc-coverage --quiet
+	./Scripts/docs
 	./Scripts/doc-snippets-check >/dev/null || ./Scripts/doc-snippets-check
 	./Scripts/public-api-check
 	SWIFT=$(SWIFT) ./Scripts/extension-imports-check
@@ -222,18 +222,11 @@ test-tsan: deps
 # The libraries' documentation (DocC catalogs Sources/PushAttach/PushAttach.docc and
 # Sources/PushAttachBatch/PushAttachBatch.docc) as static sites in .build/docs/PushAttach.doccarchive
 # and .build/docs/PushAttachBatch.doccarchive, with the toolchain's own docc (no plugin: no package
-# dependencies).
+# dependencies), from the debug build's modules; the aliases of types underneath get pages of
+# their own (Scripts/docs). A docc warning fails it.
 docs: deps
-	$(SWIFT) build --target PushAttachBatch --scratch-path .build/docs \
-	    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc .build/docs/symbol-graphs
-	set -e; for module in PushAttach PushAttachBatch; do \
-	    rm -rf .build/docs/graphs-$$module && mkdir -p .build/docs/graphs-$$module; \
-	    cp .build/docs/symbol-graphs/$$module.symbols.json .build/docs/graphs-$$module/; \
-	    cp .build/docs/symbol-graphs/$$module@*.symbols.json .build/docs/graphs-$$module/ 2>/dev/null || true; \
-	    docc convert Sources/$$module/$$module.docc --additional-symbol-graph-dir .build/docs/graphs-$$module \
-	        --fallback-display-name $$module --fallback-bundle-identifier com.pushattach.$$module \
-	        --output-dir .build/docs/$$module.doccarchive; \
-	done
+	$(SWIFT) build
+	./Scripts/docs
 	@echo "make docs: open .build/docs/PushAttach.doccarchive/index.html and .build/docs/PushAttachBatch.doccarchive/index.html"
 
 format:

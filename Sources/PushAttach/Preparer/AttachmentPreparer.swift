@@ -54,8 +54,11 @@ public final class AttachmentPreparer: Sendable {
     ///         URL(string: "https://cdn.example.com/cat.webp")!, typeHint: "image",
     ///         into: URL(fileURLWithPath: "/tmp/attachments"))
     ///
-    /// - Parameter typeHint: what the sender says it is: coarse ("image"), MIME, UTI or an
-    ///   extension; a hint the bytes contradict is a warning (an error when `strict`).
+    /// - Parameters:
+    ///   - url: the media, `http` or `https`.
+    ///   - typeHint: what the sender says it is: coarse ("image"), MIME, UTI or an extension; a
+    ///     hint the bytes contradict is a warning (an error when `strict`).
+    ///   - folder: the folder the attachment is written into.
     /// - Returns: the written file and what it is.
     /// - Throws: `AttachmentError`, whose `kind` names the stage that failed.
     public func prepare(_ url: URL, typeHint: String? = nil, into folder: URL) async throws(AttachmentError)

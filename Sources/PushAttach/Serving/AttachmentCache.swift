@@ -118,6 +118,7 @@ public final class AttachmentCache: Sendable {
     /// Opens the cache in `folder`, creating it when missing.
     ///
     /// - Parameters:
+    ///   - folder: the cache's folder (its `entries/` and `work/`).
     ///   - capacity: bytes of entries kept; the least recently used go first. Default 1 GB.
     ///   - rejectionTTL: how long a refusal (422, 404) is answered from the cache. Default 60 s.
     ///   - settingNames: how its errors spell the settings they name; the folder is

@@ -41,9 +41,11 @@ public final class SingleFlight<Value: Sendable>: @unchecked Sendable {
 
     /// A set of flights allowing `limit` keys in flight at once.
     ///
-    /// - Parameter start: how a flight's work is started: by default `Task { await work() }`;
-    ///   a server that keeps its own threads passes `{ work in Task(executorPreference: mine) { await work() } }`.
-    ///   The task is kept for `cancelAll()`.
+    /// - Parameters:
+    ///   - limit: the most keys in flight at once.
+    ///   - start: how a flight's work is started: by default `Task { await work() }`; a server
+    ///     that keeps its own threads passes `{ work in Task(executorPreference: mine) { await work() } }`.
+    ///     The task is kept for `cancelAll()`.
     public init(
         limit: Int,
         start: @escaping @Sendable (@escaping @Sendable () async -> Void) -> Task<Void, Never> = { work in

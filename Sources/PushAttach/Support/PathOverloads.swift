@@ -3,31 +3,8 @@ import MediaTypes
 import SystemSupport
 
 // The same calls with a file-system path where the main form takes a `URL`, and bytes as
-// `[UInt8]` where it takes `Data`: servers hold both, and the five-line example reads the same
-// either way.
-
-extension AttachmentPreparer {
-    /// `prepare(_:typeHint:into:)` into the folder at the path `folder`.
-    ///
-    ///     let a = try await AttachmentPreparer.shared.prepare(url, typeHint: "image", into: "/var/lib/push")
-    public func prepare(_ url: URL, typeHint: String? = nil, into folder: String) async throws(AttachmentError)
-        -> PreparedAttachment
-    {
-        try await prepare(url, typeHint: typeHint, into: URL(fileURLWithPath: folder))
-    }
-
-    /// `prepare(_:typeHint:into:)` of the URL text `url` into the folder at the path `folder`.
-    public func prepare(_ url: String, typeHint: String? = nil, into folder: String) async throws(AttachmentError)
-        -> PreparedAttachment
-    {
-        try await prepare(url, typeHint: typeHint, into: URL(fileURLWithPath: folder))
-    }
-
-    /// `prepare(_:into:)` (a batch) into the folder at the path `folder`.
-    public func prepare(_ urls: [URL], into folder: String) -> AsyncStream<BatchResult> {
-        prepare(urls, into: URL(fileURLWithPath: folder))
-    }
-}
+// `[UInt8]` where it takes `Data`: servers hold both. `prepare` takes a folder's `URL` only, so
+// its forms stay few.
 
 extension AttachmentVerifier {
     /// `verify(fileAt:)` for the file at the path `path`.

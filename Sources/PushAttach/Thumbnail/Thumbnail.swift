@@ -37,6 +37,7 @@ public struct Thumbnail: Sendable, Hashable {
     /// threads of its own, off Swift's cooperative pool.
     ///
     /// - Parameters:
+    ///   - data: the image's bytes (JPEG, PNG, GIF, WebP, HEIC or AVIF).
     ///   - maxSide: the side of the square box the thumbnail fits in (at least 1).
     ///   - quality: JPEG quality, 1...100.
     /// - Throws: `AttachmentError` of kind `.invalidArgument` for a side or quality out of

@@ -43,7 +43,9 @@ public struct AttachmentVerifier: Sendable {
     /// threads (`pushattach verify` checks a batch of files at once on every core). A server
     /// calls the `async` `verify(fileAt:)`, which runs on the preparer's pool instead.
     ///
-    /// - Parameter displayPath: the path the report names (as the user typed it); `url.path` when nil.
+    /// - Parameters:
+    ///   - url: the file to judge.
+    ///   - displayPath: the path the report names (as the user typed it); `url.path` when nil.
     public func verifyBlocking(fileAt url: URL, displayPath: String? = nil) -> AttachmentReport {
         let path = displayPath ?? url.path
         return AttachmentReport(verifier.verify(fileAt: url, displayPath: path), path: path)

@@ -31,8 +31,10 @@ public struct BatchReport: Sendable, Hashable {
     /// Reads `folder/manifest.json` and writes `folder/report.html` over any earlier one,
     /// atomically. Memory stays flat however many entries there are.
     ///
-    /// - Parameter settingNames: how an error spells the setting it names (the command line
-    ///   gives its flags: "re-run with --resume").
+    /// - Parameters:
+    ///   - folder: the batch's folder.
+    ///   - settingNames: how an error spells the setting it names (the command line gives its
+    ///     flags: "re-run with --resume").
     /// - Throws: `AttachmentError` `.invalidArgument` when the folder has no `manifest.json` (no
     ///   batch finished there; the reason says whether one is running or was interrupted) or one
     ///   that is not a manifest; `.writeFailed` when the folder cannot be read or written.
@@ -86,6 +88,7 @@ public struct AttachmentMerge: Sendable, Hashable {
     /// Merges `folder`'s journals into `folder/manifest.json`, under the folder's lock.
     ///
     /// - Parameters:
+    ///   - folder: the batch's folder.
     ///   - partial: merge what the journals hold even when a shard has no journal or has not
     ///     finished (its items are then missing from `manifest.json`).
     ///   - settingNames: how the error spells the setting it names (the command line gives its
