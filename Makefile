@@ -7,9 +7,10 @@ DEBS := libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libwebp-dev libcurl4-op
 TEST_DEBS := chromium
 CONFIG ?= debug
 
-# The version, from the one place it is written (PushAttachVersion.current): the package's and the
+# The version, from the one place it is written (ReleaseVersion.current, the library's
+# PushAttachVersion.current): the package's and the
 # image's names, and what `pushattach --version` must say.
-VERSION := $(shell sed -n 's/^ *public static let current = "\(.*\)"$$/\1/p' Sources/PushAttach/Support/Version.swift)
+VERSION := $(shell sed -n 's/^ *package static let current = "\(.*\)"$$/\1/p' Sources/MediaTypes/Release/ReleaseVersion.swift)
 
 .PHONY: all deps build release check test conformance demo memory-check bench compare serve-bench serve-cdn-check format clean fuzz census test-asan test-tsan docs scale-demo stress deb deb-check image
 

@@ -82,8 +82,9 @@ public struct FetchPolicy: Sendable {
     public var retryAfterLimit: Duration = .seconds(10)
     /// The first backoff; doubled per retry, with full jitter.
     public var retryBaseDelay: Duration = .milliseconds(200)
-    /// The `User-Agent` header sent with every request. Must be one line.
-    public var userAgent = "PushAttach/0.1 (+rich push attachment preparer)"
+    /// The `User-Agent` header sent with every request: by default
+    /// `PushAttach/<version> (+rich push attachment preparer)`. Must be one line.
+    public var userAgent = "PushAttach/\(ReleaseVersion.current) (+rich push attachment preparer)"
     /// The `Accept` header: by default the formats iOS shows as attachments first, then WebP
     /// (transcoded here), then any other media, so a CDN that negotiates formats sends the JPEG
     /// it holds rather than AVIF or WebP (`FetchPolicy.defaultAccept`). Nil sends libcurl's
