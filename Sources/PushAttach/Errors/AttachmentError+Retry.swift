@@ -23,6 +23,12 @@ extension AttachmentError {
         }
     }
 
+    /// Whether the call ended because its task was cancelled (or its preparer shut down):
+    /// nothing was written, and nothing went wrong that a retry would change.
+    ///
+    ///     catch where error.isCancellation { return }   // the caller went away
+    public var isCancellation: Bool { kind == .cancelled }
+
     /// How long the origin asked to wait before trying again (its `Retry-After` header on a 429
     /// or 503, delay-seconds or an HTTP-date), also when the call's deadline
     /// (`Configuration.callDeadline`) passed after such an answer; nil when it did not say.

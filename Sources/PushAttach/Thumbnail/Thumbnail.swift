@@ -43,7 +43,8 @@ public struct Thumbnail: Sendable, Hashable {
     /// - Throws: `AttachmentError` of kind `.invalidArgument` for a side or quality out of
     ///   range, `.rejected` for bytes that are not a decodable image (or a pixel bomb; `refusal`
     ///   says which, `.noPicture` for audio and movies), `.processingFailed` when the engine
-    ///   fails, `.cancelled` when the task was cancelled.
+    ///   fails, `.cancelled` when the task was cancelled (at once while the call waits for one
+    ///   of the threads; a decode already running finishes first).
     /// - Complexity: one decode at reduced scale (an animation's first frame only), one resize,
     ///   two small encodes.
     public static func image(from data: Data, maxSide: Int, quality: Int = 80) async throws(AttachmentError)
@@ -58,7 +59,8 @@ public struct Thumbnail: Sendable, Hashable {
         if Task.isCancelled { throw .cancelled(nil) }
         let chosen = limits(maxSide: maxSide, quality: quality)
         let policy = chosen.policy
-        let outcome: Result<ProcessingResult, AttachmentError> = await Offload.images.run { processor in
+        // Cancelled while it waits for a thread, the call ends at once and its decode never runs.
+        let ran: Result<ProcessingResult, AttachmentError>? = await Offload.images.runUnlessCancelled { processor in
             let facts = MediaCheck.facts(data, fileExtension: nil, policy: policy)
             let plan = Planner.thumbnailPlan(facts, policy: policy)
             if let refusal = plan.refusal { return .failure(AttachmentError(refusal, url: nil)) }
@@ -72,6 +74,7 @@ public struct Thumbnail: Sendable, Hashable {
                 return .failure(AttachmentError(refusal, url: nil))
             }
         }
+        guard let outcome = ran else { throw .cancelled(nil) }
         let processed: ProcessingResult
         switch outcome {
         case .success(let result): processed = result

@@ -37,6 +37,28 @@ package final class WorkerPool<State>: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` on one of the pool's threads, unless the calling task is cancelled before a
+    /// thread takes it: then this returns nil at once, and the job, when its turn comes, does
+    /// nothing. A job a thread has started runs to its end and its result is returned.
+    ///
+    ///     guard let thumb = await pool.runUnlessCancelled({ engine in engine.thumbnail(data) }) else {
+    ///         throw CancellationError()
+    ///     }
+    package func runUnlessCancelled<T: Sendable>(_ body: @escaping @Sendable (State) -> T) async -> T? {
+        let job = CancellableJob<T>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+                guard job.install(continuation) else { return continuation.resume(returning: nil) }
+                queue.enqueue { state in
+                    guard job.start() else { return }
+                    job.finish(body(state))
+                }
+            }
+        } onCancel: {
+            job.cancel()
+        }
+    }
+
     /// Lets queued jobs finish, then waits until every thread has left (when called from one of
     /// the pool's own threads, it does not wait). Safe to call more than once.
     package func shutdown() {
@@ -109,5 +131,51 @@ private final class JobQueue<State>: @unchecked Sendable {
             jobIndex = 0
         }
         return job
+    }
+}
+
+/// One job of `WorkerPool.runUnlessCancelled`: who resumes its caller, the thread that ran it or
+/// the cancellation that came before a thread took it.
+private final class CancellableJob<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T?, Never>?
+    private var started = false
+    private var cancelled = false
+
+    /// Keeps the caller's continuation; false when the task was cancelled already.
+    func install(_ continuation: CheckedContinuation<T?, Never>) -> Bool {
+        lock.withLock {
+            guard !cancelled else { return false }
+            self.continuation = continuation
+            return true
+        }
+    }
+
+    /// A thread takes the job; false when it was cancelled first (the caller has its nil).
+    func start() -> Bool {
+        lock.withLock {
+            guard !cancelled else { return false }
+            started = true
+            return true
+        }
+    }
+
+    func finish(_ value: T) {
+        let waiting: CheckedContinuation<T?, Never>? = lock.withLock {
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: value)
+    }
+
+    /// The caller's task is cancelled: it gets nil now, unless a thread has started the job.
+    func cancel() {
+        let waiting: CheckedContinuation<T?, Never>? = lock.withLock {
+            cancelled = true
+            guard !started else { return nil }
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: nil)
     }
 }

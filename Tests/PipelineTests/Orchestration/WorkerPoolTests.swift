@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PushAttach
@@ -32,5 +33,25 @@ struct WorkerPoolTests {
         #expect(await pool.run { $0 } == 0)
         pool.shutdown()
         #expect(pool.liveThreads == 0)
+    }
+
+    /// A job whose caller is cancelled while it waits for the one thread (held by another job)
+    /// returns nil, and never runs once the thread is free; one not cancelled returns its value.
+    @Test func aCancelledWaitingJobNeverRuns() async {
+        let pool = WorkerPool<Int>(name: "test", threads: 1) { 0 }
+        defer { pool.shutdown() }
+        let gate = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        let blocker = Task { await pool.run { _ in holding.signal(); gate.wait() } }
+        holding.wait()  // the thread is taken
+        let ran = Mutex(false)
+        let waiting = Task { await pool.runUnlessCancelled { _ in ran.withLock { $0 = true }; return 1 } }
+        waiting.cancel()
+        gate.signal()
+        #expect(await waiting.value == nil)
+        await blocker.value
+        #expect(await pool.run { $0 + 2 } == 2)  // the queue is drained: the cancelled job had its turn
+        #expect(ran.withLock { $0 } == false)
+        #expect(await pool.runUnlessCancelled { $0 + 3 } == 3)
     }
 }

@@ -4,6 +4,27 @@ import TestSupport
 import Testing
 
 @Suite struct ThumbnailTests {
+    /// A cancelled task gets `.cancelled` (`isCancellation`), not a thumbnail.
+    @Test func aCancelledCallEndsAsACancellation() async throws {
+        let photo = try Corpus.data(Fixtures.photo)
+        let gate = AsyncStream.makeStream(of: Void.self)
+        let task = Task { () -> AttachmentError? in
+            for await _ in gate.stream { break }  // runs on once cancelled
+            do throws(AttachmentError) {
+                _ = try await Thumbnail.image(from: photo, maxSide: 256)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        task.cancel()
+        gate.continuation.finish()
+        let error = await task.value
+        #expect(error?.kind == .cancelled)
+        #expect(error?.isCancellation == true)
+        #expect(error?.isRetryable == false)
+    }
+
     @Test func aPhotoThumbnailIsDecodedAtReducedScale() async throws {
         let photo = try Corpus.data(Fixtures.photo)
         let thumbnail = try await Thumbnail.image(from: photo, maxSide: 256)
