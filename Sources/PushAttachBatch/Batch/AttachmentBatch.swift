@@ -138,7 +138,8 @@ public struct AttachmentBatch: Sendable {
     /// started, finished or skipped, and notes. `observe` is called from the batch's tasks, one
     /// event at a time per item but from several items at once: make it thread-safe and quick.
     /// Cancelling the calling task interrupts the batch: unfinished items are abandoned, the
-    /// journal is kept, and the summary says `interrupted` (resume finishes it).
+    /// journal is kept, and the summary says `interrupted` (resume finishes it). A folder that
+    /// holds an earlier batch's journal is refused (`.invalidArgument`) unless `options.resume`.
     ///
     ///     let summary = try await batch.run([.file(list)]) { event in
     ///         if case .finished(let entry) = event, entry.status != .prepared { log(entry.reason ?? "") }
@@ -146,6 +147,7 @@ public struct AttachmentBatch: Sendable {
     public func run(_ inputs: [BatchInput], observe: @escaping @Sendable (Event) -> Void)
         async throws(AttachmentError) -> BatchSummary
     {
+        try refuseAnEarlierRun()
         let lists = try writeURLLists(inputs)
         defer { for list in lists.temporary { try? FileManager.default.removeItem(at: list) } }
         let prepare = try prepareOptions(inputs: lists.paths)
@@ -188,6 +190,20 @@ public struct AttachmentBatch: Sendable {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+
+    /// Throws when the folder holds an earlier batch's journal and `options.resume` is off: a run
+    /// would fetch everything again and leave files its `manifest.json` does not list. A batch
+    /// holding the folder now is left to the lock, which names its process.
+    private func refuseAnEarlierRun() throws(AttachmentError) {
+        guard !options.resume, !Self.isInUse(folder),
+            let size = try? FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int, size > 0
+        else { return }
+        let names = configuration.policy.settingNames
+        throw AttachmentError(
+            kind: .invalidArgument,
+            reason: "\(folder.path) already holds a batch's journal (\(journal.lastPathComponent)); resume it with "
+                + "\(names[.resume]), or choose an empty \(names[.container])")
     }
 
     /// The batch runner's options: the configuration's, then this batch's.

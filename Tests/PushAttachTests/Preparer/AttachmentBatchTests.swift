@@ -47,6 +47,17 @@ struct AttachmentBatchTests {
         let hits = (server.hits("/a.jpg"), server.hits("/b.webp"))
         #expect(hits == (1, 1))
 
+        // Again without resume: refused before anything is fetched, as the command line does.
+        let refused = await #expect(throws: AttachmentError.self) {
+            try await AttachmentBatch(folder: folder.url, configuration: Self.configuration()).run([.urls(urls)])
+        }
+        #expect(refused?.kind == .invalidArgument)
+        #expect(
+            refused?.reason
+                == "\(folder.url.path) already holds a batch's journal (manifest.jsonl); resume it with "
+                + "AttachmentBatch.Options.resume, or choose an empty container folder")
+        #expect((server.hits("/a.jpg"), server.hits("/b.webp")) == (1, 1))
+
         var options = AttachmentBatch.Options()
         options.resume = true
         let again = try await AttachmentBatch(folder: folder.url, configuration: Self.configuration(), options: options)
