@@ -21,18 +21,28 @@ struct ProxyTests {
         }
     }
 
+    /// `proxiedPolicy` with the loopback origin's own address exempt from the guard (the
+    /// allowlist tests use), so it stands for a public origin.
+    private func proxiedPolicy(_ proxy: TestForwardProxy, exempting origin: TestHTTPServer) -> FetchPolicy {
+        proxiedPolicy(proxy) { $0.allowedPrivateAddressesForTesting = ["127.0.0.1:\(origin.port)"] }
+    }
+
+    private static func originAndProxy() throws -> (TestHTTPServer, TestForwardProxy) {
+        (try TestHTTPServer(), try TestForwardProxy())
+    }
+
+    private static func stop(_ origin: TestHTTPServer, _ proxy: TestForwardProxy) {
+        proxy.stop()
+        origin.stop()
+    }
+
     /// With private networks refused, an allowed target goes through the proxy, whose own
     /// (loopback) address the guard lets through: the proxy saw the absolute URL, the origin
     /// the request.
     @Test func anAllowedTargetGoesThroughTheProxy() async throws {
-        let origin = try TestHTTPServer()
-        let proxy = try TestForwardProxy()
-        defer {
-            proxy.stop()
-            origin.stop()
-        }
-        let client = HTTPClient(
-            policy: proxiedPolicy(proxy) { $0.allowedPrivateAddressesForTesting = ["127.0.0.1:\(origin.port)"] })
+        let (origin, proxy) = try Self.originAndProxy()
+        defer { Self.stop(origin, proxy) }
+        let client = HTTPClient(policy: proxiedPolicy(proxy, exempting: origin))
         let url = origin.url("/ok")
         let response = try await client.fetch(url)
         #expect(response.status == 200)
@@ -68,14 +78,9 @@ struct ProxyTests {
     /// A redirect from an allowed origin to a private address is judged at its hop, before the
     /// proxy is asked for it.
     @Test func aRedirectToAPrivateTargetIsRefusedAtItsHop() async throws {
-        let origin = try TestHTTPServer()
-        let proxy = try TestForwardProxy()
-        defer {
-            proxy.stop()
-            origin.stop()
-        }
-        let client = HTTPClient(
-            policy: proxiedPolicy(proxy) { $0.allowedPrivateAddressesForTesting = ["127.0.0.1:\(origin.port)"] })
+        let (origin, proxy) = try Self.originAndProxy()
+        defer { Self.stop(origin, proxy) }
+        let client = HTTPClient(policy: proxiedPolicy(proxy, exempting: origin))
         let target = "http://10.1.2.3/secret"
         let first = origin.url("/redirect-to?url=\(target)")
         let error = await fetchError(client, first)
@@ -101,12 +106,8 @@ struct ProxyTests {
 
     /// A host in `noProxy` is reached directly, through the connect-time guard.
     @Test func aHostInNoProxyIsReachedDirectly() async throws {
-        let origin = try TestHTTPServer()
-        let proxy = try TestForwardProxy()
-        defer {
-            proxy.stop()
-            origin.stop()
-        }
+        let (origin, proxy) = try Self.originAndProxy()
+        defer { Self.stop(origin, proxy) }
         let client = HTTPClient(policy: proxiedPolicy(proxy) { $0.noProxy = ["127.0.0.1"] })
         let error = await fetchError(client, origin.url("/ok"))
         #expect(error == .addressRefused(url: origin.url("/ok"), address: "127.0.0.1", rule: "loopback, 127.0.0.0/8"))
