@@ -15,14 +15,15 @@ public struct BatchEntry: Sendable, Hashable {
         case failed
     }
 
-    /// Milliseconds spent on the item per stage.
+    /// The time spent on the item per stage, as `AttachmentEvent` gives it (the manifest keeps
+    /// whole milliseconds, `download_ms`).
     public struct Timings: Sendable, Hashable {
         /// Downloading (or reading a local file).
-        public var download: Int
+        public var download: Duration
         /// Sniffing, checking, decoding, resizing and encoding.
-        public var process: Int
+        public var process: Duration
         /// Writing the attachment and its thumbnail.
-        public var write: Int
+        public var write: Duration
     }
 
     /// The item's position among everything the inputs yielded.
@@ -104,7 +105,8 @@ public struct BatchEntry: Sendable, Hashable {
         thumbnailURL = entry.thumbnail.map { folder.appendingPathComponent($0) }
         warnings = entry.warnings
         timings = Timings(
-            download: entry.timings.downloadMs, process: entry.timings.processMs, write: entry.timings.writeMs)
+            download: .milliseconds(entry.timings.downloadMs), process: .milliseconds(entry.timings.processMs),
+            write: .milliseconds(entry.timings.writeMs))
     }
 
     /// `hex` (two lowercase or uppercase digits per byte) as bytes; nil when it is not hex.

@@ -217,10 +217,14 @@ final class PrepareReporter: @unchecked Sendable {
     static func detailLines(_ entry: BatchEntry) -> [String] {
         let t = entry.timings
         return (entry.transform ?? []).map { "  step: \(shown($0))" } + entry.warnings.map { "  warning: \(shown($0))" }
-            + ["  timings: download \(t.download) ms, process \(t.process) ms, write \(t.write) ms"]
+            + ["  timings: download \(Self.ms(t.download)) ms, process \(Self.ms(t.process)) ms, write \(Self.ms(t.write)) ms"]
     }
 
     private static func shown(_ text: String) -> String { DisplayText.escaped(text) }
+    /// Whole milliseconds of `duration`, as the manifest keeps them.
+    private static func ms(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
 
     private func say(_ line: String) {
         lock.withLock {

@@ -38,6 +38,8 @@ struct AttachmentBatchTests {
         let byInput = Dictionary(uniqueKeysWithValues: entries.map { ($0.input, $0) })
         let a = try #require(byInput[urls[0].absoluteString])
         #expect(a.status == .prepared && a.action != nil && a.typeHint == "public.jpeg")
+        let _: Duration = a.timings.download  // the events' time type
+        #expect(a.timings.download + a.timings.process + a.timings.write > .zero)
         #expect(a.fileURL.map { FileManager.default.fileExists(atPath: $0.path) } == true)
         #expect(byInput[urls[1].absoluteString]?.action == .convert)
         #expect(byInput[urls[2].absoluteString]?.status == .failed)
