@@ -151,6 +151,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
     }
 
+    /// The server's preparation budget, not the preparer's own call deadline, bounds a
+    /// preparation: a download longer than `preparer.callDeadline` and within `prepareTimeout`
+    /// is served.
+    @Test func aPreparationIsBoundedByTheServersBudgetNotThePreparersCallDeadline() throws {
+        let rig = try ServeRig {
+            $0.preparer.callDeadline = .milliseconds(200)
+            $0.prepareTimeout = .seconds(120)
+            $0.deadline = .seconds(120)
+        }
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        // The origin drips its 13 KB a byte at a time: longer than 200 ms however fast the machine.
+        rig.origin.route("/dripped.jpg") { _ in
+            TestHTTPServer.Response(status: 200, headers: [("Content-Type", "image/jpeg")], body: .drip(jpeg, every: .microseconds(50)))
+        }
+        let answer = try rig.get(rig.link("/dripped.jpg"))
+        #expect(answer.status == 200, "\(String(decoding: answer.body.prefix(300), as: UTF8.self))")
+    }
+
     @Test func anOriginSlowerThanTheDeadlineIs504() throws {
         let rig = try ServeRig { $0.deadline = .milliseconds(800) }
         let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))

@@ -112,11 +112,14 @@ extension AttachmentServer {
         /// restarted with another long side or quality does not answer with the old files.
         var variant: String { "long=\(preparer.limits.maxLongSide);q=\(preparer.limits.quality)" }
 
-        /// The preparer's configuration as the server runs it: the preparation budget for
-        /// downloads (and no shorter low-speed cutoff), no retries (the client retries), no
-        /// thumbnails (made per link from the cached file).
+        /// The preparer's configuration as the server runs it: the preparation budget for the
+        /// whole call and for downloads (and no shorter low-speed cutoff), no retries (the
+        /// client retries), no thumbnails (made per link from the cached file).
         var effectivePreparer: AttachmentPreparer.Configuration {
             var configuration = preparer
+            // A preparation outlives the request that started it (a retry joins it): the
+            // preparer's own call deadline must not end it before the server's budget does.
+            configuration.callDeadline = prepareTimeout
             configuration.fetch.deadline = prepareTimeout
             // An origin slow to its first byte is cut off by the deadline, not by an earlier low-speed rule.
             configuration.fetch.lowSpeedTime = max(configuration.fetch.lowSpeedTime, configuration.fetch.deadline)
