@@ -1,5 +1,6 @@
 import Foundation
 import PushAttach
+import TestSupport
 import Testing
 
 @Suite struct AttachmentCacheTests {
@@ -12,6 +13,16 @@ import Testing
     @discardableResult
     func storeBytes(_ count: Int, _ cache: AttachmentCache, as name: String) throws -> AttachmentCache.Entry {
         try cache.store(Data(repeating: 7, count: count), format: .jpeg, for: key(name))
+    }
+
+    /// Sets the modification time of `name`'s entry file `seconds` into the past. The cache's
+    /// clock is its files' modification times (shared by every replica on the folder), so this
+    /// is how a test moves time forward for one entry, with no waiting.
+    func age(_ name: String, by seconds: TimeInterval) throws {
+        let digest = key(name).digest
+        let file = folder.appendingPathComponent("entries/\(digest.prefix(2))/\(digest)")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -seconds)], ofItemAtPath: file.path)
     }
 
     @Test func aStoredEntryReadsBackWithItsAnswer() throws {
@@ -124,14 +135,20 @@ import Testing
 
     @Test func refusalsExpireAfterTheirTTLAndOtherFailuresAreNotKept() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cache = try AttachmentCache(folder: folder, rejectionTTL: .milliseconds(300))
+        let cache = try AttachmentCache(folder: folder, rejectionTTL: .seconds(60))
         let refusal = AttachmentProblem(status: 422, error: "rejected", errorCode: 101, reason: "not media")
         try cache.store(refusal, for: key("r"))
         let entry = try #require(cache.entry(for: key("r")))
         #expect(entry.answer.status == 422)
         #expect(try JSONDecoder().decode(AttachmentProblem.self, from: entry.body()) == refusal)
-        Thread.sleep(forTimeInterval: 0.4)
-        #expect(cache.entry(for: key("r")) == nil)
+        try age("r", by: 50)
+        #expect(cache.entry(for: key("r"))?.answer.status == 422, "50 s old: within its TTL")
+        try age("r", by: 70)
+        #expect(cache.entry(for: key("r")) == nil, "70 s old: past its TTL")
+        // A prepared file does not expire.
+        try storeBytes(1000, cache, as: "p")
+        try age("p", by: 70)
+        #expect(cache.entry(for: key("p"))?.answer.status == 200)
         try cache.store(AttachmentProblem(status: 502, error: "origin_failed", reason: "HTTP 500"), for: key("s"))
         #expect(cache.entry(for: key("s")) == nil, "a 502 is not cached")
     }
@@ -139,11 +156,11 @@ import Testing
     @Test func theLeastRecentlyUsedGoFirstAndAJustStoredEntryCanStillBeSent() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = try AttachmentCache(folder: folder, capacity: 2600)
-        // Modification times tick with the kernel's clock (a few ms): apart, so the order is theirs.
+        // Last used 20 s and 10 s ago (within the minute a hit leaves a file's time alone).
         try storeBytes(1000, cache, as: "old")
-        Thread.sleep(forTimeInterval: 0.05)
+        try age("old", by: 20)
         try storeBytes(1000, cache, as: "mid")
-        Thread.sleep(forTimeInterval: 0.05)
+        try age("mid", by: 10)
         // Storing a third passes the capacity: the oldest goes, until under 90 %.
         let newest = try storeBytes(1000, cache, as: "new")
         #expect(cache.entry(for: key("old")) == nil)
@@ -171,41 +188,51 @@ import Testing
         func add() { lock.withLock { value += 1 } }
     }
 
+    /// Fifty callers join one key while its work is held: one run, fifty answers.
     @Test func concurrentCallersOfOneKeyShareOneRun() async {
         let flights = SingleFlight<Int>(limit: 4)
         let runs = Counter()
-        let values = await withTaskGroup(of: Int?.self) { group in
-            for _ in 0..<50 {
-                group.addTask {
-                    await flights.value(for: "k", timeout: .seconds(10)) {
-                        runs.add()
-                        try? await Task.sleep(for: .milliseconds(200))
-                        return 42
-                    }
+        let release = Watched(false)
+        let answers = Watched([Int?]())
+        for caller in 0..<50 {
+            let joined = flights.join(
+                "k", timeout: .seconds(300),
+                work: {
+                    runs.add()
+                    _ = await release.wait { $0 }
+                    return 42
                 }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
+            ) { value in answers.update { $0.append(value) } }
+            #expect(joined == (caller == 0 ? .started : .waiting))
         }
-        #expect(values.count == 50)
-        #expect(values.allSatisfy { $0 == 42 })
+        release.update { $0 = true }
+        let values = await answers.wait { $0.count == 50 }
+        #expect(values?.allSatisfy { $0 == 42 } == true)
         #expect(runs.value == 1)
         #expect(flights.inFlight == 0)
     }
 
     @Test func aWaiterGivesUpAtItsDeadlineWhileTheWorkGoesOn() async throws {
         let flights = SingleFlight<Int>(limit: 1)
+        let release = Watched(false)
         let finished = Counter()
         let early = await flights.value(for: "slow", timeout: .milliseconds(100)) {
-            try? await Task.sleep(for: .milliseconds(500))
+            _ = await release.wait { $0 }
             finished.add()
             return 1
         }
         #expect(early == nil)
         #expect(flights.inFlight == 1)
+        #expect(flights.unattended == 1)
         // The limit is reached: another key is refused at once, without running.
         let refused = flights.join("other", timeout: .seconds(1), work: { 2 }) { _ in Issue.record("not called") }
         #expect(refused == .full)
-        try await Task.sleep(for: .milliseconds(700))
+        // The work went on: a later caller of the key joins it and gets its value when it ends.
+        let late = Watched([Int?]())
+        let joined = flights.join("slow", timeout: .seconds(300), work: { 2 }) { value in late.update { $0.append(value) } }
+        #expect(joined == .waiting)
+        release.update { $0 = true }
+        #expect(await late.wait { !$0.isEmpty } == [1])
         #expect(finished.value == 1)
         #expect(flights.inFlight == 0)
     }

@@ -67,13 +67,9 @@ final class SharedValue<Value>: @unchecked Sendable {
 
 extension ServeRig {
     /// Waits until the server's `/metrics` text holds `line` (a preparation's state changes on
-    /// the server's threads): true once it does, false after `timeout` (a broken test).
+    /// the server's threads), woken by each change: true once it does, false after `timeout`
+    /// (a broken test).
     func waitForMetric(_ line: String, timeout: Duration = .seconds(60)) -> Bool {
-        let end = ContinuousClock.now + timeout
-        while ContinuousClock.now < end {
-            if server.metrics.split(separator: "\n").contains(Substring(line)) { return true }
-            usleep(10_000)
-        }
-        return false
+        server.waitForMetrics(timeout: timeout) { $0.split(separator: "\n").contains(Substring(line)) }
     }
 }

@@ -34,15 +34,22 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        // Another process holds the container's lock: flock(1) takes it, says so, and keeps it
+        // until its standard input closes.
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [out.appendingPathComponent(".pushattach.lock").path, "sleep", "20"]
+        holder.arguments = [out.appendingPathComponent(".pushattach.lock").path, "-c", "echo held; exec cat"]
+        let said = Pipe()
+        let input = Pipe()
+        holder.standardOutput = said
+        holder.standardInput = input
         try holder.run()
         defer {
-            holder.terminate()
+            try? input.fileHandleForWriting.close()
             holder.waitUntilExit()
         }
-        Thread.sleep(forTimeInterval: 0.3)
+        let line = said.fileHandleForReading.availableData
+        #expect(String(decoding: line, as: UTF8.self) == "held\n", "the lock is held")
         let jpeg = Corpus.testImages.appendingPathComponent("small-320x240.jpg")
         let result = try ProcessRunner.run("pushattach", ["prepare", jpeg.path, "-o", out.path])
         #expect(result.status == 2, "\(result.stderr)")

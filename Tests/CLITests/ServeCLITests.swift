@@ -53,6 +53,16 @@ import Testing
         }
 
         func terminate() { kill(process.processIdentifier, SIGTERM) }
+
+        /// Reads the child's standard error until it holds `text` (true), or until it ends.
+        func waitForOutput(containing text: String) -> Bool {
+            while !self.text.contains(text) {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { return false }
+                self.text += String(decoding: chunk, as: UTF8.self)
+            }
+            return true
+        }
     }
 
     static func link(_ url: String) -> String {
@@ -75,24 +85,23 @@ import Testing
         let path = Self.link(origin.url("/slow.jpg"))
         let answers = LockedBox<[TestHTTPClient.Response]>([])
         let clients = (0..<3).map { _ in
-            Thread {
+            TestThread {
                 if let answer = try? TestHTTPClient.get(port: port, path: path, timeout: .seconds(300)) {
                     answers.update { $0.append(answer) }
                 }
             }
         }
-        for client in clients { client.start() }
+        clients.start()
         _ = gate.waitBlocking { $0.waiting == 1 }
-        usleep(200_000)
+        // The three requests are in (the /metrics request that asks counts itself too).
+        #expect(Self.waitUntil { Self.metric("pushattach_in_flight_requests", of: port) == 4 })
         serve.terminate()
-        usleep(300_000)
+        #expect(serve.waitForOutput(containing: "draining"))
         #expect(serve.process.isRunning, "draining: still up while requests are in flight")
         gate.open()
         let (status, stderr) = serve.wait()
         #expect(status == 0, "\(stderr)")
-        #expect(stderr.contains("draining"))
-        let deadline = Date().addingTimeInterval(10)
-        while answers.value.count < 3, Date() < deadline { usleep(10_000) }
+        clients.join()
         #expect(answers.value.count == 3)
         #expect(answers.value.allSatisfy { $0.status == 200 && $0.body.starts(with: [0xFF, 0xD8]) })
         #expect(origin.hits("/slow.jpg") == 1)
@@ -105,7 +114,7 @@ import Testing
         #expect(try TestHTTPClient.get(port: serve.port, path: "/readyz").status == 200)
         let started = Date()
         serve.terminate()
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(serve.waitForOutput(containing: "draining"))
         #expect(try TestHTTPClient.get(port: serve.port, path: "/readyz").status == 503)
         #expect(try TestHTTPClient.get(port: serve.port, path: "/healthz").status == 200, "still taking connections")
         let (status, stderr) = serve.wait()
@@ -190,15 +199,17 @@ import Testing
             serve.terminate()
             _ = serve.wait()
         }
+        func text(_ file: URL) -> String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
         #expect(try TestHTTPClient.get(port: serve.port, path: "/healthz").status == 200)
-        Thread.sleep(forTimeInterval: 0.2)
+        // Each wait below is woken by the server's writes into the folder.
+        #expect(FolderEvents.waitBlocking(in: cache) { text(log).contains("/healthz") }, "the line is written")
         let rotated = cache.appendingPathComponent("access.log.1")
         try FileManager.default.moveItem(at: log, to: rotated)
         kill(serve.process.processIdentifier, SIGHUP)
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(FolderEvents.waitBlocking(in: cache) { FileManager.default.fileExists(atPath: log.path) }, "reopened")
         #expect(serve.process.isRunning, "SIGHUP does not stop the server")
         #expect(try TestHTTPClient.get(port: serve.port, path: "/readyz").status == 200)
-        Thread.sleep(forTimeInterval: 0.2)
+        #expect(FolderEvents.waitBlocking(in: cache) { text(log).contains("/readyz") })
         let old = try String(contentsOf: rotated, encoding: .utf8)
         let new = try String(contentsOf: log, encoding: .utf8)
         #expect(old.contains("\"route\":\"/healthz\"") && !old.contains("/readyz"))
@@ -220,12 +231,13 @@ import Testing
     }
 
     /// Waits until `condition` holds (each replica's state, read from its /metrics): true once it
-    /// does, false after a minute (a broken test).
+    /// does, false after ten minutes (a broken test). The replicas are other processes with no
+    /// way to tell the test of a change, so it asks again as soon as they have answered: each
+    /// check is a round trip to them, which paces the loop.
     static func waitUntil(_ condition: () -> Bool) -> Bool {
-        let end = ContinuousClock.now + .seconds(60)
+        let end = ContinuousClock.now + .seconds(600)
         while ContinuousClock.now < end {
             if condition() { return true }
-            usleep(20_000)
         }
         return false
     }
@@ -240,16 +252,16 @@ import Testing
 
     /// 30 requests at once for `path` on each replica, each set on its own thread; the answers
     /// by replica once all are in.
-    static func herd(_ path: String, on replicas: [ServeProcess]) -> (threads: [Thread], answers: LockedBox<[Int: [Result<TestHTTPClient.Response, TestHTTPClient.Failure>]]>) {
+    static func herd(_ path: String, on replicas: [ServeProcess]) -> (threads: [TestThread], answers: LockedBox<[Int: [Result<TestHTTPClient.Response, TestHTTPClient.Failure>]]>) {
         let answers = LockedBox<[Int: [Result<TestHTTPClient.Response, TestHTTPClient.Failure>]]>([:])
         let threads = replicas.enumerated().map { index, replica in
             let port = replica.port
-            return Thread {
+            return TestThread {
                 let got = TestHTTPClient.getMany(port: port, path: path, count: 30, timeout: .seconds(300))
                 answers.update { $0[index] = got }
             }
         }
-        for thread in threads { thread.start() }
+        threads.start()
         return (threads, answers)
     }
 
@@ -280,7 +292,7 @@ import Testing
         #expect(gate.waitBlocking(timeout: .seconds(60)) { $0.waiting == 1 } != nil)
         #expect(replicas.map { Self.metric("pushattach_origin_fetches_total", of: $0.port) }.reduce(0, +) == 1)
         gate.open()
-        while threads.contains(where: { !$0.isFinished }) { usleep(20_000) }
+        threads.join()
         let all = answers.value.values.flatMap { $0 }.compactMap { try? $0.get() }
         #expect(all.count == 90)
         #expect(all.allSatisfy(Self.isWhole), "\(all.filter { !Self.isWhole($0) }.map(\.status).prefix(5))")
@@ -312,7 +324,7 @@ import Testing
         // Another replica takes the lease over: a second download reaches the origin.
         #expect(gate.waitBlocking(timeout: .seconds(60)) { $0.arrived == 2 } != nil, "the lease was taken over")
         gate.open()
-        while threads.contains(where: { !$0.isFinished }) { usleep(20_000) }
+        threads.join()
         let survivors = answers.value.filter { $0.key != holder }.values.flatMap { $0 }
         let answered = survivors.compactMap { try? $0.get() }
         #expect(answered.count == 60, "\(survivors.compactMap { if case .failure(let f) = $0 { f.description } else { nil } }.prefix(3))")
@@ -348,7 +360,7 @@ import Testing
         // Eight clients at once, each asking for one new link after another, alternating replicas:
         // about eight stores in flight, each followed by an eviction.
         let workers = (0..<8).map { worker in
-            Thread {
+            TestThread {
                 for round in 0..<80 {
                     let path = Self.link(origin.url("/tiny.jpg?n=\(worker)-\(round)"))
                     let answer = Result { try TestHTTPClient.get(port: ports[(worker + round) % 2], path: path, timeout: .seconds(300)) }
@@ -364,8 +376,8 @@ import Testing
                 }
             }
         }
-        for worker in workers { worker.start() }
-        while workers.contains(where: { !$0.isFinished }) { usleep(20_000) }
+        workers.start()
+        workers.join()
         #expect(failures.value.isEmpty, "\(failures.value.count) failed: \(failures.value.prefix(3))")
         #expect(!failures.value.contains { $0.contains(cache.path) }, "no answer names the cache folder")
         #expect(answered.value == 8 * 80)
@@ -393,7 +405,7 @@ import Testing
         let failures = LockedBox<[String]>([])
         let ports = (a.port, b.port)
         let workers = (0..<4).map { worker in
-            Thread {
+            TestThread {
                 for round in 0..<3 {
                     for (index, file) in files.enumerated() {
                         let port = (worker + round + index) % 2 == 0 ? ports.0 : ports.1
@@ -414,8 +426,8 @@ import Testing
                 }
             }
         }
-        for worker in workers { worker.start() }
-        while workers.contains(where: { !$0.isFinished }) { usleep(20_000) }
+        workers.start()
+        workers.join()
         #expect(failures.value.isEmpty, "\(failures.value.prefix(3))")
         // A 0.4 MB cache cannot hold the eight answers, so
         // entries were evicted while the other replica was reading them.

@@ -15,8 +15,16 @@ private final class FailingRowSource: ImageRowSource {
     /// The thread each read came from (the producer's, never the test's).
     private(set) var readThreads = Set<UInt>()
 
-    /// Microseconds each read takes (a slow producer), 0 for none.
-    let readDelay: UInt32
+    /// The first read that starts at this row or later waits at `hold` until the test lets it
+    /// go (nil: no read waits), so the test knows the producer is mid-read.
+    let holdFrom: Int?
+    /// `entered`: the held read has started; `open`: it may go on; `log`: what ended, in order.
+    let hold = Watched(Hold())
+    struct Hold: Sendable {
+        var entered = false
+        var open = false
+        var log: [String] = []
+    }
     /// Set by the test once the wrapper's `finish()` has returned: no read may start after it,
     /// nor be under way.
     private let state = NSLock()
@@ -24,10 +32,10 @@ private final class FailingRowSource: ImageRowSource {
     private var inFlight = 0
     private var readsAfterClose = 0
 
-    init(_ pixels: PixelBuffer, failAt: Int? = nil, readDelay: UInt32 = 0) {
+    init(_ pixels: PixelBuffer, failAt: Int? = nil, holdFrom: Int? = nil) {
         self.pixels = pixels
         self.failAt = failAt
-        self.readDelay = readDelay
+        self.holdFrom = holdFrom
     }
 
     /// Marks the source closed and returns how many reads were under way at that moment.
@@ -48,7 +56,12 @@ private final class FailingRowSource: ImageRowSource {
     func readRows(into buffer: UnsafeMutablePointer<UInt8>, stride: Int, count: Int) throws(CodecError) -> Int {
         state.withLock { inFlight += 1; if closed { readsAfterClose += 1 } }
         defer { state.withLock { inFlight -= 1 } }
-        if readDelay > 0 { usleep(readDelay) }
+        let held = holdFrom.map { rowsRead >= $0 && !hold.value.entered } ?? false
+        if held {
+            hold.update { $0.entered = true }
+            _ = hold.waitBlocking { $0.open }
+        }
+        defer { if held { hold.update { $0.log.append("held read returned") } } }
         readThreads.insert(UInt(pthread_self()))
         let rowBytes = width * layout.channels
         var done = 0
@@ -138,30 +151,35 @@ private func readAll(_ source: any ImageRowSource, chunk: Int) throws -> (PixelB
         #expect(!inner.readThreads.contains(UInt(pthread_self())))
     }
 
-    /// A slow producer (200 µs a row) is mid-read most of the time, so a `finish()` that returned
-    /// before the producer left the source would be seen as a read under way at `close()`, or
-    /// as a read started after it by the end of the test.
-    @Test func anEarlyStopJoinsTheProducer() throws {
+    /// The producer is held mid-read (a read that starts past the rows the consumer takes) when
+    /// `finish()` is called: `finish()` returns only after that read has returned, and then no
+    /// read is under way and the producer is gone.
+    @Test(arguments: [0, 1, 50, 500])
+    func anEarlyStopJoinsTheProducer(stopAfter: Int) throws {
         let before = PrefetchingRowSource.liveProducers
-        var sources: [FailingRowSource] = []
-        for stopAfter in [0, 1, 50, 500] {
-            let inner = FailingRowSource(Synthetic.make(.noise, width: 64, height: 1000, layout: .gray), readDelay: 200)
-            sources.append(inner)
-            let source = PrefetchingRowSource(inner)
-            var row = [UInt8](repeating: 0, count: 64)
-            for _ in 0..<stopAfter {
-                _ = try row.withUnsafeMutableBufferPointer {
-                    try source.readRows(into: $0.baseAddress!, stride: 64, count: 1)
-                }
+        let inner = FailingRowSource(Synthetic.make(.noise, width: 64, height: 1000, layout: .gray), holdFrom: stopAfter)
+        let source = PrefetchingRowSource(inner)
+        var row = [UInt8](repeating: 0, count: 64)
+        for _ in 0..<stopAfter {
+            _ = try row.withUnsafeMutableBufferPointer {
+                try source.readRows(into: $0.baseAddress!, stride: 64, count: 1)
             }
-            source.finish()
-            #expect(inner.close() == 0, "a read was under way after finish() returned")
-            #expect(PrefetchingRowSource.liveProducers == before)
-            // The producer stopped at most a ring (3 blocks) and a block ahead of the consumer.
-            #expect(inner.rowsRead <= stopAfter + 4 * 32)
         }
-        // The later rounds took over 100 ms: time for a producer that was not stopped to read again.
-        #expect(sources.map(\.lateReads) == [0, 0, 0, 0])
+        #expect(inner.hold.waitBlocking { $0.entered } != nil, "the producer reads ahead")
+        let hold = inner.hold
+        let finisher = TestThread {
+            source.finish()
+            hold.update { $0.log.append("finish returned") }
+        }
+        finisher.start()
+        inner.hold.update { $0.open = true }
+        finisher.join()
+        #expect(inner.hold.value.log == ["held read returned", "finish returned"])
+        #expect(inner.close() == 0, "a read was under way after finish() returned")
+        #expect(PrefetchingRowSource.liveProducers == before)
+        // The producer stopped at most a ring (3 blocks) and a block ahead of the consumer.
+        #expect(inner.rowsRead <= stopAfter + 4 * 32)
+        #expect(inner.lateReads == 0)
     }
 
     @Test func anEarlyStopInStreamJoinsTheProducer() throws {

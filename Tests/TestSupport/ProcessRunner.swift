@@ -55,15 +55,15 @@ public enum ProcessRunner {
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try? input.fileHandleForWriting.close()
         // Drain both pipes concurrently so a chatty child cannot block on a full pipe.
-        let errBox = DataBox()
-        let errThread = Thread { errBox.data = err.fileHandleForReading.readDataToEndOfFile() }
+        let errData = Watched<Data?>(nil)
+        let errThread = Thread { errData.update { $0 = err.fileHandleForReading.readDataToEndOfFile() } }
         errThread.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errBox.done { usleep(1000) }
+        let errors = errData.waitBlocking(timeout: .seconds(3600)) { $0 != nil } ?? nil
         return Result(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errBox.data, as: UTF8.self), peakRSS: childrenPeakRSS())
+            stderr: String(decoding: errors ?? Data(), as: UTF8.self), peakRSS: childrenPeakRSS())
     }
 
     /// Peak RSS of all waited-for children so far, in bytes (RUSAGE_CHILDREN; Linux reports kB).
@@ -72,17 +72,6 @@ public enum ProcessRunner {
         getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
         return Int(usage.ru_maxrss) * 1024
     }
-}
-
-private final class DataBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _data = Data()
-    private var _done = false
-    var data: Data {
-        get { lock.withLock { _data } }
-        set { lock.withLock { _data = newValue; _done = true } }
-    }
-    var done: Bool { lock.withLock { _done } }
 }
 
 extension ProcessRunner {

@@ -79,16 +79,57 @@ public enum TestHTTPClient {
         return call.fd
     }
 
-    /// Waits up to `timeout` for `fd` to be closed by the peer: true when a read returns 0 or fails.
+    /// Waits up to `timeout` (`.zero`: looks once, without waiting) for `fd` to be closed by the
+    /// peer, woken by the socket: true when a read returns 0 or fails.
     public static func isClosedByPeer(_ fd: Int32, within timeout: Duration) -> Bool {
         let end = ContinuousClock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while ContinuousClock.now < end {
+        repeat {
+            let left = max(.zero, end - ContinuousClock.now)
             var readable = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&readable, 1, 50) == 1 else { continue }
-            if read(fd, &buffer, buffer.count) <= 0 { return true }
-        }
+            let ready = poll(&readable, 1, Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000, 60_000)))
+            if ready == 1 {
+                let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return true }
+            }
+        } while ContinuousClock.now < end
         return false
+    }
+
+    /// Sends `request` on the connected socket `fd` and reads one answer (its head, then as many
+    /// body bytes as its Content-Length says): the answer's text, or what was read before the
+    /// peer closed. For a connection the test keeps open across requests.
+    public static func exchange(_ fd: Int32, _ request: String) -> String {
+        let bytes = Array(request.utf8)
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let terminator = Array("\r\n\r\n".utf8)
+        while true {
+            if let end = received.firstRange(of: terminator) {
+                let head = String(decoding: received[..<end.lowerBound], as: UTF8.self).lowercased()
+                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                if received.count >= end.upperBound + length { break }
+            }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            received += buffer[..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// A slow client: sends `bytes` on `fd` one at a time, `interval` apart, calling `sent` after
+    /// each, until all are sent or a send fails (the server closed the connection).
+    public static func trickle(_ bytes: [UInt8], on fd: Int32, every interval: Duration, sent: () -> Void) {
+        for byte in bytes {
+            var one = byte
+            guard send(fd, &one, 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+            sent()
+            // The slow peer's pace.
+            Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
+        }
     }
 
     private struct Call {

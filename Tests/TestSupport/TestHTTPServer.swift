@@ -65,6 +65,9 @@ public final class TestHTTPServer: @unchecked Sendable {
             /// Content-Length, the first `first` bytes, then nothing until `gate` lets the
             /// request pass (or the server stops), then the rest and close.
             case held(Data, first: Int, gate: Gate)
+            /// Nothing at all (no status line) for `delay`, then the response: an origin slow to
+            /// its first byte, for a client's timers to run against.
+            case firstByteAfter(Data, delay: Duration)
         }
 
         public var status: Int
@@ -420,6 +423,7 @@ public final class TestHTTPServer: @unchecked Sendable {
             head += "Content-Length: \(data.count)\r\nConnection: close\r\n\r\n"
             guard send(fd, Data(head.utf8)) else { return false }
             for byte in data {
+                // The slow peer: one byte per interval.
                 guard sleep(interval), send(fd, Data([byte])) else { return false }
             }
             return false
@@ -439,6 +443,11 @@ public final class TestHTTPServer: @unchecked Sendable {
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
             return false
+        case .firstByteAfter(let data, let delay):
+            // The slow origin: its time to first byte is the point of the response.
+            guard sleep(delay) else { return false }
+            head += "Content-Length: \(data.count)\r\n\r\n"
+            return send(fd, Data(head.utf8) + data)
         case .held(let data, let first, let gate):
             head += "Content-Length: \(data.count)\r\nConnection: close\r\n\r\n"
             guard send(fd, Data(head.utf8) + data.prefix(first)) else { return false }
@@ -449,7 +458,8 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Sleeps in short steps so `stop()` is not held up; false once stopped.
+    /// Waits `duration` in short sleeps, as a slow peer would (`drip`, `firstByteAfter`), so
+    /// `stop()` is not held up; false once stopped.
     private func sleep(_ duration: Duration) -> Bool {
         let end = ContinuousClock.now + duration
         while ContinuousClock.now < end {
@@ -502,7 +512,7 @@ public final class TestHTTPServer: @unchecked Sendable {
 
 extension TestHTTPServer {
     /// Where held requests wait (`TestHTTPServer.hold`) until the test lets them pass, and what
-    /// the test waits on to know they got there: no sleeps, no polling.
+    /// the test waits on to know they got there: woken by the server's threads, never by a timer.
     ///
     ///     let gate = server.hold("/a.jpg", .bytes(jpeg, contentType: "image/jpeg"))
     ///     _ = await gate.wait { $0.waiting >= 2 }   // two requests held at once

@@ -57,12 +57,24 @@ public final class AttachmentServer: Sendable {
     /// The `/metrics` text (Prometheus exposition format).
     public var metrics: String { router.metricsText }
 
+    /// Blocks until the `/metrics` text satisfies `condition`: checked now, then after each
+    /// change of a counter or of the preparations in flight (woken by the change, never by a
+    /// timer). False when `timeout` passed first. For tests and tools that wait on the server.
+    package func waitForMetrics(timeout: Duration, until condition: (String) -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(Double(timeout.components.seconds))
+        while true {
+            let seen = router.metrics.changes
+            if condition(metrics) { return true }
+            guard router.metrics.waitForChange(after: seen, until: end) else { return condition(metrics) }
+        }
+    }
+
     /// Drains: `/readyz` answers 503 from the start, so a load balancer stops sending new
     /// requests; connections are still taken for `delay` (the time a load balancer or a
     /// Kubernetes Service takes to notice), then no more; the requests in flight may finish for
     /// up to `grace`; any still waiting then get 503, and the server stops.
     public func drain(grace: Duration, delay: Duration = .zero) async {
-        router.isDraining = true
+        beginDraining()
         if delay > .zero { try? await Task.sleep(for: delay) }
         daemon.quiesce()
         let end = ContinuousClock.now + grace
@@ -71,6 +83,11 @@ public final class AttachmentServer: Sendable {
         }
         stop()
     }
+
+    /// `/readyz` answers 503 from now on, and new requests for links 503 with `Retry-After`,
+    /// while connections are still taken: the first step of `drain(grace:delay:)`, for a caller
+    /// that reports the drain once it has begun.
+    public func beginDraining() { router.isDraining = true }
 
     /// Stops at once: requests still waiting get 503, connections are closed, and preparations
     /// still in flight (those that outlived their requests too) are cancelled.

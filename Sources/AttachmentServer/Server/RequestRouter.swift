@@ -43,12 +43,20 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         if #available(macOS 15.0, *) {
             let executor = ServeExecutor(threads: 2, name: "pushattach serve")
             self.executor = executor
-            flights = SingleFlight(limit: configuration.maxPending) { work in
-                Task(executorPreference: executor) { await work() }
+            flights = SingleFlight(limit: configuration.maxPending) { [metrics] work in
+                Task(executorPreference: executor) {
+                    await work()
+                    metrics.noteChange()
+                }
             }
         } else {
             executor = nil
-            flights = SingleFlight(limit: configuration.maxPending)
+            flights = SingleFlight(limit: configuration.maxPending) { [metrics] work in
+                Task {
+                    await work()
+                    metrics.noteChange()
+                }
+            }
         }
         log = configuration.accessLogPath.map(AccessLog.init(path:))
     }

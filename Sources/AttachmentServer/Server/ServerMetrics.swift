@@ -1,8 +1,11 @@
 import Foundation
 
-/// The server's counters, as `/metrics` shows them in the Prometheus text format.
+/// The server's counters, as `/metrics` shows them in the Prometheus text format, and a count
+/// of their changes that a caller can wait on (`waitForChange`).
 final class ServerMetrics: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
+    /// Bumped by every change of a counter, and by `noteChange()` (a gauge the caller reads).
+    private var generation = 0
     private var requests: [Int: Int] = [:]
     private var hits = 0
     private var misses = 0
@@ -15,24 +18,48 @@ final class ServerMetrics: @unchecked Sendable {
     private var preparationCounts = [Int](repeating: 0, count: buckets.count + 1)
     private var preparationSum = 0.0
 
-    func answered(status: Int) { lock.withLock { requests[status, default: 0] += 1 } }
-    func hit() { lock.withLock { hits += 1 } }
+    func answered(status: Int) { change { requests[status, default: 0] += 1 } }
+    func hit() { change { hits += 1 } }
     func miss(coalesced joined: Bool) {
-        lock.withLock {
+        change {
             misses += 1
             if joined { coalesced += 1 }
         }
     }
-    func fetched() { lock.withLock { originFetches += 1 } }
-    func preparedElsewhere() { lock.withLock { elsewhere += 1 } }
-    func busy() { lock.withLock { rejectedBusy += 1 } }
+    func fetched() { change { originFetches += 1 } }
+    func preparedElsewhere() { change { elsewhere += 1 } }
+    func busy() { change { rejectedBusy += 1 } }
 
     func prepared(seconds: Double) {
-        lock.withLock {
+        change {
             let index = Self.buckets.firstIndex { seconds <= $0 } ?? Self.buckets.count
             preparationCounts[index] += 1
             preparationSum += seconds
         }
+    }
+
+    /// Wakes the waiters: a gauge `render` is given (the preparations in flight) changed.
+    func noteChange() { change {} }
+
+    /// The changes so far, to wait for the next one from.
+    var changes: Int { lock.withLock { generation } }
+
+    /// Blocks until a change after `seen` (true), or until `end` (false).
+    func waitForChange(after seen: Int, until end: Date) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        while generation == seen {
+            if !lock.wait(until: end) { return generation != seen }
+        }
+        return true
+    }
+
+    private func change(_ body: () -> Void) {
+        lock.lock()
+        body()
+        generation += 1
+        lock.broadcast()
+        lock.unlock()
     }
 
     /// The text `/metrics` answers with; the gauges are read by the caller.

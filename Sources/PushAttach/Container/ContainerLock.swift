@@ -151,14 +151,20 @@ package final class ContainerLock: @unchecked Sendable {
     deinit { release() }
 
     /// Drops the lock. Safe to call more than once.
+    ///
+    /// Unlocks before closing: `flock` belongs to the open file description, which a child
+    /// process another thread is spawning shares until its `exec` closes the descriptor
+    /// (`O_CLOEXEC`), so a close alone could leave the lock held for that instant.
     package func release() {
         mutex.lock()
         defer { mutex.unlock() }
         if sharedFD >= 0 {
+            try? SystemCall.unlock(sharedFD, path: sharedPath)
             try? SystemCall.close(sharedFD, path: sharedPath)
             sharedFD = -1
         }
         guard fd >= 0 else { return }
+        try? SystemCall.unlock(fd, path: path)
         try? SystemCall.close(fd, path: path)
         fd = -1
     }

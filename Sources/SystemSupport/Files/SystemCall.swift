@@ -228,6 +228,12 @@ package enum SystemCall {
         try run("flock", path: path) { flock(fd, LOCK_SH | LOCK_NB) }
     }
 
+    /// `flock(2)` with `LOCK_UN`: lets go of a lock on the open file description at once, even
+    /// while a child being spawned still shares the descriptor.
+    package static func unlock(_ fd: Int32, path: String) throws(ContainerError) {
+        try run("flock", path: path) { flock(fd, LOCK_UN) }
+    }
+
     // MARK: - Status
 
     /// What `stat(2)` says, in the terms the callers need.

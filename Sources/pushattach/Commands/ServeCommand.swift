@@ -226,6 +226,7 @@ struct ServeCommand: Command {
                 server.reopenLog()
                 continue
             }
+            server.beginDraining()
             Console.error("pushattach serve: \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): draining (up to \(grace))")
             await server.drain(grace: grace, delay: drainDelay)
             Console.error("pushattach serve: stopped")

@@ -102,13 +102,10 @@ struct CancellationTests {
         let task = Task { await runner.prepareOne(item) }
         // Wait until the spool holds the streamed part, then cancel.
         let spool = f.container.appendingPathComponent(container.spoolFolderName)
-        for _ in 0..<600 {
-            let bodies = (try? FileManager.default.contentsOfDirectory(atPath: spool.path))?.filter {
-                $0 != Container.ownerFileName
-            }
-            if let bodies, !bodies.isEmpty { break }
-            try await Task.sleep(for: .milliseconds(50))
+        let spooling = await FolderEvents.wait(in: spool) {
+            FolderEvents.names(in: spool).contains { $0 != Container.ownerFileName }
         }
+        #expect(spooling, "the body never reached the spool")
         task.cancel()
         let outcome = await task.value
         gate.open()
@@ -160,10 +157,8 @@ struct CancellationTests {
         #expect(startedItems.count < 20, "the batch stopped reading")
         #expect(Set(endedItems.keys) == startedItems, "every started item is reported once, finished or cancelled")
         #expect(endedItems.values.contains("cancelled") || startedItems.count == summary.total)
-        // Nothing is written after the run returns: the folder holds the prepared items' files only.
+        // The run returns once its items are done: the folder holds the prepared items' files only.
         let images = Self.files(in: f.container).filter { $0.hasPrefix("Images/") }
         #expect(images.count == summary.prepared, "\(images.count) files for \(summary.prepared) prepared entries")
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(Self.files(in: f.container).filter { $0.hasPrefix("Images/") }.count == summary.prepared)
     }
 }

@@ -168,18 +168,32 @@ struct EventsAndShutdownTests {
         let preparer = Fixtures.preparer()
         let url = URL(string: server.url("/slow.jpg"))!
         let calls = (0..<3).map { _ in Task { try await preparer.prepare(url, into: folder.url) } }
-        for _ in 0..<200 where gate.current.arrived < 3 { try await Task.sleep(for: .milliseconds(20)) }
-        let done = Atomic<Bool>(false)
+        #expect(await gate.wait { $0.waiting == 3 } != nil, "the three calls are held at the server")
+        // When the shutdown returns: whether it did, and the files the calls have written by then.
+        let shutDown = Watched<Int?>(nil)
+        let imagesFolder = folder.url.appendingPathComponent("Images")
         let stopped = Task {
             await preparer.shutdown()
-            done.store(true, ordering: .sequentiallyConsistent)
+            shutDown.update { $0 = FolderEvents.names(in: imagesFolder).count }
         }
-        try await Task.sleep(for: .milliseconds(200))
-        let returnedEarly = done.load(ordering: .sequentiallyConsistent)
-        #expect(!returnedEarly, "shutdown returned while calls were in progress")
+        // Once a call of another folder is refused, the shutdown has begun; the three calls are
+        // still held, so it must still be waiting for them.
+        let probe = TemporaryFolder()
+        defer { probe.remove() }
+        try Fixtures.serveJPEG(on: server, at: "/probe.jpg")
+        while true {
+            do {
+                _ = try await preparer.prepare(URL(string: server.url("/probe.jpg"))!, into: probe.url)
+            } catch {
+                #expect(error.kind == .cancelled, "\(error)")
+                break
+            }
+        }
+        #expect(shutDown.value == nil, "shutdown returned while calls were in progress")
         gate.open()
         for call in calls { _ = try await call.value }
         await stopped.value
+        #expect(shutDown.value == 3, "every call's file was written before the shutdown returned")
         #expect(folder.spoolLeftovers.isEmpty, "\(folder.spoolLeftovers)")
         #expect(folder.names(in: "Images").count == 3)
         let refused = await #expect(throws: AttachmentError.self) { try await preparer.prepare(url, into: folder.url) }
