@@ -119,6 +119,7 @@ struct OneAnswerCLITests {
         // the library, on the files
         var configuration = AttachmentPreparer.Configuration()
         configuration.fetch.allowPrivateNetworks = true
+        configuration.callDeadline = .seconds(900)  // the whole test run shares two cores
         let preparer = AttachmentPreparer(configuration: configuration)
         for (file, _) in cases {
             do throws(AttachmentError) {

@@ -151,13 +151,17 @@ private func readAll(_ source: any ImageRowSource, chunk: Int) throws -> (PixelB
         #expect(!inner.readThreads.contains(UInt(pthread_self())))
     }
 
-    /// The producer is held mid-read (a read that starts past the rows the consumer takes) when
+    /// The producer is held mid-read (a read of a block past the rows the consumer takes) when
     /// `finish()` is called: `finish()` returns only after that read has returned, and then no
     /// read is under way and the producer is gone.
     @Test(arguments: [0, 1, 50, 500])
     func anEarlyStopJoinsTheProducer(stopAfter: Int) throws {
         let before = PrefetchingRowSource.liveProducers
-        let inner = FailingRowSource(Synthetic.make(.noise, width: 64, height: 1000, layout: .gray), holdFrom: stopAfter)
+        // The producer reads a row at a time and hands the consumer whole blocks of 32 rows: the
+        // held read is the first row of the first block the consumer does not take, so the
+        // consumer's rows never wait for it.
+        let firstUntaken = (stopAfter + 31) / 32 * 32
+        let inner = FailingRowSource(Synthetic.make(.noise, width: 64, height: 1000, layout: .gray), holdFrom: firstUntaken)
         let source = PrefetchingRowSource(inner)
         var row = [UInt8](repeating: 0, count: 64)
         for _ in 0..<stopAfter {

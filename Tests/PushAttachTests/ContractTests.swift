@@ -19,6 +19,7 @@ import Testing
 
         var configuration = AttachmentPreparer.Configuration.default
         configuration.fetch.allowPrivateNetworks = true  // the loopback test server
+        configuration.callDeadline = Fixtures.callDeadline  // the whole test run shares two cores
         let preparer = AttachmentPreparer(configuration: configuration)
         let a = try await preparer.prepare(url, typeHint: "image", into: folder.url)
         let _: (URL, String, PixelSize?, [String]) = (a.fileURL, a.typeHint, a.pixelSize, a.warnings)

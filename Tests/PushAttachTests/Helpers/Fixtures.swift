@@ -54,10 +54,17 @@ enum Fixtures {
         return jpeg
     }
 
+    /// The call deadline of the tests' preparers: every suite runs in one process on a 2-core
+    /// machine, where a call may wait minutes for a thread of the cooperative pool that blocking
+    /// suites hold, so the 25 s default would end calls before their first attempt. The deadline
+    /// itself is tested by CallDeadlineTests with deadlines of its own.
+    static let callDeadline: Duration = .seconds(900)
+
     static func preparer(_ change: (inout AttachmentPreparer.Configuration) -> Void = { _ in })
         -> AttachmentPreparer
     {
         var configuration = AttachmentPreparer.Configuration.default
+        configuration.callDeadline = callDeadline
         configuration.fetch.allowPrivateNetworks = true
         configuration.fetch.maxRetries = 0
         change(&configuration)

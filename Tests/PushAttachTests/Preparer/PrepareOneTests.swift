@@ -75,7 +75,9 @@ import Testing
         defer { folder.remove() }
 
         let error = await #expect(throws: AttachmentError.self) {
-            try await AttachmentPreparer().prepare(server.url("/cat.jpg"), into: folder.url)
+            var configuration = AttachmentPreparer.Configuration.default  // private networks refused
+            configuration.callDeadline = Fixtures.callDeadline
+            return try await AttachmentPreparer(configuration: configuration).prepare(server.url("/cat.jpg"), into: folder.url)
         }
         #expect(error?.kind == .blocked)
         #expect(server.hits("/cat.jpg") == 0)
