@@ -72,6 +72,19 @@ import Testing
         #expect(image.sourceWidth == info.width)
     }
 
+    @Test func aBoxOfTheSourcesAspectIsDecodedAtExactlyItsSize() throws {
+        // 2592 x 3888 fitted in 2048 is 1365 x 2048; covering it by one scale rounds the width up to 1366.
+        let fitted = ImageCodecs.scaledSize(width: 2592, height: 3888, minimumSize: (1365, 2048), format: .webp)
+        #expect(fitted.width == 1365 && fitted.height == 2048)
+        let square = ImageCodecs.scaledSize(width: 4000, height: 3000, minimumSize: (256, 256), format: .webp)
+        #expect(square.width == 342 && square.height == 256)
+        let data = try Corpus.data("webp/metadata-extractor-images/nikon_coolpix_p7000.webp")
+        let info = try WebPCodec.readInfo(data)
+        let box = (width: Int((Double(info.width) / 3).rounded()), height: Int((Double(info.height) / 3).rounded()))
+        let image = try WebPCodec.decode(data, options: DecodeOptions(minimumSize: box))
+        #expect(image.pixels.width == box.width && image.pixels.height == box.height)
+    }
+
     @Test func truncatedWebPIsCorrupt() throws {
         let data = try Corpus.data("webp/metadata-extractor-images/nikon_coolpix_p7000.webp")
         for fraction in [0.1, 0.5, 0.99] {

