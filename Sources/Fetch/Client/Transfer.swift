@@ -29,22 +29,10 @@ struct Transfer: Sendable {
         var guardian = pa_socket_guard(decide: TransferCallbacks.decide, userdata: userdata)
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
 
-        // Request headers beyond libcurl's own; libcurl reads the list during perform only.
-        var requestHeaders: UnsafeMutablePointer<curl_slist>? = nil
-        // Checked before any fetch (`FetchPolicy.headerProblem`); a value that got here anyway
-        // fails the transfer rather than being sent (or stopping the process).
-        let values = [policy.accept, policy.userAgent].compactMap { $0 } + headers.map(\.value)
-        guard values.allSatisfy(FetchPolicy.isHeaderValue) else {
-            return .failure(
-                .transferFailed(
-                    url: url, code: Int(CURLE_BAD_FUNCTION_ARGUMENT.rawValue),
-                    message: "a request header holds a control character or a line break"))
-        }
-        if let accept = policy.accept {
-            requestHeaders = curl_slist_append(requestHeaders, "Accept: \(accept)")
-        }
-        for header in headers {
-            requestHeaders = curl_slist_append(requestHeaders, "\(header.name): \(header.value)")
+        let requestHeaders: UnsafeMutablePointer<curl_slist>?
+        switch requestHeaderList() {
+        case .success(let list): requestHeaders = list
+        case .failure(let error): return .failure(error)
         }
         defer { curl_slist_free_all(requestHeaders) }
 
@@ -83,20 +71,41 @@ struct Transfer: Sendable {
             return .success(Response(status: context.status, headers: context.headers, body: context.takeBody()))
         }
         context.discardBody()
-        if proxy != nil {
-            var connectCode = 0
-            if pa_easy_getinfo_long(curl, CURLINFO_HTTP_CONNECTCODE, &connectCode) == CURLE_OK,
-                (400...499).contains(connectCode)
-            {
-                // The proxy refused the tunnel (its policy, or its credentials): asking again
-                // gets the same answer, so not a broken connection, which would be retried.
-                return .failure(
-                    .transferFailed(
-                        url: url, code: Int(code.rawValue),
-                        message: "the proxy answered HTTP \(connectCode) to CONNECT: it refused the tunnel"))
-            }
-        }
+        if proxy != nil, let refused = tunnelRefusal(on: handle, code: code) { return .failure(refused) }
         return .failure(error(for: code, message: message, context: context))
+    }
+
+    /// The request headers beyond libcurl's own, as the list libcurl reads during perform only
+    /// (the caller frees it). Values are checked before any fetch (`FetchPolicy.headerProblem`);
+    /// one that got here anyway fails the transfer rather than being sent (or stopping the process).
+    private func requestHeaderList() -> Result<UnsafeMutablePointer<curl_slist>?, FetchError> {
+        let values = [policy.accept, policy.userAgent].compactMap { $0 } + headers.map(\.value)
+        guard values.allSatisfy(FetchPolicy.isHeaderValue) else {
+            return .failure(
+                .transferFailed(
+                    url: url, code: Int(CURLE_BAD_FUNCTION_ARGUMENT.rawValue),
+                    message: "a request header holds a control character or a line break"))
+        }
+        var list: UnsafeMutablePointer<curl_slist>? = nil
+        if let accept = policy.accept {
+            list = curl_slist_append(list, "Accept: \(accept)")
+        }
+        for header in headers {
+            list = curl_slist_append(list, "\(header.name): \(header.value)")
+        }
+        return .success(list)
+    }
+
+    /// A proxy's 4xx to CONNECT (its policy, or its credentials) as a failure of its own: asking
+    /// again gets the same answer, so it is not a broken connection, which would be retried.
+    private func tunnelRefusal(on handle: EasyHandle, code: CURLcode) -> FetchError? {
+        var connectCode = 0
+        guard pa_easy_getinfo_long(handle.raw, CURLINFO_HTTP_CONNECTCODE, &connectCode) == CURLE_OK,
+            (400...499).contains(connectCode)
+        else { return nil }
+        return .transferFailed(
+            url: url, code: Int(code.rawValue),
+            message: "the proxy answered HTTP \(connectCode) to CONNECT: it refused the tunnel")
     }
 
     /// The guard's verdict on the target of a proxied transfer: nil lets it go to the proxy.
