@@ -29,8 +29,7 @@ public struct SpoolFailure: Error, Sendable, Hashable, CustomStringConvertible {
 extension SpoolFailure {
     /// The spool's calls go through SystemSupport's `SystemCall`; this turns its error into the
     /// spool's. Only `.system` comes out of those calls; a name refused for a NUL byte (which no
-    /// spool name holds) reads as `EINVAL`.
-    /// `path` names the file for an error that carries no call of its own.
+    /// spool name holds) reads as `EINVAL`; any other names `path` with `EIO`.
     init(_ error: ContainerError, path: String) {
         switch error {
         case .system(let call, let path, let code): self.init(call: call, path: path, errno: code)
