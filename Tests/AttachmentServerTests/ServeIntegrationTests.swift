@@ -306,6 +306,26 @@ import Testing
         #expect(rig.origin.hits("/p.jpg") == 1, "the thumbnail is made from the cached attachment")
     }
 
+    /// The preparer's pipeline in the cache's work folder (its threads, download client and own
+    /// spool folder) is started once and kept between preparations, and stops with the server.
+    @Test func theWorkFoldersPipelineLivesAcrossPreparationsAndStopsWithTheServer() throws {
+        let rig = try ServeRig()
+        try rig.serve("photo-1600x1200.jpg", as: "/p.jpg", type: "image/jpeg")
+        try rig.serve("photo-1600x1200.jpg", as: "/q.jpg", type: "image/jpeg")
+        let work = rig.folder.appendingPathComponent("work")
+        func spools() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasPrefix(".spool.p-") }.sorted()
+        }
+        let started = try spools()
+        #expect(started.count == 1)
+        #expect(try rig.get(rig.link("/p.jpg")).status == 200)
+        #expect(try rig.get(rig.link("/q.jpg")).status == 200)
+        #expect(try spools() == started)
+
+        rig.server.stop()
+        #expect(try spools().isEmpty)
+    }
+
     @Test func operationalRoutesAnswer() throws {
         let rig = try ServeRig()
         #expect(try rig.get("/healthz").status == 200)

@@ -8,6 +8,9 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     let cache: AttachmentCache
     let preparer: AttachmentPreparer
     let flights: SingleFlight<Outcome>
+    /// The preparer's pipeline in the cache's work folder, kept for the server's life (nil when
+    /// the folder could not be held: each preparation then opens it and says why it cannot).
+    private let hold: AttachmentPreparer.FolderHold?
     /// The threads preparations run on (`ServeExecutor`); nil where task executors are missing.
     private let executor: (any Sendable)?
     let metrics = ServerMetrics()
@@ -40,6 +43,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         self.configuration = configuration
         self.cache = cache
         preparer = AttachmentPreparer(configuration: configuration.effectivePreparer)
+        hold = try? cache.hold(preparer)
         if #available(macOS 15.0, *) {
             let executor = ServeExecutor(threads: 2, name: "pushattach serve")
             self.executor = executor
@@ -61,10 +65,12 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         log = configuration.accessLogPath.map(AccessLog.init(path:))
     }
 
-    /// Cancels the preparations still in flight (those that outlived their requests too) and
-    /// lets the executor's threads end once their jobs are done.
+    /// Cancels the preparations still in flight (those that outlived their requests too), lets
+    /// the work folder's pipeline stop with its last one, and lets the executor's threads end
+    /// once their jobs are done.
     func stopPreparations() {
         flights.cancelAll()
+        hold?.release()
         if #available(macOS 15.0, *) { (executor as? ServeExecutor)?.stop() }
     }
 

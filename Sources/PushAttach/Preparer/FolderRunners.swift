@@ -4,7 +4,7 @@ import SystemSupport
 
 /// One preparer's per-item paths, one per folder in use: a folder's `ItemContext` (download
 /// client, CPU and I/O threads) is made by the first call into it and shut down when the last
-/// call leaves.
+/// call leaves, or, while a hold (`hold(_:)`) keeps it, when the hold is released.
 /// Each context holds a use of the process's shared container (`ContainerRegistry`), so the
 /// folder's lock is taken once per process, whatever the number of calls or preparers.
 final class FolderRunners: @unchecked Sendable {
@@ -25,6 +25,9 @@ final class FolderRunners: @unchecked Sendable {
     /// idle while any is.
     private var opening = 0
     private let makeContext: @Sendable (Container) -> ItemContext
+    /// The folders held by `hold(_:)`, by hold number: each is one user of its folder.
+    private var holds: [Int: String] = [:]
+    private var nextHold = 0
 
     init(makeContext: @escaping @Sendable (Container) -> ItemContext) { self.makeContext = makeContext }
 
@@ -108,10 +111,32 @@ final class FolderRunners: @unchecked Sendable {
         return idleWaiters
     }
 
-    /// Refuses every later `acquire`, then waits until the calls in progress are done and
-    /// every context has stopped.
+    /// Makes `folder` one user more until `unhold(_:)` of the number returned: its context then
+    /// lives between calls. Nil after `shutDown()`.
+    func hold(_ folder: FolderLocation) throws(ContainerError) -> Int? {
+        guard let (_, _, key) = try acquire(folder) else { return nil }
+        return lock.withLock {
+            nextHold += 1
+            holds[nextHold] = key
+            return nextHold
+        }
+    }
+
+    /// Ends hold `number` (once; a later call, or one after `shutDown()` ended it, does nothing).
+    func unhold(_ number: Int) {
+        guard let key = lock.withLock({ holds.removeValue(forKey: number) }) else { return }
+        release(key)
+    }
+
+    /// Refuses every later `acquire`, ends every hold, then waits until the calls in progress
+    /// are done and every context has stopped.
     func shutDown() async {
-        lock.withLock { isShutDown = true }
+        let held: [String] = lock.withLock {
+            isShutDown = true
+            defer { holds = [:] }
+            return Array(holds.values)
+        }
+        for key in held { release(key) }
         await waitUntilIdle()
     }
 

@@ -147,6 +147,15 @@ public final class AttachmentCache: Sendable {
         try await preparer.prepare(request, into: work)
     }
 
+    /// Keeps `preparer`'s pipeline in `workFolder` open until the hold is released
+    /// (`AttachmentPreparer.hold(_:)`): a server preparing into its cache holds it for its life,
+    /// so a preparation does not start the pipeline anew.
+    ///
+    /// - Throws: `AttachmentError`, as `AttachmentPreparer.hold(_:)`.
+    public func hold(_ preparer: AttachmentPreparer) throws(AttachmentError) -> AttachmentPreparer.FolderHold {
+        try preparer.hold(work)
+    }
+
     /// The entry of `key`, or nil: none, unreadable, or a refusal past its TTL.
     public func entry(for key: Key) -> Entry? { store.open(key.digest).map { Entry($0, names: names) } }
 
