@@ -3,7 +3,7 @@ import PushAttach
 import TestSupport
 import Testing
 
-@Suite struct AttachmentCacheTests {
+@Suite(.tags(.slow), .notInFastTier) struct AttachmentCacheTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
 
     func key(_ name: String) -> AttachmentCache.Key {
@@ -181,7 +181,7 @@ import Testing
     }
 }
 
-@Suite struct SingleFlightTests {
+@Suite(.tags(.slow), .notInFastTier) struct SingleFlightTests {
     final class Counter: @unchecked Sendable {
         let lock = NSLock()
         var value = 0

@@ -1,8 +1,9 @@
 import Foundation
 import PushAttach
+import TestSupport
 import Testing
 
-@Suite struct AttachmentLinkTests {
+@Suite(.tags(.slow), .notInFastTier) struct AttachmentLinkTests {
     let signer = AttachmentSigner(key: Array("Jefe".utf8))
 
     @Test func signatureIsHMACSHA256OfTheSignedPartInBase64URL() {

@@ -6,7 +6,7 @@ import Testing
 
 /// `AttachmentServer` over loopback against a real origin (TestHTTPServer): the answers the
 /// issue lists, the cache and the single flight.
-@Suite(.serialized, .ownThread) struct ServeIntegrationTests {
+@Suite(.serialized, .ownThread, .tags(.slow), .notInFastTier) struct ServeIntegrationTests {
     @Test func aWebPIsAnsweredAsJPEGWithItsTypeHintThenFromTheCache() throws {
         let rig = try ServeRig()
         try rig.serve("lossy-320x240.webp", as: "/cat.webp", type: "image/webp")

@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// The access log, slow clients and connection limits.
-@Suite(.serialized, .ownThread) struct ServeOperationsTests {
+@Suite(.serialized, .ownThread, .tags(.slow), .notInFastTier) struct ServeOperationsTests {
     @Test func theAccessLogHasOneJSONLinePerRequestWithoutSignaturesURLsOrQueries() throws {
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("access-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// A smoke run of `pushattach bench`: figures are produced. Never a timing assertion.
-@Suite("pushattach bench")
+@Suite("pushattach bench", .tags(.slow), .notInFastTier)
 struct BenchCLITests {
     @Test func smokeRunProducesFigures() throws {
         let result = try ProcessRunner.run(

@@ -4,7 +4,7 @@ import Testing
 
 /// `pushattach bench` away from the repository's root: no default folder is a usage error that
 /// says what to pass; its output names `pushattach bench`, not `pushattach-bench`.
-@Suite("pushattach bench folder")
+@Suite("pushattach bench folder", .tags(.slow), .notInFastTier)
 struct BenchFolderCLITests {
     /// A fresh folder under the system's temporary one, removed by the caller.
     static func temporaryFolder() throws -> URL {

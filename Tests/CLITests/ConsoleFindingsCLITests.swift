@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// What `prepare` prints: the size tags, a fatal error alone, payload problems counted from 1.
-@Suite struct ConsoleFindingsCLITests {
+@Suite(.tags(.slow), .notInFastTier) struct ConsoleFindingsCLITests {
     static func temporaryFolder() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("console-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -77,7 +77,7 @@ import Testing
 
 /// Loopback URLs without --allow-private-networks: the hint once, then in the summary; the URL
 /// not twice on a line (no line repeats both, and the summary keeps the hint).
-@Suite struct PrivateNetworkHintCLITests {
+@Suite(.tags(.slow), .notInFastTier) struct PrivateNetworkHintCLITests {
     @Test func theHintIsGivenOnceAndInTheSummary() throws {
         let origin = try TestHTTPServer()
         defer { origin.stop() }
@@ -102,7 +102,7 @@ import Testing
 
 /// A URL with a user name and password is fetched with them, and shown without them everywhere
 /// prepare writes: the console (human and JSON), the journal, manifest.json and report.html.
-@Suite struct CredentialsInURLsCLITests {
+@Suite(.tags(.slow), .notInFastTier) struct CredentialsInURLsCLITests {
     @Test func noOutputOfPrepareShowsAPassword() throws {
         let origin = try TestHTTPServer()
         defer { origin.stop() }

@@ -8,7 +8,7 @@ import Testing
 /// and quarantine make RSS figures meaningless.
 @Suite(
     "engine memory", .serialized,
-    .enabled(if: ProcessInfo.processInfo.environment["PUSHATTACH_SANITIZER"] == nil, "RSS is meaningless under a sanitizer"))
+    .enabled(if: ProcessInfo.processInfo.environment["PUSHATTACH_SANITIZER"] == nil, "RSS is meaningless under a sanitizer"), .tags(.slow), .notInFastTier)
 struct EngineMemoryTests {
     static let photo = Corpus.url("photos/kodak_pixpro_fz201.jpg")
 

@@ -14,7 +14,7 @@ import Testing
 /// spells it by its API (`SettingNames.library`), the command line by its flag (`FlagNames`).
 /// Every library error that names a setting is here, with the setting it carries and the flag
 /// the command line shows; no string is rewritten anywhere.
-@Suite("pushattach flag names")
+@Suite("pushattach flag names", .tags(.slow), .notInFastTier)
 struct FlagNamesTests {
     /// Each error that names a setting: the setting, its text in `names`, and what the command
     /// line's text must say.

@@ -5,7 +5,7 @@ import Testing
 /// The man page and the completion scripts are generated from the option tables behind
 /// `--help`, and committed: each test regenerates one and compares it with the committed file,
 /// so they cannot drift. On a difference, regenerate (the command is in the failure message).
-@Suite("pushattach generated docs")
+@Suite("pushattach generated docs", .tags(.slow), .notInFastTier)
 struct GeneratedDocsCLITests {
     static let manPage = "docs/pushattach.1"
     static let scripts = [("bash", "completions/pushattach.bash"), ("zsh", "completions/_pushattach")]

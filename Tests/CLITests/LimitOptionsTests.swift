@@ -2,6 +2,7 @@ import Foundation
 import PushAttach
 import PushAttachBatch
 import SystemSupport
+import TestSupport
 import Testing
 import Verification
 
@@ -9,7 +10,7 @@ import Verification
 
 /// The limit flags both commands take (`LimitOptions`): one table, whose defaults are what the
 /// library does when the flag is absent, for `verify` and for `prepare`.
-@Suite("pushattach limit options")
+@Suite("pushattach limit options", .tags(.slow), .notInFastTier)
 struct LimitOptionsTests {
     @Test func defaultsAreTheLibrarysForBothCommands() {
         let verify = VerifyOptions().policy

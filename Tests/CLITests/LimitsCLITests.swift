@@ -5,7 +5,7 @@ import Testing
 /// One vocabulary for `verify` and `prepare`: the same limit flags with the same help and
 /// defaults, and the same verdict, error code and reason for the same file. A too-large image is
 /// "too large" (102), never "corrupt", and no message names a library setting.
-@Suite("pushattach limits: verify and prepare alike")
+@Suite("pushattach limits: verify and prepare alike", .tags(.slow), .notInFastTier)
 struct LimitsCLITests {
     static let giant = Corpus.url("jpeg/misc/sharp_giant-image_20000x14000.jpg")
     static let photo = Corpus.testImages.appendingPathComponent("photo-1600x1200.jpg")

@@ -7,7 +7,7 @@ import Testing
 
 /// `pushattach merge DIR` and `prepare --shard` as the command line shows them: usage errors,
 /// refusals with their reasons, and a merge of shard journals.
-@Suite("pushattach merge and prepare --shard")
+@Suite("pushattach merge and prepare --shard", .tags(.slow), .notInFastTier)
 struct MergeCLITests {
     static func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("merge-cli-\(UUID().uuidString)")

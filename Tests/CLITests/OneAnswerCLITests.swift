@@ -8,7 +8,7 @@ import Testing
 /// same outcome class (prepared, rejected, failed) and the same UNErrorCode, and the ones the
 /// planner is meant to give: bytes that are no media are 101 whatever their name, a damaged file
 /// of a known format 105, a file over its kind's cap 102 (rejected, not failed: the bytes came).
-@Suite("one answer for a file in every face", .serialized, .ownThread)
+@Suite("one answer for a file in every face", .serialized, .ownThread, .tags(.slow), .notInFastTier)
 struct OneAnswerCLITests {
     /// The outcome every face is reduced to.
     struct Answer: Hashable, CustomStringConvertible {

@@ -5,7 +5,7 @@ import Testing
 /// PATH and INPUT arguments as `ls` and `identify` treat them: a missing one is reported and the
 /// others still checked; a folder's README is not an attachment; a name iOS cannot type is
 /// renamed by `prepare` (iOS would refuse it as it is); and `prepare` with nothing it can read refuses before creating anything.
-@Suite("pushattach paths")
+@Suite("pushattach paths", .tags(.slow), .notInFastTier)
 struct PathsCLITests {
     static let jpeg = Corpus.testImages.appendingPathComponent("small-320x240.jpg")
     static let notMedia = Corpus.testImages.appendingPathComponent("not-media.txt")

@@ -5,7 +5,7 @@ import Testing
 /// Push payloads as `prepare` users meet them: every convention in `--help` with an example,
 /// one item per distinct URL in a push, and problems that name the file and the line. No
 /// network: the URLs point at loopback, which the connect-time guard refuses.
-@Suite("pushattach prepare payloads")
+@Suite("pushattach prepare payloads", .tags(.slow), .notInFastTier)
 struct PayloadsCLITests {
     static func temporaryFolder() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("payloads-cli-\(UUID().uuidString)")

@@ -10,7 +10,7 @@ import Testing
 ///
 /// `prepare`'s `action` is read from what its engine did (passed through, re-encoded, which
 /// format came out), not from the plan, so the two are independent accounts.
-@Suite("verify and prepare run one plan", .serialized, .ownThread)
+@Suite("verify and prepare run one plan", .serialized, .ownThread, .tags(.slow), .notInFastTier)
 struct PlanAgreementCLITests {
     /// Documentation, scripts, checksums and licences beside the media: not attachments.
     static let skipped: Set<String> = [

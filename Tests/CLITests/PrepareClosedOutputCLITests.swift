@@ -8,7 +8,7 @@ import Testing
 ///
 /// The binary runs against a loopback server whose held route puts the test in charge of when
 /// the last items finish: the output is closed, or the container swapped, while they are held.
-@Suite("pushattach prepare: closed output, swapped container", .ownThread)
+@Suite("pushattach prepare: closed output, swapped container", .ownThread, .tags(.slow), .notInFastTier)
 struct PrepareClosedOutputCLITests {
     static let jpeg = (try? Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))) ?? Data()
 

@@ -4,7 +4,7 @@ import Testing
 
 /// What `prepare` prints at each verbosity, and its short flags. Local files as inputs: no
 /// network, no server. Not a terminal (pipes), so normal output is one plain line per item.
-@Suite("pushattach prepare console")
+@Suite("pushattach prepare console", .tags(.slow), .notInFastTier)
 struct PrepareConsoleCLITests {
     static let jpeg = Corpus.testImages.appendingPathComponent("small-320x240.jpg")
     /// Prepared with a warning and transcoded: a WebP under a .jpg name (copied into the test's

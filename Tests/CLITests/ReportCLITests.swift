@@ -10,7 +10,7 @@ import Testing
 /// loads the report from disk, runs its script, and the tests read the DOM it dumps (the cards,
 /// the filter's state on `<body>`) and look at a screenshot. Serialized: the 10,000-item test
 /// prints how long the page takes to render, and parallel browsers would skew it.
-@Suite("pushattach report", .serialized)
+@Suite("pushattach report", .serialized, .tags(.slow), .notInFastTier)
 struct ReportCLITests {
     // MARK: - Escaping
 

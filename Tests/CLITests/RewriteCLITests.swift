@@ -5,7 +5,7 @@ import Testing
 /// `prepare --rewrite OUT.jsonl --base-url URL`: every convention's payload comes back pointing at
 /// its prepared file, with its type hint in the convention's own key; refused media follows the
 /// chosen policy.
-@Suite(.serialized) struct RewriteCLITests {
+@Suite(.serialized, .tags(.slow), .notInFastTier) struct RewriteCLITests {
     static let base = "https://cdn.example.com/push/"
 
     /// The payloads, one per convention, each naming its own image on the origin.

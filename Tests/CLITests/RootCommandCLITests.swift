@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The root command: `--version`, and "did you mean" for a mistyped subcommand or option.
-@Suite("pushattach root command")
+@Suite("pushattach root command", .tags(.slow), .notInFastTier)
 struct RootCommandCLITests {
     /// The library's version (`PushAttachVersion`) on the first line, then each C library as it
     /// reports itself.

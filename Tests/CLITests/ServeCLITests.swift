@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `pushattach serve` as a process: signals, and replicas sharing one cache folder.
-@Suite(.serialized) struct ServeCLITests {
+@Suite(.serialized, .tags(.slow), .notInFastTier) struct ServeCLITests {
     static let key = "cli test signing key"
 
     /// A `pushattach serve` child on a free loopback port.
@@ -453,7 +453,7 @@ final class LockedBox<Value>: @unchecked Sendable {
     func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
 }
 
-@Suite struct LinkCLITests {
+@Suite(.tags(.slow), .notInFastTier) struct LinkCLITests {
     @Test func linkPrintsASignedLinkTheLibraryAccepts() throws {
         let result = try ProcessRunner.run(
             "pushattach", ["link", "https://cdn.example.com/cat.webp", "--type", "image", "--thumb", "128", "--base", "https://a.example/"],

@@ -4,7 +4,7 @@ import Testing
 
 /// End-to-end: bytes a server or a file controls reach `prepare`'s and `verify`'s output
 /// escaped, never as control sequences a terminal would act on or as a forged line.
-@Suite("pushattach terminal text")
+@Suite("pushattach terminal text", .tags(.slow), .notInFastTier)
 struct TerminalTextTests {
     /// A PNG whose first "chunk type" is ESC [ 2 J (clear the screen).
     static let screenClearingPNG: Data = {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `--timeout` is the whole budget of an attempt: no hidden cutoff is shorter.
-@Suite(.serialized) struct TimeoutCLITests {
+@Suite(.serialized, .tags(.slow), .notInFastTier) struct TimeoutCLITests {
     /// An origin that takes 12 s to its first byte, under --timeout 40: prepared (the low-speed
     /// cutoff is the whole budget unless --low-speed-time sets it; the library's own is 10 s).
     @Test func anOriginSlowToItsFirstByteIsWaitedForUntilTheTimeout() throws {

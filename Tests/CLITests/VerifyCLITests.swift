@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// End-to-end: the built `pushattach` binary, its output and exit statuses.
-@Suite("pushattach CLI")
+@Suite("pushattach CLI", .tags(.slow), .notInFastTier)
 struct VerifyCLITests {
     static let jsonKeys: Set<String> = [
         "path", "verdict", "action", "output_format", "ios", "format", "uti", "category", "bytes", "width", "height",

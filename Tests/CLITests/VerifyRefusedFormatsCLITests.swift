@@ -5,7 +5,7 @@ import Testing
 /// `verify` names the audio, video and image formats iOS refuses: FLAC, Ogg and WebM are
 /// rejected by name, not "not media" (nor skipped in a folder); a folder of them does not exit
 /// 0, and `--json` lists every file.
-@Suite struct VerifyRefusedFormatsCLITests {
+@Suite(.tags(.slow), .notInFastTier) struct VerifyRefusedFormatsCLITests {
     /// The smallest files that carry each format's signature.
     static let samples: [(name: String, bytes: [UInt8], format: String, convertTo: String)] = [
         ("a.flac", Array("fLaC".utf8) + [0x00, 0x00, 0x00, 0x22] + Array(repeating: 0, count: 60), "flac", "M4A or MP3"),

@@ -5,7 +5,7 @@ import Testing
 /// `verify`'s human output: a header row, columns as wide as their content (nothing cut), both
 /// halves (what `prepare` does, what iOS does with the file as it is), and `--quiet` showing
 /// only the files `prepare` changes or refuses.
-@Suite("pushattach verify table")
+@Suite("pushattach verify table", .tags(.slow), .notInFastTier)
 struct VerifyTableCLITests {
     func fixture(_ name: String) -> String { Corpus.testImages.appendingPathComponent(name).path }
 

@@ -96,7 +96,7 @@ private func readAll(_ source: any ImageRowSource, chunk: Int) throws -> (PixelB
     return (out, calls)
 }
 
-@Suite(.serialized) struct PrefetchingRowSourceTests {
+@Suite(.serialized, .tags(.slow), .notInFastTier) struct PrefetchingRowSourceTests {
     @Test(arguments: [1, 31, 32, 33, 1000])
     func rowsAreTheInnerSourcesRows(height: Int) throws {
         let pixels = Synthetic.make(.noise, width: 37, height: height, layout: .rgb, seed: UInt64(height))

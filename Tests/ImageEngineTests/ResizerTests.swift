@@ -53,7 +53,7 @@ import Testing
         (from.width >= 4 * to.width && to.width >= 16) || (from.height >= 4 * to.height && to.height >= 16)
     }
 
-    @Test(arguments: Synthetic.allCases, [PixelBuffer.Layout.gray, .rgb, .rgba])
+    @Test(.tags(.slow), .notInFastTier, arguments: Synthetic.allCases, [PixelBuffer.Layout.gray, .rgb, .rgba])
     func largeReductionsStayCloseToTheReference(kind: Synthetic, layout: PixelBuffer.Layout) {
         let resizer = Resizer()
         for (from, to) in Self.largeReductions {

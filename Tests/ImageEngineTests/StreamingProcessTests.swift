@@ -9,7 +9,7 @@ import Testing
 /// `process` on real files against the route it replaced: the whole frame decoded at the
 /// same scale, then `Resizer` (outputs compared as encoded bytes for JPEG, pixels for PNG).
 /// The RGB route: JPEG's planar path is off here (`PlanarTranscodeTests` holds it to this one).
-@Suite struct StreamingProcessTests {
+@Suite(.tags(.slow), .notInFastTier) struct StreamingProcessTests {
     static let limitSets: [(String, ProcessingLimits)] = [
         ("fit 2048 + thumbnail 256", ProcessingLimits(thumbnailSize: 256)),
         ("fit 256 q80", ProcessingLimits(maxLongSide: 256, quality: 80)),

@@ -1,12 +1,13 @@
 import Foundation
 import MediaTypes
+import TestSupport
 import Testing
 
 @testable import PushAttachExtension
 
 /// The one decision about a downloaded file, on facts alone: one test per acceptance and
 /// refusal, and where the type hint comes from.
-@Suite("Extension: the decision about a downloaded file")
+@Suite("Extension: the decision about a downloaded file", .tags(.slow), .notInFastTier)
 struct AttachmentDecisionTests {
     func facts(
         _ bytes: Data, byteCount: Int? = nil, claims: [TypeClaim] = [], serveTypeHint: String? = nil

@@ -7,7 +7,7 @@ import Testing
 
 /// The loader against a loopback origin: what it finds in a payload, what it downloads, what it
 /// refuses, and that nothing is left behind but an accepted file.
-@Suite("Extension: the attachment loader against a loopback origin", .ownThread)
+@Suite("Extension: the attachment loader against a loopback origin", .ownThread, .tags(.slow), .notInFastTier)
 struct AttachmentLoaderTests {
     /// Every convention's example payload, pointed at a JPEG on loopback, gives a `.jpg` and
     /// `public.jpeg`, found by that convention.

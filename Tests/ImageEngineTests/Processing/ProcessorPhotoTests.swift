@@ -7,7 +7,7 @@ import Testing
 
 /// Real camera photos: exact thumbnail sizes, quality against a full-resolution reference, and
 /// the one-decode / shrink-on-load behaviour.
-@Suite struct ProcessorPhotoTests {
+@Suite(.tags(.slow), .notInFastTier) struct ProcessorPhotoTests {
     static let photos = Corpus.files(in: "photos", extensions: ["jpg"]).map(\.lastPathComponent)
 
     /// Upright thumbnail sizes, written out by hand from each header size and Exif orientation.

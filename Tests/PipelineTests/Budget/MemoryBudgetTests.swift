@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PushAttach
@@ -14,7 +15,7 @@ private func makeBudget(_ capacity: Int) -> (MemoryBudget, AsyncStream<Int>.Iter
     return (budget, stream.makeAsyncIterator())
 }
 
-@Suite("Memory budget: a weighted, first-come-first-served, cancellable semaphore")
+@Suite("Memory budget: a weighted, first-come-first-served, cancellable semaphore", .tags(.slow), .notInFastTier)
 struct MemoryBudgetTests {
     @Test func weightsAddUpAndWaitForRoom() async throws {
         let (budget, line) = makeBudget(10)

@@ -1,5 +1,6 @@
 import Foundation
 import PushPayloads
+import TestSupport
 import Testing
 
 @testable import PushAttach
@@ -7,7 +8,7 @@ import Testing
 @testable import PushAttachBatch
 @testable import SystemSupport
 
-@Suite("Attachment names")
+@Suite("Attachment names", .tags(.slow), .notInFastTier)
 struct AttachmentNameTests {
     @Test(arguments: [
         ("../../etc/passwd", "passwd"),

@@ -10,7 +10,7 @@ import Testing
 /// The one check of a path read from a journal or a manifest (`ContainerPath`), the system-call
 /// wrapper's refusal of a NUL byte, and each reader that applies the check: the merge that
 /// writes `manifest.json`, `Manifest.load`, the report.
-@Suite("Container: paths from outside the run are checked as bytes")
+@Suite("Container: paths from outside the run are checked as bytes", .tags(.slow), .notInFastTier)
 struct ContainerPathTests {
     @Test(arguments: [
         "Images/3F2C0000-0000-0000-0000-000000000000-cat.jpg", "Audio/A-tone.m4a", "Video/A-clip.mp4",

@@ -14,7 +14,7 @@ import Testing
 ///
 /// The swap happens in the run's own event callback, called on the run's path between
 /// `Container.open` and the end: the test waits on nothing, and nothing races.
-@Suite("Container: a container swapped for a link mid-run keeps its files")
+@Suite("Container: a container swapped for a link mid-run keeps its files", .tags(.slow), .notInFastTier)
 struct ContainerSwapTests {
     /// The folders of one swap: `moved` is where the container goes, `other` the link's target.
     struct Swap: Sendable {

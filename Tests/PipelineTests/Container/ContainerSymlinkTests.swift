@@ -13,7 +13,7 @@ import Testing
 /// plain attacks, then the neighbouring cases: the victim outside stays as it
 /// was, nothing outside is appended to or deleted, and the run stops with an error naming the
 /// path and what to do (in library terms: no flags).
-@Suite("Container: symbolic links inside the container are refused, never followed")
+@Suite("Container: symbolic links inside the container are refused, never followed", .tags(.slow), .notInFastTier)
 struct ContainerSymlinkTests {
     // MARK: - The plain attacks
 

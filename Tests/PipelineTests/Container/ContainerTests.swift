@@ -1,5 +1,6 @@
 import Foundation
 import PushPayloads
+import TestSupport
 import Testing
 
 @testable import PushAttach
@@ -7,7 +8,7 @@ import Testing
 @testable import PushAttachBatch
 @testable import SystemSupport
 
-@Suite("Container: atomic writes, lock, folders")
+@Suite("Container: atomic writes, lock, folders", .tags(.slow), .notInFastTier)
 struct ContainerTests {
     @Test func atomicWriteLeavesOnlyTheFinalFile() throws {
         let dir = try TemporaryDirectory()

@@ -9,7 +9,7 @@ import Testing
 
 /// Attachments and `manifest.json` are created 0666 and the umask narrows them, as for any file
 /// a tool writes (never a fixed 0644 whatever the umask).
-@Suite("Container: new files respect the umask")
+@Suite("Container: new files respect the umask", .tags(.slow), .notInFastTier)
 struct ContainerUmaskTests {
     /// In this process (whose umask the tests do not change: it is process-wide).
     @Test func atomicWriteLeavesTheModeToTheUmask() throws {

@@ -1,5 +1,6 @@
 import Fetch
 import PushPayloads
+import TestSupport
 import Testing
 
 @testable import PushAttach
@@ -9,7 +10,7 @@ import Testing
 
 /// The parser itself is Fetch's (`Tests/FetchTests/ContentDispositionTests.swift`); here, that
 /// its raw, untrusted result goes through the container's sanitiser.
-@Suite("Content-Disposition filenames into attachment names")
+@Suite("Content-Disposition filenames into attachment names", .tags(.slow), .notInFastTier)
 struct ContentDispositionTests {
     @Test func feedsTheSanitiser() {
         let suggested = ContentDisposition.filename(from: #"attachment; filename="../../etc/passwd""#)

@@ -1,5 +1,6 @@
 import Foundation
 import PushPayloads
+import TestSupport
 import Testing
 
 @testable import PushAttach
@@ -10,7 +11,7 @@ import Testing
 /// A container shared by the library preparers of several processes (`Access.sharedByProcesses`).
 /// `flock` locks belong to open file descriptions, so two opens in this process hold the
 /// container as two processes would.
-@Suite("container: shared by processes")
+@Suite("container: shared by processes", .tags(.slow), .notInFastTier)
 struct SharedContainerTests {
     @Test func manyHoldersAtOnceEachWithItsOwnSpool() throws {
         let dir = try TemporaryDirectory()

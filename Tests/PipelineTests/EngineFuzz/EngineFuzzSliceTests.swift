@@ -14,7 +14,7 @@ import Testing
 /// A fixed slice of the generative engine fuzzer (`make fuzz` target `engine`, docs/ROBUSTNESS.md):
 /// seeded cases, sides at most `maxSide`, through `MediaStage.prepare`, every check of the
 /// fuzzer; and every output path reached, so the slice cannot silently test nothing.
-@Suite("generative engine fuzzing: a seeded slice", .serialized, .ownThread)
+@Suite("generative engine fuzzing: a seeded slice", .serialized, .ownThread, .tags(.slow), .notInFastTier)
 struct EngineFuzzSliceTests {
     /// Seeds chosen so that every output path is reached in a few seconds of a debug build.
     static let seeds: [UInt64] = Array(0..<48)
@@ -38,7 +38,7 @@ struct EngineFuzzSliceTests {
 /// Seeds the engine fuzzer found that make a frame's exact palette full and then meet a
 /// transparent pixel: `GIFEncoder.quantize` must find the transparent index another way than
 /// `UInt8(transparent!)`, which traps. They must pass like the slice.
-@Suite("generative engine fuzzing: the full-palette GIF crash", .ownThread)
+@Suite("generative engine fuzzing: the full-palette GIF crash", .ownThread, .tags(.slow), .notInFastTier)
 struct EngineFuzzKnownCrashTests {
     /// 5423: an animated GIF over the byte cap (256 colours, unchanged pixels inside a repainted
     /// rectangle), at a 5 KB cap instead of 10 MB; 100330: an animated WebP
@@ -52,7 +52,7 @@ struct EngineFuzzKnownCrashTests {
 }
 
 /// Cases whose failure was the harness's, kept so the fix stays in place.
-@Suite("generative engine fuzzing: where the reference, not the engine, was wrong", .ownThread)
+@Suite("generative engine fuzzing: where the reference, not the engine, was wrong", .ownThread, .tags(.slow), .notInFastTier)
 struct EngineFuzzAlphaEdgeTests {
     /// 803681: a 106x8 animated GIF, its last 2 rows transparent, fitted to 78x6 under a byte cap.
     /// Output row 4 is exactly half covered; the box-filtered reference rounded it opaque and the
@@ -86,7 +86,7 @@ struct EngineFuzzAlphaEdgeTests {
 }
 
 /// The checks can fail: a stage that mirrors every still it writes is caught.
-@Suite("generative engine fuzzing: the checks catch a wrong output", .ownThread)
+@Suite("generative engine fuzzing: the checks catch a wrong output", .ownThread, .tags(.slow), .notInFastTier)
 struct EngineFuzzMutantTests {
     /// The real stage, with its JPEG or PNG output mirrored left to right (and written as PNG).
     static func mirroringStage(_ data: Data, rules: AppleRules, limits: ProcessingLimits) -> StageOutcome {

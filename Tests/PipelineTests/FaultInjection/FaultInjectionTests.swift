@@ -53,7 +53,7 @@ import Testing
 /// - A deleted `manifest.jsonl` is put back from the journal's still-open descriptor, with every
 ///   entry so far, and a note says so.
 /// - SIGTERM is handled as SIGINT, and exits 128 + 15 = 143.
-@Suite("Fault injection (prepare binary)", .serialized, .ownThread)
+@Suite("Fault injection (prepare binary)", .serialized, .ownThread, .tags(.slow), .notInFastTier)
 struct FaultInjectionTests {
     private func arguments(_ list: String, _ container: URL) -> [String] {
         ["prepare", list, "--container", container.path, "--allow-private-networks", "--retries", "0"]
@@ -235,7 +235,7 @@ struct FaultInjectionTests {
 }
 
 /// The journal's own recovery, in process.
-@Suite("Manifest journal faults")
+@Suite("Manifest journal faults", .tags(.slow), .notInFastTier)
 struct ManifestJournalFaultTests {
     @Test func deletedJournalIsRecreatedWithEveryLine() throws {
         let dir = try TemporaryDirectory()

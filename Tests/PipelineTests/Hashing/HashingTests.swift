@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PushAttach
@@ -7,7 +8,7 @@ import Testing
 
 /// Vectors from FIPS 180-2 appendices A/B ("abc", the 448-bit message, a million "a") plus
 /// block-boundary lengths checked against Python's hashlib.
-@Suite("SHA-1, SHA-256 and HMAC-SHA256")
+@Suite("SHA-1, SHA-256 and HMAC-SHA256", .tags(.slow), .notInFastTier)
 struct HashingTests {
     struct Vector: Sendable, CustomTestStringConvertible {
         let message: String

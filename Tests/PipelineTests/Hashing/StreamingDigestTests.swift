@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SystemSupport
@@ -6,7 +7,7 @@ import Testing
 /// SHA-256 fed in pieces, as the spool feeds it while a body arrives: any cut of a message gives
 /// the one-shot digest, a copied hasher goes on by itself, and megabytes of fixed bytes give
 /// the digests Python's hashlib gives them.
-@Suite("SHA-256 fed in pieces")
+@Suite("SHA-256 fed in pieces", .tags(.slow), .notInFastTier)
 struct StreamingDigestTests {
     static func digest(_ bytes: [UInt8], pieces: Int) -> String {
         var hasher = SHA256()

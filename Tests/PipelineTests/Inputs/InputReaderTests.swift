@@ -19,7 +19,7 @@ extension [InputEvent] {
     var withoutMedia: [InputProblem] { compactMap { if case .noMedia(let push) = $0 { push } else { nil } } }
 }
 
-@Suite("Inputs: text lists and JSON lines")
+@Suite("Inputs: text lists and JSON lines", .tags(.slow), .notInFastTier)
 struct InputListTests {
     @Test func textListWithCommentsBlanksAndBadLines() throws {
         let dir = try TemporaryDirectory()
@@ -156,7 +156,7 @@ struct InputListTests {
 }
 
 /// A local media file given as INPUT is one `file://` item, recognised by `Sniffer.identify`.
-@Suite("Inputs: local media files")
+@Suite("Inputs: local media files", .tags(.slow), .notInFastTier)
 struct MediaInputTests {
     @Test(arguments: [
         "small-320x240.jpg", "opaque-300x200.png", "animated-120x90.gif", "lossy-320x240.webp", "tone-1s.wav",

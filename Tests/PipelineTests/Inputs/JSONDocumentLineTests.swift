@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PushAttachBatch
 
 /// The lines the input reader gives to what it reads from a JSON document: every problem names
 /// its line, and every push its own.
-@Suite("Inputs: the lines of a JSON document")
+@Suite("Inputs: the lines of a JSON document", .tags(.slow), .notInFastTier)
 struct JSONDocumentLineTests {
     /// Every problem with a JSON document names a line: an element's own line, the line the
     /// parser stopped on, the last line of a document cut short; items, the line of their URL

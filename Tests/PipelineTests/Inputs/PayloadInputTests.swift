@@ -7,7 +7,7 @@ import Testing
 @testable import PushAttachBatch
 @testable import SystemSupport
 
-@Suite("Inputs: push payloads and local media")
+@Suite("Inputs: push payloads and local media", .tags(.slow), .notInFastTier)
 struct PayloadInputTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String

@@ -16,7 +16,7 @@ import Testing
 /// Each case forges the journal line of an item whose URL the run serves, with a file of the
 /// recorded size where the path would lead: the line must not be trusted, so the item is
 /// prepared again into `Images/` and no entry names the forged path.
-@Suite("Manifest: forged journal paths are not trusted on --resume")
+@Suite("Manifest: forged journal paths are not trusted on --resume", .tags(.slow), .notInFastTier)
 struct JournalPathResumeTests {
     /// A forged `file` (and `thumbnail`) and, relative to the folder holding the container, the
     /// file planted where it leads.

@@ -8,7 +8,7 @@ import Testing
 @testable import SystemSupport
 
 /// `docs/manifest.schema.json` against what a real run writes, checked by hand (`SchemaCheck`).
-@Suite("Manifest: the documented schema", .ownThread)
+@Suite("Manifest: the documented schema", .ownThread, .tags(.slow), .notInFastTier)
 struct ManifestSchemaTests {
     static let schemaFile = Corpus.packageRoot.appendingPathComponent("docs/manifest.schema.json")
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PushAttach
@@ -6,7 +7,7 @@ import Testing
 @testable import PushAttachBatch
 @testable import SystemSupport
 
-@Suite("Manifest: entries, journal, finalize, resume")
+@Suite("Manifest: entries, journal, finalize, resume", .tags(.slow), .notInFastTier)
 struct ManifestTests {
     /// The declared order, written out here so a change to it is a deliberate change to a test.
     static let keyOrder = [

@@ -12,7 +12,7 @@ import Testing
 /// Cancellation holds at every stage of an item: a cancelled call reports `.cancelled` and
 /// leaves the folder as it was (no attachment, no thumbnail, no spool body), and a cancelled
 /// batch reports each item it started, as finished or as cancelled, and writes nothing after.
-@Suite("cancellation: at every stage, nothing left", .ownThread)
+@Suite("cancellation: at every stage, nothing left", .ownThread, .tags(.slow), .notInFastTier)
 struct CancellationTests {
     /// The task to cancel from a stage observer (set once the task exists).
     final class TaskBox: Sendable {

@@ -12,7 +12,7 @@ import Verification
 /// `prepare` end to end over the loopback server: an animated WebP comes out an animated GIF
 /// (frames, size, thumbnail of its first frame) that `verify` accepts, and its manifest entry
 /// says so.
-@Suite("prepare: animated WebP to animated GIF", .ownThread)
+@Suite("prepare: animated WebP to animated GIF", .ownThread, .tags(.slow), .notInFastTier)
 struct PrepareAnimationTests {
     static let fixture = "formats/animation/animated-160x120-alpha.webp"
 

@@ -12,7 +12,7 @@ import Testing
 #endif
 
 /// The built `pushattach prepare` binary: exit statuses, crash safety under SIGKILL, SIGINT.
-@Suite("pushattach prepare (the binary)", .serialized, .ownThread)
+@Suite("pushattach prepare (the binary)", .serialized, .ownThread, .tags(.slow), .notInFastTier)
 struct PrepareCommandTests {
     @Test func exitStatuses() throws {
         let f = try PrepareFixture()

@@ -13,7 +13,7 @@ import Verification
 /// One decision per file: damaged image data gets the same verdict from `verify`, `prepare` and
 /// the library, whatever the output size (and whatever the input's: damage is found before the
 /// size cap in both), and is used with the same warning when damaged images are accepted.
-@Suite("damaged images: one verdict everywhere", .serialized)
+@Suite("damaged images: one verdict everywhere", .serialized, .tags(.slow), .notInFastTier)
 struct PrepareDamageTests {
     struct Input: Sendable, CustomTestStringConvertible {
         let name: String

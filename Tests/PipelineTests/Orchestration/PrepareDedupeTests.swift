@@ -9,7 +9,7 @@ import Testing
 
 /// Identical URLs are downloaded once, whether the first item is still in flight (the later
 /// ones wait on it) or already in the journal (the later ones read its line back).
-@Suite("prepare: identical URLs downloaded once", .ownThread)
+@Suite("prepare: identical URLs downloaded once", .ownThread, .tags(.slow), .notInFastTier)
 struct PrepareDedupeTests {
     private func check(_ entries: [ManifestEntry], url: String, lines: [Int]) throws {
         let named = entries.filter { $0.input == url }.sorted { $0.line < $1.line }

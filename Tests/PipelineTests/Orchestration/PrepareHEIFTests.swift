@@ -12,7 +12,7 @@ import Verification
 /// `prepare` end to end on HEIC and AVIF served by the loopback server (with the Content-Types
 /// CDNs send): each is transcoded upright to JPEG, or PNG with alpha, fitted to the limits, with
 /// a thumbnail, and `verify` accepts what was written. A truncated HEIC is rejected 105.
-@Suite("prepare: HEIC and AVIF")
+@Suite("prepare: HEIC and AVIF", .tags(.slow), .notInFastTier)
 struct PrepareHEIFTests {
     static func fixture(_ name: String) throws -> Data {
         try Data(contentsOf: Corpus.testImages.appendingPathComponent("formats/heif/\(name)"))

@@ -9,7 +9,7 @@ import Testing
 
 /// What a real run writes into the manifest: input order whatever the completion order, the
 /// error code, the source's size, each warning once, and one line per item across `--resume`.
-@Suite("prepare: a manifest easy to consume", .ownThread)
+@Suite("prepare: a manifest easy to consume", .ownThread, .tags(.slow), .notInFastTier)
 struct PrepareManifestTests {
     /// Serves the TestImages file `name` at `/name`, by its bytes alone (no Content-Type).
     func serve(_ f: PrepareFixture, _ names: String...) {

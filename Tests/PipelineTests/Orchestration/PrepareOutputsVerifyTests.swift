@@ -13,7 +13,7 @@ import Verification
 /// orientation, PNG and WebP folders is served, prepared with thumbnails by the streaming
 /// engine (row decoders, the ring resampler, spooled bodies), and each written file and
 /// thumbnail is then judged by `Verifier` as iOS would take it.
-@Suite("prepare's outputs pass verify", .serialized)
+@Suite("prepare's outputs pass verify", .serialized, .tags(.slow), .notInFastTier)
 struct PrepareOutputsVerifyTests {
     static let sources: [URL] =
         ["photos", "orientation", "pngsuite", "webp"].flatMap {

@@ -9,7 +9,7 @@ import Testing
 @testable import SystemSupport
 
 /// The real `Preparer` against the loopback server: each route gets the expected manifest entry.
-@Suite("prepare: one manifest entry per server behaviour", .ownThread)
+@Suite("prepare: one manifest entry per server behaviour", .ownThread, .tags(.slow), .notInFastTier)
 struct PrepareRouteTests {
     @Test func eachRouteGetsTheExpectedEntry() async throws {
         let f = try PrepareFixture()
@@ -188,7 +188,7 @@ struct PrepareRouteTests {
 }
 
 /// Concurrency limits, counted at the server (not timed).
-@Suite("prepare: concurrency limits", .ownThread)
+@Suite("prepare: concurrency limits", .ownThread, .tags(.slow), .notInFastTier)
 struct PrepareLimitTests {
     /// Every download is held at the server, and the test lets them through one at a time, each
     /// only once the pipeline has as many held as it may (`min(perHost, inFlight)`, fewer at the

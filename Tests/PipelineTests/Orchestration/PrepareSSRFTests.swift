@@ -10,7 +10,7 @@ import Testing
 
 /// With private networks refused, every non-public address form is a `failed` entry naming
 /// the address and the rule, directly and through a redirect from an allowed first hop.
-@Suite("prepare: SSRF refusals are failed entries", .ownThread)
+@Suite("prepare: SSRF refusals are failed entries", .ownThread, .tags(.slow), .notInFastTier)
 struct PrepareSSRFTests {
     static let targets = [
         "http://127.0.0.1:9/a.jpg", "http://[::1]:9/a.jpg", "http://0.0.0.0:9/a.jpg",

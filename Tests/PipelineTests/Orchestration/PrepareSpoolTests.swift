@@ -11,7 +11,7 @@ import Testing
 
 /// Spooled downloads through the real `Preparer`: passthrough by rename, images from the spool,
 /// no spool file left behind, and the process memory budget.
-@Suite("prepare: spooled bodies and the memory budget", .ownThread)
+@Suite("prepare: spooled bodies and the memory budget", .ownThread, .tags(.slow), .notInFastTier)
 struct PrepareSpoolTests {
     /// A minimal MP4 the rules accept: an `ftyp` box (mp42) and an `mdat` box of patterned bytes,
     /// `size` bytes in all.

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import PushAttach
@@ -7,7 +8,7 @@ import Testing
 
 /// "top reasons" groups: the status, the code and the word for what refused the item or kept its
 /// bytes from being had, never its prose, so sizes and URLs that differ per item do not split a group.
-@Suite struct ReasonKeyTests {
+@Suite(.tags(.slow), .notInFastTier) struct ReasonKeyTests {
     @Test func entriesRefusedForOneReasonAreOneGroupWhateverTheirSizesAndURLs() {
         let overCap = [7_000_000, 19_819_914].map { bytes in
             var entry = ManifestEntry(input: "http://h/\(bytes).wav", line: 1, status: .failed)

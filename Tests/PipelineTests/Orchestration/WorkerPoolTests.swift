@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import PushAttach
@@ -8,7 +9,7 @@ import Testing
 @testable import SystemSupport
 
 /// The worker pool's life cycle: its threads may start after the pool is gone.
-@Suite("WorkerPool")
+@Suite("WorkerPool", .tags(.slow), .notInFastTier)
 struct WorkerPoolTests {
     /// A pool released right after it is made (a one-item run that ends before a thread was
     /// scheduled): a thread that starts after the pool's deinit must not touch the pool. This

@@ -1,5 +1,6 @@
 import Foundation
 import PushPayloads
+import TestSupport
 import Testing
 
 @testable import PushAttach
@@ -8,7 +9,7 @@ import Testing
 @testable import SystemSupport
 
 /// The rewriter on single payloads (the CLI tests run it end to end per convention).
-@Suite struct PayloadRewriterTests {
+@Suite(.tags(.slow), .notInFastTier) struct PayloadRewriterTests {
     let base = "https://cdn.example.com/push/"
 
     func rewrite(_ payload: [String: Any], _ outcomes: [String: PayloadRewriter.Outcome]) -> ([String: Any], [String]) {

@@ -9,7 +9,7 @@ import Testing
 
 /// `Manifest.merge`: journals of a sharded run, merged in input order through sorted runs on
 /// disk; refusals; and the resume index's fixed size per entry.
-@Suite("merge: shard journals into one manifest.json, streamed")
+@Suite("merge: shard journals into one manifest.json, streamed", .tags(.slow), .notInFastTier)
 struct ManifestMergeTests {
     static func entry(_ index: Int, status: ManifestEntry.Status = .prepared, line: Int? = nil) -> ManifestEntry {
         ManifestEntry(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PushAttach
@@ -8,7 +9,7 @@ import Testing
 
 /// `RecordedURLs`, the run's per-URL state once an item is in the journal: every URL found again
 /// with its span, line and input after many growths, in fixed bytes whatever the URL's length.
-@Suite("dedupe table: recorded URLs in fixed bytes")
+@Suite("dedupe table: recorded URLs in fixed bytes", .tags(.slow), .notInFastTier)
 struct RecordedURLsTests {
     @Test func everyURLIsFoundWithItsSpanAfterGrowing() {
         var table = RecordedURLs()
@@ -64,7 +65,7 @@ struct RecordedURLsTests {
 /// A run's dedupe table at a million URLs: at most 45 bytes per URL with the slack, whatever
 /// the URLs. (Resident memory is measured by Scripts/memory-check.sh in a process of its own:
 /// here other tests allocate beside it. Measured once, alone: +37 MB for these million URLs.)
-@Suite("dedupe table: a million URLs")
+@Suite("dedupe table: a million URLs", .tags(.slow), .notInFastTier)
 struct RecordedURLsScaleTests {
     @Test func aMillionURLsTakeAtMost45BytesEach() {
         var table = RecordedURLs()

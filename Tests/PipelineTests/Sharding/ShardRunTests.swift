@@ -13,7 +13,7 @@ import Testing
 
 /// Sharded `prepare` runs over the loopback server: N shards in one container give what one
 /// run gives, and a shard killed mid-run and rerun with `--resume` loses nothing.
-@Suite("sharded prepare: N shards equal one run; a killed shard resumes")
+@Suite("sharded prepare: N shards equal one run; a killed shard resumes", .tags(.slow), .notInFastTier)
 struct ShardRunTests {
     /// A list with images, a URL twice (downloaded once, in one shard), 404s and a line that is
     /// not a URL.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PushAttach
@@ -7,7 +8,7 @@ import Testing
 @testable import SystemSupport
 
 /// The shard function and `--shard` parsing.
-@Suite("shards: a fixed hash of the URL, and K/N or the array job's environment")
+@Suite("shards: a fixed hash of the URL, and K/N or the array job's environment", .tags(.slow), .notInFastTier)
 struct ShardTests {
     /// Expected shards computed outside this code, with Python's hashlib:
     ///
