@@ -1,5 +1,5 @@
 // PushAttachBatch: the batch runner, what `pushattach prepare` runs, as a library beside
-// `PushAttach`. Every item goes through PushAttach's per-item path (`ItemContext`); around it:
+// `PushAttach`. Every item goes through PushAttach's per-item path (`ItemPipeline`); around it:
 //
 //     Inputs/         INPUT arguments → InputEvent (items with their file:line, or problems)
 //     Orchestration/  the run: admission, dedupe of repeated URLs, events, the summary
@@ -10,4 +10,4 @@
 //                     AttachmentMerge
 //
 // It stands on PushAttach's public API, on the per-item path's and the container's
-// `package` declarations (ItemContext, Container, ManifestEntry), and on SystemSupport.
+// `package` declarations (ItemPipeline, Container, ManifestEntry), and on SystemSupport.

@@ -3,13 +3,13 @@ import Foundation
 import MediaTypes
 import SystemSupport
 
-extension ItemContext {
+extension ItemPipeline {
     /// What became of `item`, without a manifest: the library's entry point, through the same
     /// per-item path a batch takes (download with every cap and the address guard, one sniff,
     /// `Planner.plan`, the engine, hash, atomic write).
     ///
     ///     let use = try ContainerRegistry.shared.open(folder)
-    ///     let context = ItemContext(options: options, container: use.container, memory: MemoryBudget(capacity: 256_000_000))
+    ///     let context = ItemPipeline(options: options, container: use.container, memory: MemoryBudget(capacity: 256_000_000))
     ///     let outcome = await context.prepareOne(InputItem(url: "https://x.test/cat.jpg", source: "api", line: 0))
     ///     context.shutdown(); use.release()
     ///
@@ -28,7 +28,7 @@ extension ItemContext {
     }
 }
 
-/// What `ItemContext.prepareOne` made of one item.
+/// What `ItemPipeline.prepareOne` made of one item.
 package enum ItemOutcome: Sendable {
     /// Prepared, rejected or failed, as the manifest would record it, and how it ended, typed.
     case finished(ManifestEntry, end: ItemEnd)

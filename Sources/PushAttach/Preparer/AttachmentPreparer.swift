@@ -44,7 +44,7 @@ public final class AttachmentPreparer: Sendable {
         self.configuration = configuration
         let memory = MemoryBudget(capacity: configuration.admissionBudget)
         runners = FolderRunners { container in
-            ItemContext(options: configuration.options(container: container.url), container: container, memory: memory)
+            ItemPipeline(options: configuration.options(container: container.url), container: container, memory: memory)
         }
     }
 
@@ -154,7 +154,7 @@ public final class AttachmentPreparer: Sendable {
         -> PreparedAttachment
     {
         if Task.isCancelled { throw told(.cancelled(url), url: url, requestID: item.id) }
-        let acquired: (context: ItemContext, container: Container, key: String)?
+        let acquired: (context: ItemPipeline, container: Container, key: String)?
         do { acquired = try runners.acquire(folder) } catch {
             throw told(AttachmentError(error, url: url, names: configuration.policy.settingNames), url: url, requestID: item.id)
         }
@@ -204,7 +204,7 @@ public final class AttachmentPreparer: Sendable {
     /// advice; this cancels whatever else is still running shortly after it (a wait for memory,
     /// the engine), which then ends as `.cancelled`.
     private static func outcome(
-        of item: InputItem, in context: ItemContext, by deadline: ContinuousClock.Instant
+        of item: InputItem, in context: ItemPipeline, by deadline: ContinuousClock.Instant
     ) async -> ItemOutcome {
         await withTaskGroup(of: ItemOutcome?.self) { group in
             group.addTask { await context.prepareOne(item) }

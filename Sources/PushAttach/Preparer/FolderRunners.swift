@@ -2,14 +2,14 @@ import Foundation
 import MediaTypes
 import SystemSupport
 
-/// One preparer's per-item paths, one per folder in use: a folder's `ItemContext` (download
+/// One preparer's per-item paths, one per folder in use: a folder's `ItemPipeline` (download
 /// client, CPU and I/O threads) is made by the first call into it and shut down when the last
 /// call leaves, or, while a hold (`hold(_:)`) keeps it, when the hold is released.
 /// Each context holds a use of the process's shared container (`ContainerRegistry`), so the
 /// folder's lock is taken once per process, whatever the number of calls or preparers.
 final class FolderRunners: @unchecked Sendable {
     private struct Entry {
-        var context: ItemContext
+        var context: ItemPipeline
         var use: ContainerUse
         var users: Int
     }
@@ -24,22 +24,22 @@ final class FolderRunners: @unchecked Sendable {
     /// Calls between their check of `isShutDown` and their entry (opening the folder): not
     /// idle while any is.
     private var opening = 0
-    private let makeContext: @Sendable (Container) -> ItemContext
+    private let makeContext: @Sendable (Container) -> ItemPipeline
     /// The folders held by `hold(_:)`, by hold number: each is one user of its folder.
     private var holds: [Int: String] = [:]
     private var nextHold = 0
 
-    init(makeContext: @escaping @Sendable (Container) -> ItemContext) { self.makeContext = makeContext }
+    init(makeContext: @escaping @Sendable (Container) -> ItemPipeline) { self.makeContext = makeContext }
 
     /// The folder's context and container, held until `release(key)`.
     /// Nil after `shutDown()`: the caller refuses the call.
-    func acquire(_ folder: URL) throws(ContainerError) -> (context: ItemContext, container: Container, key: String)? {
+    func acquire(_ folder: URL) throws(ContainerError) -> (context: ItemPipeline, container: Container, key: String)? {
         try acquire(.path(folder))
     }
 
     /// `acquire(_:)` of a path or of a folder already open.
     func acquire(_ folder: FolderLocation) throws(ContainerError)
-        -> (context: ItemContext, container: Container, key: String)?
+        -> (context: ItemPipeline, container: Container, key: String)?
     {
         let admitted: Bool = lock.withLock {
             guard !isShutDown else { return false }
@@ -53,7 +53,7 @@ final class FolderRunners: @unchecked Sendable {
             throw error
         }
         let key = use.container.url.path
-        let (context, surplus): (ItemContext, ContainerUse?) = lock.withLock {
+        let (context, surplus): (ItemPipeline, ContainerUse?) = lock.withLock {
             opening -= 1
             if var entry = entries[key] {
                 entry.users += 1

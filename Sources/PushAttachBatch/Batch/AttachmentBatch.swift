@@ -154,7 +154,7 @@ public struct AttachmentBatch: Sendable {
         let folder = prepare.container.standardizedFileURL
         let summary: PrepareSummary
         do {
-            summary = try await Preparer(options: prepare).run { event in
+            summary = try await BatchRunner(options: prepare).run { event in
                 switch event {
                 case .started(let item, let index): observe(.started(index: index, input: DisplayText.withoutCredentials(item.url)))
                 case .skipped(let item, let index): observe(.skipped(index: index, input: DisplayText.withoutCredentials(item.url)))

@@ -65,7 +65,7 @@ package enum Manifest {
     }
 
     /// How `load` checks that a prepared file is still good.
-    package enum Verification: Sendable, Hashable {
+    package enum FileCheck: Sendable, Hashable {
         /// The file exists with the recorded byte count. Enough given atomic writes.
         case size
         /// Size, and the SHA-256 recomputed (reads every file).
@@ -151,7 +151,7 @@ package enum Manifest {
     /// as recorded. The caller skips those items on `--resume`.
     /// Files are looked at relative to the folder, without following links: an entry whose file
     /// (or a folder on its way) is a link is not prepared.
-    package static func load(dir: URL, verify: Verification = .size) throws(ContainerError) -> ResumeState {
+    package static func load(dir: URL, verify: FileCheck = .size) throws(ContainerError) -> ResumeState {
         guard let folder = try openFolder(dir) else { return ResumeState(prepared: [:], entries: [], warnings: []) }
         let journal = try readJournal(in: folder)
         var state = ResumeState(prepared: [:], entries: journal.entries, warnings: journal.warnings)
@@ -165,7 +165,7 @@ package enum Manifest {
         return state
     }
 
-    static func fileProblem(_ entry: ManifestEntry, in folder: DirectoryHandle, verify: Verification)
+    static func fileProblem(_ entry: ManifestEntry, in folder: DirectoryHandle, verify: FileCheck)
         -> String?
     {
         guard let file = entry.file else { return "prepared entry has no file" }

@@ -11,7 +11,7 @@ import SystemSupport
 ///     if let prior = try index.prepared(url: url) { reuse its file }
 ///
 /// Built by reading the journals line by line (`JournalLines`): a prepared entry whose file (and
-/// thumbnail) is on disk as recorded (`Manifest.Verification.size`) adds
+/// thumbnail) is on disk as recorded (`Manifest.FileCheck.size`) adds
 /// - its index with an 8-byte digest of its key (input URL and line): 16 bytes, sorted;
 /// - a 7-byte digest of its URL with its journal (1 byte), and where its line is (offset 40
 ///   bits, length 24): 16 bytes, sorted, so the entry is read back from the journal when another

@@ -1,14 +1,14 @@
 import Foundation
 import PushAttach
 
-/// Everything `Preparer` needs to know about one run of `pushattach prepare`: the per-item
+/// Everything `BatchRunner` needs to know about one run of `pushattach prepare`: the per-item
 /// path's options (`item`, read and written through as if they were this struct's own) and what
 /// only a batch has: its inputs, resume, the shard, the report.
 ///
 ///     var options = PrepareOptions(container: URL(fileURLWithPath: "out"), inputs: ["list.txt"])
 ///     options.limits.thumbnailSize = 256         // options.item.limits
 ///     options.fetch.allowPrivateNetworks = true  // options.item.fetch
-///     let summary = try await Preparer(options: options).run()
+///     let summary = try await BatchRunner(options: options).run()
 @dynamicMemberLookup
 package struct PrepareOptions: Sendable {
     /// How each item is prepared (download, engine, rules, budgets), as `AttachmentPreparer`

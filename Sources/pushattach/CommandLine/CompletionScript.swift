@@ -28,7 +28,7 @@ enum CompletionScript {
     // MARK: bash
 
     static func bash(_ docs: [CommandDoc], names: [String], abstracts: [String]) -> String {
-        let roots = PushAttach.Options.all.flatMap { [$0.short, $0.name].compactMap { $0 } }
+        let roots = RootCommand.Options.all.flatMap { [$0.short, $0.name].compactMap { $0 } }
         var out = [
             "# bash completion for pushattach.",
             "# " + header.replacingOccurrences(of: "%@", with: "bash"),
@@ -112,7 +112,7 @@ enum CompletionScript {
             "    typeset -A opt_args",
             "    _arguments -C \\",
         ]
-        out += PushAttach.Options.all.map { "        " + zshSpec($0, exclusive: true) + " \\" }
+        out += RootCommand.Options.all.map { "        " + zshSpec($0, exclusive: true) + " \\" }
         out += [
             "        '1: :->subcommand' \\",
             "        '*:: :->argument'",

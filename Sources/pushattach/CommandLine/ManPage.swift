@@ -10,19 +10,19 @@ enum ManPage {
             ".TH PUSHATTACH 1 \"\" \"pushattach \(version)\" \"User Commands\"",
             ".nh",
             ".SH NAME",
-            "pushattach \\- " + roff(String(PushAttach.summary.dropLast())),
+            "pushattach \\- " + roff(String(RootCommand.summary.dropLast())),
             ".SH SYNOPSIS",
             ".nf",
         ]
         out += commands.map { bold(roff($0.doc.usage)) }
         out += [bold("pushattach \\-\\-version"), ".fi", ".SH DESCRIPTION"]
-        out += [roff(PushAttach.description), ".PP", "Subcommands:"]
+        out += [roff(RootCommand.description), ".PP", "Subcommands:"]
         out += commands.flatMap { [".TP", bold(roff($0.name)), roff($0.abstract)] }
-        out += [".PP", roff(PushAttach.closing), ".SH OPTIONS"]
-        out += options(PushAttach.Options.all)
+        out += [".PP", roff(RootCommand.closing), ".SH OPTIONS"]
+        out += options(RootCommand.Options.all)
         out.append(".SH COMMANDS")
         for command in commands { out += section(command.doc) }
-        out += [".SH EXIT STATUS", roff(PushAttach.exitStatus)]
+        out += [".SH EXIT STATUS", roff(RootCommand.exitStatus)]
         return out.joined(separator: "\n")
     }
 

@@ -45,7 +45,7 @@ struct BenchCommand: Command {
 
     init(_ arguments: ParsedArguments) throws {}
 
-    /// Never reached: `PushAttach.run` hands `bench`'s arguments over before parsing them.
+    /// Never reached: `RootCommand.run` hands `bench`'s arguments over before parsing them.
     func run() async throws -> Int32 { Self.handOver([]) }
 
     /// Replaces this process with `pushattach-bench arguments…`; returns only when that fails,

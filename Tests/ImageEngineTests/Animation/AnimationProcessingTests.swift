@@ -11,7 +11,7 @@ import Verification
 /// transparency kept, close to Pillow's decode), an oversized GIF is scaled down under 10 MB,
 /// and an animation over a cap keeps its first frame with a warning that says why. `.ownThread`:
 /// the encodes are seconds of CPU each and must not hold the cooperative pool the async suites
-/// (the Preparer's concurrency tests) wait on.
+/// (the BatchRunner's concurrency tests) wait on.
 @Suite("animation: animated WebP to GIF, oversized GIFs", .ownThread, .tags(.slow), .notInFastTier)
 struct AnimationProcessingTests {
     static let webpName = "formats/animation/animated-160x120-alpha.webp"

@@ -78,7 +78,7 @@ struct ContainerSwapTests {
 
         let notes = Watched([String]())
         let onFirst = swap.onFirstEvent()
-        let summary = try await Preparer(options: options).run { event in
+        let summary = try await BatchRunner(options: options).run { event in
             onFirst(event)
             if case .note(let text) = event { notes.update { $0.append(text) } }
         }
@@ -115,11 +115,11 @@ struct ContainerSwapTests {
         let list = [try #require(urls[0]), try #require(urls[1])]
         var options = try f.options(list)
         options.shard = second
-        _ = try await Preparer(options: options).run()
+        _ = try await BatchRunner(options: options).run()
 
         options.shard = first
         let swap = Swap(container: f.container, in: f.dir.url)
-        let summary = try await Preparer(options: options).run(events: swap.onFirstEvent())
+        let summary = try await BatchRunner(options: options).run(events: swap.onFirstEvent())
         #expect(summary.merged, "\(summary)")
         #expect(swap.names(swap.other) == [], "nothing written where the link points")
         let (byInput, entries) = try f.manifest(swap.moved)

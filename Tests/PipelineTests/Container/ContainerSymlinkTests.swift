@@ -237,7 +237,7 @@ struct ContainerSymlinkTests {
 
         options.resume = true
         let notes = Notes()
-        let summary = try await Preparer(options: options).run { event in
+        let summary = try await BatchRunner(options: options).run { event in
             if case .note(let text) = event { notes.append(text) }
         }
         #expect(summary.prepared == 1 && summary.skipped == 0)
@@ -292,7 +292,7 @@ struct ContainerSymlinkTests {
     /// Runs the preparer over `options` and returns the container error it stopped with.
     private func failure(of options: PrepareOptions) async throws -> ContainerError {
         let summary: PrepareSummary
-        do { summary = try await Preparer(options: options).run() } catch { return error.error }
+        do { summary = try await BatchRunner(options: options).run() } catch { return error.error }
         Issue.record("the run was expected to stop; it finished: \(summary)")
         throw CancellationError()
     }

@@ -9,7 +9,7 @@ import Testing
 @testable import SystemSupport
 
 /// A loopback server with image routes, a temporary container, and a way to run the real
-/// `Preparer` over a list of URLs.
+/// `BatchRunner` over a list of URLs.
 final class PrepareFixture {
     let server: TestHTTPServer
     let dir: TemporaryDirectory
@@ -56,7 +56,7 @@ final class PrepareFixture {
     /// Runs the preparer and returns the summary and the final manifest's entries by input URL
     /// (the last one for each URL).
     func run(_ options: PrepareOptions) async throws -> (PrepareSummary, [String: ManifestEntry], [ManifestEntry]) {
-        let summary = try await Preparer(options: options).run()
+        let summary = try await BatchRunner(options: options).run()
         let (byInput, entries) = try manifest(options.container)
         return (summary, byInput, entries)
     }

@@ -71,7 +71,7 @@ struct JournalPathResumeTests {
         var options = try f.options([url])
         options.resume = true
         let notes = Watched([String]())
-        let summary = try await Preparer(options: options).run { event in
+        let summary = try await BatchRunner(options: options).run { event in
             if case .note(let text) = event { notes.update { $0.append(text) } }
         }
         #expect(summary.skipped == 0, "the forged line was trusted: \(notes.value)")

@@ -30,7 +30,7 @@ struct CancellationTests {
         let box = TaskBox()
         options.stageObserver = { _, reached in if reached == stage { box.cancel() } }
         let container = try Container.open(at: f.container, access: .sharedByProcesses)
-        let runner = ItemContext(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
+        let runner = ItemPipeline(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
         let item = InputItem(url: f.server.url("/a.jpg"), source: "test", line: 0)
         let task = Task { await runner.prepareOne(item) }
         box.task.withLock { $0 = task }
@@ -74,7 +74,7 @@ struct CancellationTests {
         var options = try f.options([])
         options.limits.thumbnailSize = 64
         let container = try Container.open(at: f.container, access: .sharedByProcesses)
-        let runner = ItemContext(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
+        let runner = ItemPipeline(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
         let done = await runner.prepareOne(InputItem(url: f.server.url("/a.jpg"), source: "test", line: 0))
         runner.shutdown()
         guard case .finished(let entry, _) = done else {
@@ -97,7 +97,7 @@ struct CancellationTests {
         }
         let options = try f.options([])
         let container = try Container.open(at: f.container, access: .sharedByProcesses)
-        let runner = ItemContext(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
+        let runner = ItemPipeline(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
         let item = InputItem(url: f.server.url("/big.jpg"), source: "test", line: 0)
         let task = Task { await runner.prepareOne(item) }
         // Wait until the spool holds the streamed part, then cancel.
@@ -133,7 +133,7 @@ struct CancellationTests {
         }
         let started = Mutex<Set<Int>>([])
         let ended = Mutex<[Int: String]>([:])
-        let preparer = Preparer(options: options)
+        let preparer = BatchRunner(options: options)
         let task = Task { () -> Result<PrepareSummary, PrepareFailure> in
             do throws(PrepareFailure) {
                 return .success(

@@ -56,7 +56,7 @@ struct PrepareDedupeTests {
         var options = try f.options([slow, slow, slow])
         let paths = Watched([Int: DedupePath]())
         options.dedupeObserver = { line, path in paths.update { $0[line] = path } }
-        let preparer = Preparer(options: options)
+        let preparer = BatchRunner(options: options)
         async let run = preparer.run()
 
         let waiting = await paths.wait { $0.count >= 2 }

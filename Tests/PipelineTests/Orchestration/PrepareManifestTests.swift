@@ -38,7 +38,7 @@ struct PrepareManifestTests {
         let listB = try f.dir.file("b.txt", "\(b1)\n\n\(b2)\n")
         options.inputs.append(listB.path)
         let finished = Watched(0)
-        let preparer = Preparer(options: options)
+        let preparer = BatchRunner(options: options)
         async let run = preparer.run { event in
             if case .finished = event { finished.update { $0 += 1 } }
         }
@@ -166,14 +166,14 @@ struct PrepareManifestTests {
         let a = f.server.url("/a.jpg"), b = f.server.url("/b.jpg")
         let lines = [a, f.server.url("/status/404"), b, a, f.server.url("/not-media.txt")]
         var options = try f.options(lines)
-        let first = try await Preparer(options: options).run()
+        let first = try await BatchRunner(options: options).run()
         #expect(first.prepared == 3 && first.skipped == 0)
         #expect(f.journalLines(options.container) == 5)
 
         options.resume = true
         for run in 1...2 {
             let skipped = Watched(0)
-            let summary = try await Preparer(options: options).run { event in
+            let summary = try await BatchRunner(options: options).run { event in
                 if case .skipped = event { skipped.update { $0 += 1 } }
             }
             #expect(summary.skipped == 3 && skipped.value == 3, "run \(run)")

@@ -8,7 +8,7 @@ import Testing
 @testable import PushAttachBatch
 @testable import SystemSupport
 
-/// The real `Preparer` against the loopback server: each route gets the expected manifest entry.
+/// The real `BatchRunner` against the loopback server: each route gets the expected manifest entry.
 @Suite("prepare: one manifest entry per server behaviour", .ownThread, .tags(.slow), .notInFastTier)
 struct PrepareRouteTests {
     @Test func eachRouteGetsTheExpectedEntry() async throws {
@@ -207,7 +207,7 @@ struct PrepareLimitTests {
         var options = try f.options(urls)
         options.perHost = perHost
         options.maxInFlight = inFlight
-        async let run = Preparer(options: options).run()
+        async let run = BatchRunner(options: options).run()
 
         var stalled: (step: Int, state: TestHTTPServer.Gate.State)?
         for released in 0..<count {
@@ -232,6 +232,6 @@ struct PrepareLimitTests {
         let f = try PrepareFixture()
         let blocker = try f.dir.file("blocker", "a file where the container's parent should be")
         let options = try f.options([f.server.url("/ok")], container: blocker.appendingPathComponent("out"))
-        await #expect(throws: PrepareFailure.self) { _ = try await Preparer(options: options).run() }
+        await #expect(throws: PrepareFailure.self) { _ = try await BatchRunner(options: options).run() }
     }
 }

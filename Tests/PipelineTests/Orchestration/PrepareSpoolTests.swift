@@ -9,7 +9,7 @@ import Testing
 @testable import PushAttachBatch
 @testable import SystemSupport
 
-/// Spooled downloads through the real `Preparer`: passthrough by rename, images from the spool,
+/// Spooled downloads through the real `BatchRunner`: passthrough by rename, images from the spool,
 /// no spool file left behind, and the process memory budget.
 @Suite("prepare: spooled bodies and the memory budget", .ownThread, .tags(.slow), .notInFastTier)
 struct PrepareSpoolTests {

@@ -58,7 +58,7 @@ struct ShardRunTests {
             var options = single
             options.container = shardedDir
             options.shard = try Shard(index: k, count: count)
-            let summary = try await Preparer(options: options).run()
+            let summary = try await BatchRunner(options: options).run()
             taken += summary.total
             if summary.merged { merged += 1 }
             #expect(summary.merged == (k == count - 1), "only the last shard to finish merges")
@@ -86,13 +86,13 @@ struct ShardRunTests {
         let lines = Self.list(fixture)
         var first = try fixture.options(lines)
         first.shard = try Shard(index: 0, count: 3)
-        _ = try await Preparer(options: first).run()
+        _ = try await BatchRunner(options: first).run()
         for other in [try Shard(index: 0, count: 4), nil] {
             var options = try fixture.options(lines)
             options.shard = other
             options.resume = true
             do {
-                _ = try await Preparer(options: options).run()
+                _ = try await BatchRunner(options: options).run()
                 Issue.record("ran shard \(other.map(\.description) ?? "none") in a container of 3 shards")
             } catch {
                 switch error.error {

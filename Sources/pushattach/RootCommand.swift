@@ -4,7 +4,7 @@ import PushAttach
 /// `pushattach`: the root command. Dispatches to a subcommand; usage errors exit 64 with one
 /// line and a hint, never a stack trace.
 @main
-enum PushAttach {
+enum RootCommand {
     /// The library's version: the tool is released with it.
     static let version = PushAttachVersion.current
 

@@ -9,7 +9,7 @@ import SystemSupport
 ///
 ///     var options = PrepareOptions(container: URL(fileURLWithPath: "out"), inputs: ["list.txt"])
 ///     options.fetch.allowPrivateNetworks = true
-///     let summary = try await Preparer(options: options).run { event in print(event) }
+///     let summary = try await BatchRunner(options: options).run { event in print(event) }
 ///     summary.prepared   // 42
 ///
 /// - Back-pressure: an input event is read only when one of the `maxInFlight` slots is free, so
@@ -44,7 +44,7 @@ import SystemSupport
 ///   points. The summary names the container by the path it had at `open`.
 /// - Per-item problems are entries. Only container errors that would fail every later item
 ///   (not writable, disk full, locked) stop the run, as `PrepareFailure`.
-package final class Preparer: Sendable {
+package final class BatchRunner: Sendable {
     package let options: PrepareOptions
 
     package init(options: PrepareOptions) { self.options = options }
@@ -70,7 +70,7 @@ package final class Preparer: Sendable {
         do { opened = try openJournals(in: container, events: events) } catch {
             throw PrepareFailure(error: error, summary: summary)
         }
-        let context = ItemContext(options: options.item, container: container)
+        let context = ItemPipeline(options: options.item, container: container)
         defer { context.shutdown() }
         let inputs = options.inputs
         var readerOptions = InputReader.Options()
@@ -121,7 +121,7 @@ package final class Preparer: Sendable {
     }
 }
 
-/// One run of `Preparer.run`, from its open journal to its manifest: reads the input, keeps at
+/// One run of `BatchRunner.run`, from its open journal to its manifest: reads the input, keeps at
 /// most `maxInFlight` items in flight, records each entry as it finishes, then closes the
 /// journal and writes `manifest.json` (or, for a shard, its marker and maybe the merge).
 /// Used by the run's own task only.
@@ -130,7 +130,7 @@ private final class PrepareRun {
     let events: @Sendable (PrepareEvent) -> Void
     let container: Container
     let journal: ManifestJournal
-    let context: ItemContext
+    let context: ItemPipeline
     var resume: ResumeIndex?
     var summary: PrepareSummary
     var seen = DedupeTable()
@@ -139,7 +139,7 @@ private final class PrepareRun {
 
     init(
         options: PrepareOptions, events: @escaping @Sendable (PrepareEvent) -> Void, container: Container,
-        journal: ManifestJournal, context: ItemContext, resume: ResumeIndex?, summary: PrepareSummary
+        journal: ManifestJournal, context: ItemPipeline, resume: ResumeIndex?, summary: PrepareSummary
     ) {
         self.options = options
         self.events = events
@@ -332,7 +332,7 @@ private final class PrepareRun {
             let complete = fatal == nil && closing == nil && !summary.interrupted
             summary.manifest = container.url.appendingPathComponent(shard.journalName)
             if complete {
-                do { try Preparer.finishShard(shard, in: container, summary: &summary) } catch { closing = error }
+                do { try BatchRunner.finishShard(shard, in: container, summary: &summary) } catch { closing = error }
             }
         } else {
             do { try Manifest.finalize(in: container.root) } catch {
@@ -358,7 +358,7 @@ private final class PrepareRun {
     }
 }
 
-extension Preparer {
+extension BatchRunner {
     /// Refuses a container whose journals do not fit this run: shard journals of another
     /// shard count, or of any count for an unsharded run (and the reverse, a shard in a
     /// container an unsharded run is using is excluded by the lock).

@@ -8,7 +8,7 @@ import Verification
 import SystemSupport
 
 /// The shared machinery of a run, and the path of one item through it.
-package final class ItemContext: Sendable {
+package final class ItemPipeline: Sendable {
     package let options: ItemOptions
     package let container: Container
     let client: HTTPClient
@@ -449,7 +449,7 @@ extension Duration {
     }
 }
 
-/// What `ItemContext.prepare` made of one item: its entry and how it ended, or why there is none.
+/// What `ItemPipeline.prepare` made of one item: its entry and how it ended, or why there is none.
 package enum ItemResult: Sendable {
     case entry(ManifestEntry, end: ItemEnd)
     /// A later item naming a URL already prepared in this run: it shares the first one's files.
