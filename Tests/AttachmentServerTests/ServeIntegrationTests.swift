@@ -236,7 +236,7 @@ import Testing
         let port = rig.server.port
         let again = TestThread { _ = try? TestHTTPClient.get(port: port, path: link) }
         again.start()
-        #expect(gate.waitBlocking(timeout: .seconds(60)) { $0.arrived == 2 } != nil, "a new request downloads again")
+        #expect(gate.waitBlocking(timeout: HangGuard.wait) { $0.arrived == 2 } != nil, "a new request downloads again")
         gate.open()
         again.join()
     }

@@ -289,7 +289,7 @@ import Testing
         // Every request is in (each replica counts its own /metrics request too), one download
         // is held at the origin, and no replica started another.
         #expect(Self.waitUntil { replicas.allSatisfy { Self.metric("pushattach_in_flight_requests", of: $0.port) == 31 } })
-        #expect(gate.waitBlocking(timeout: .seconds(60)) { $0.waiting == 1 } != nil)
+        #expect(gate.waitBlocking(timeout: HangGuard.wait) { $0.waiting == 1 } != nil)
         #expect(replicas.map { Self.metric("pushattach_origin_fetches_total", of: $0.port) }.reduce(0, +) == 1)
         gate.open()
         threads.join()
@@ -316,13 +316,13 @@ import Testing
         let path = Self.link(origin.url("/herd.jpg"))
         let (threads, answers) = Self.herd(path, on: replicas)
         #expect(Self.waitUntil { replicas.allSatisfy { Self.metric("pushattach_in_flight_requests", of: $0.port) == 31 } })
-        #expect(gate.waitBlocking(timeout: .seconds(60)) { $0.waiting == 1 } != nil)
+        #expect(gate.waitBlocking(timeout: HangGuard.wait) { $0.waiting == 1 } != nil)
         let holders = replicas.indices.filter { Self.metric("pushattach_origin_fetches_total", of: replicas[$0].port) == 1 }
         #expect(holders.count == 1)
         let holder = try #require(holders.first)
         kill(replicas[holder].process.processIdentifier, SIGKILL)
         // Another replica takes the lease over: a second download reaches the origin.
-        #expect(gate.waitBlocking(timeout: .seconds(60)) { $0.arrived == 2 } != nil, "the lease was taken over")
+        #expect(gate.waitBlocking(timeout: HangGuard.wait) { $0.arrived == 2 } != nil, "the lease was taken over")
         gate.open()
         threads.join()
         let survivors = answers.value.filter { $0.key != holder }.values.flatMap { $0 }

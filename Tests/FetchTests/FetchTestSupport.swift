@@ -14,7 +14,7 @@ func loopbackPolicy(_ adjust: (inout FetchPolicy) -> Void = { _ in }) -> FetchPo
     var policy = FetchPolicy()
     policy.allowPrivateNetworks = true
     policy.connectTimeout = .seconds(30)
-    policy.deadline = .seconds(300)
+    policy.deadline = HangGuard.wait
     policy.lowSpeedLimit = 0
     policy.retryBaseDelay = .milliseconds(20)
     adjust(&policy)

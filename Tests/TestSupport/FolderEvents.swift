@@ -19,7 +19,7 @@ public enum FolderEvents {
     /// `folder`): true then, false when `timeout` passed first or `folder` cannot be watched.
     /// The timeout only bounds a broken test.
     public static func waitBlocking(
-        in folder: URL, timeout: Duration = .seconds(300), until condition: () -> Bool
+        in folder: URL, timeout: Duration = HangGuard.wait, until condition: () -> Bool
     ) -> Bool {
         let fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else { return false }
@@ -42,7 +42,7 @@ public enum FolderEvents {
     /// `waitBlocking` on a thread of its own, so a suspended test does not tie up a thread of the
     /// cooperative pool.
     public static func wait(
-        in folder: URL, timeout: Duration = .seconds(300), until condition: @escaping @Sendable () -> Bool
+        in folder: URL, timeout: Duration = HangGuard.wait, until condition: @escaping @Sendable () -> Bool
     ) async -> Bool {
         await withCheckedContinuation { continuation in
             let thread = Thread { continuation.resume(returning: waitBlocking(in: folder, timeout: timeout, until: condition)) }

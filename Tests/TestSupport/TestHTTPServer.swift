@@ -562,7 +562,7 @@ extension TestHTTPServer {
 
         /// Blocks the calling thread until `condition` holds: the state then, or nil when
         /// `timeout` passed first. For synchronous tests.
-        public func waitBlocking(timeout: Duration = .seconds(300), until condition: (State) -> Bool) -> State? {
+        public func waitBlocking(timeout: Duration = HangGuard.wait, until condition: (State) -> Bool) -> State? {
             state.waitBlocking(timeout: timeout, until: condition)
         }
 
@@ -570,7 +570,7 @@ extension TestHTTPServer {
         /// `timeout` passed first. The timeout only bounds a broken test; it is never the
         /// expected way out.
         public func wait(
-            timeout: Duration = .seconds(300), until condition: @escaping @Sendable (State) -> Bool
+            timeout: Duration = HangGuard.wait, until condition: @escaping @Sendable (State) -> Bool
         ) async -> State? {
             await state.wait(timeout: timeout, until: condition)
         }
@@ -582,7 +582,7 @@ extension TestHTTPServer {
 ///
 ///     let seen = Watched([Int]())
 ///     observer = { line in seen.update { $0.append(line) } }
-///     let lines = await seen.wait { $0.count == 2 }   // nil only if 120 s passed first
+///     let lines = await seen.wait { $0.count == 2 }   // nil only if HangGuard.wait passed first
 public final class Watched<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var stored: Value
@@ -615,7 +615,7 @@ public final class Watched<Value: Sendable>: @unchecked Sendable {
 
     /// Blocks the calling thread until `condition` holds: the value then, or nil when `timeout`
     /// passed first.
-    public func waitBlocking(timeout: Duration = .seconds(300), until condition: (Value) -> Bool) -> Value? {
+    public func waitBlocking(timeout: Duration = HangGuard.wait, until condition: (Value) -> Bool) -> Value? {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         let limit = Date().addingTimeInterval(seconds)
         self.condition.lock()
@@ -629,7 +629,7 @@ public final class Watched<Value: Sendable>: @unchecked Sendable {
     /// `waitBlocking` on a thread of its own, so a suspended test does not tie up one of the
     /// cooperative pool's few threads (one, on one core).
     public func wait(
-        timeout: Duration = .seconds(300), until condition: @escaping @Sendable (Value) -> Bool
+        timeout: Duration = HangGuard.wait, until condition: @escaping @Sendable (Value) -> Bool
     ) async -> Value? {
         await withCheckedContinuation { continuation in
             let thread = Thread {

@@ -23,3 +23,12 @@ extension Trait where Self == ConditionTrait {
         .disabled(if: TestTier.isFast, "a slow suite (.tags(.slow)): left out of the fast tier, PUSHATTACH_TEST_TIER=fast")
     }
 }
+
+/// How long a test waits for an event before it calls itself broken.
+public enum HangGuard {
+    /// The bound on a wait for an event (a request reaching the test server, a file appearing):
+    /// it only ends a broken test, never a working one. Twenty minutes: with two CPU hogs beside
+    /// `make test` on two cores, the CPU-bound suites held the cooperative pool long enough that
+    /// calls started by other suites reached the test server only after more than 300 s.
+    public static let wait: Duration = .seconds(1200)
+}

@@ -45,7 +45,7 @@ final class PrepareFixture {
         // No short limits: the tests are about outcomes, not speed, and run beside CPU-heavy
         // suites (on one core, too) and under sanitizers; a request held at the server may wait
         // as long as the test takes to release it. A test of a timeout sets that one limit short.
-        options.fetch.deadline = .seconds(300)
+        options.fetch.deadline = HangGuard.wait
         options.fetch.connectTimeout = .seconds(30)
         options.fetch.lowSpeedLimit = 0
         options.fetch.retryBaseDelay = .milliseconds(20)

@@ -58,7 +58,7 @@ enum Fixtures {
     /// machine, where a call may wait minutes for a thread of the cooperative pool that blocking
     /// suites hold, so the 25 s default would end calls before their first attempt. The deadline
     /// itself is tested by CallDeadlineTests with deadlines of its own.
-    static let callDeadline: Duration = .seconds(900)
+    static let callDeadline: Duration = HangGuard.wait
 
     static func preparer(_ change: (inout AttachmentPreparer.Configuration) -> Void = { _ in })
         -> AttachmentPreparer
