@@ -196,7 +196,7 @@ import Testing
         let answers = Watched([Int?]())
         for caller in 0..<50 {
             let joined = flights.join(
-                "k", timeout: .seconds(300),
+                "k", timeout: HangGuard.wait,
                 work: {
                     runs.add()
                     _ = await release.wait { $0 }
@@ -229,7 +229,7 @@ import Testing
         #expect(refused == .full)
         // The work went on: a later caller of the key joins it and gets its value when it ends.
         let late = Watched([Int?]())
-        let joined = flights.join("slow", timeout: .seconds(300), work: { 2 }) { value in late.update { $0.append(value) } }
+        let joined = flights.join("slow", timeout: HangGuard.wait, work: { 2 }) { value in late.update { $0.append(value) } }
         #expect(joined == .waiting)
         release.update { $0 = true }
         #expect(await late.wait { !$0.isEmpty } == [1])
