@@ -12,7 +12,7 @@ import Verification
 ///     var options = ItemOptions(container: URL(fileURLWithPath: "out"))
 ///     options.limits.thumbnailSize = 256
 ///     options.fetch.allowPrivateNetworks = true
-///     let context = ItemPipeline(options: options, container: try Container.open(at: options.container))
+///     let pipeline = ItemPipeline(options: options, container: try Container.open(at: options.container))
 package struct ItemOptions: Sendable {
     /// The container folder (created when missing).
     package var container: URL

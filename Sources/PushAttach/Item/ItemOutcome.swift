@@ -9,11 +9,11 @@ extension ItemPipeline {
     /// `Planner.plan`, the engine, hash, atomic write).
     ///
     ///     let use = try ContainerRegistry.shared.open(folder)
-    ///     let context = ItemPipeline(options: options, container: use.container, memory: MemoryBudget(capacity: 256_000_000))
-    ///     let outcome = await context.prepareOne(InputItem(url: "https://x.test/cat.jpg", source: "api", line: 0))
-    ///     context.shutdown(); use.release()
+    ///     let pipeline = ItemPipeline(options: options, container: use.container, memory: MemoryBudget(capacity: 256_000_000))
+    ///     let outcome = await pipeline.prepareOne(InputItem(url: "https://x.test/cat.jpg", source: "api", line: 0))
+    ///     pipeline.shutdown(); use.release()
     ///
-    /// Many calls may run at once on one context; they share its download client, its CPU and
+    /// Many calls may run at once on one pipeline; they share its download client, its CPU and
     /// I/O threads and its memory budget. Cancelling the calling task stops its download (or its
     /// wait for memory) and gives `.cancelled`, checked again around the engine and after the
     /// write: a file written as the task was cancelled is removed (unless its name is stable,

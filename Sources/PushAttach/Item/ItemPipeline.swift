@@ -25,7 +25,7 @@ package final class ItemPipeline: Sendable {
     /// its own is checked with them).
     let headerProblem: String?
 
-    /// `memory`: a budget shared with other contexts (the library's preparer shares one across
+    /// `memory`: a budget shared with other pipelines (the library's preparer shares one across
     /// every folder it writes into); a budget of its own, of `options.admissionBudget`, when nil.
     package init(options: ItemOptions, container: Container, memory: MemoryBudget? = nil) {
         self.options = options

@@ -154,7 +154,7 @@ public final class AttachmentPreparer: Sendable {
         -> PreparedAttachment
     {
         if Task.isCancelled { throw told(.cancelled(url), url: url, requestID: item.id) }
-        let acquired: (context: ItemPipeline, container: Container, key: String)?
+        let acquired: (pipeline: ItemPipeline, container: Container, key: String)?
         do { acquired = try runners.acquire(folder) } catch {
             throw told(AttachmentError(error, url: url, names: configuration.policy.settingNames), url: url, requestID: item.id)
         }
@@ -170,7 +170,7 @@ public final class AttachmentPreparer: Sendable {
         let deadline = ContinuousClock.now + configuration.callDeadline
         var item = item
         item.deadline = deadline
-        var outcome = await Self.outcome(of: item, in: held.context, by: deadline)
+        var outcome = await Self.outcome(of: item, in: held.pipeline, by: deadline)
         if case .cancelled = outcome, !Task.isCancelled, ContinuousClock.now >= deadline {
             // Stopped by the deadline, not by the caller: a timeout.
             let error = FetchError.timedOut(url: item.url, what: "the call's deadline of \(configuration.callDeadline) passed")
@@ -199,15 +199,15 @@ public final class AttachmentPreparer: Sendable {
         return error
     }
 
-    /// `item` through `context`, cancelled when it runs past `deadline`. The download keeps to
+    /// `item` through `pipeline`, cancelled when it runs past `deadline`. The download keeps to
     /// the deadline itself (`InputItem.deadline`) and ends with its own timeout and the origin's
     /// advice; this cancels whatever else is still running shortly after it (a wait for memory,
     /// the engine), which then ends as `.cancelled`.
     private static func outcome(
-        of item: InputItem, in context: ItemPipeline, by deadline: ContinuousClock.Instant
+        of item: InputItem, in pipeline: ItemPipeline, by deadline: ContinuousClock.Instant
     ) async -> ItemOutcome {
         await withTaskGroup(of: ItemOutcome?.self) { group in
-            group.addTask { await context.prepareOne(item) }
+            group.addTask { await pipeline.prepareOne(item) }
             group.addTask {
                 try? await Task.sleep(until: deadline + backstopGrace, clock: .continuous)
                 return nil

@@ -5,11 +5,11 @@ import SystemSupport
 /// One preparer's per-item paths, one per folder in use: a folder's `ItemPipeline` (download
 /// client, CPU and I/O threads) is made by the first call into it and shut down when the last
 /// call leaves, or, while a hold (`hold(_:)`) keeps it, when the hold is released.
-/// Each context holds a use of the process's shared container (`ContainerRegistry`), so the
+/// Each pipeline holds a use of the process's shared container (`ContainerRegistry`), so the
 /// folder's lock is taken once per process, whatever the number of calls or preparers.
 final class FolderRunners: @unchecked Sendable {
     private struct Entry {
-        var context: ItemPipeline
+        var pipeline: ItemPipeline
         var use: ContainerUse
         var users: Int
     }
@@ -17,29 +17,29 @@ final class FolderRunners: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    /// Folders whose last user left and whose context is shutting down now.
+    /// Folders whose last user left and whose pipeline is shutting down now.
     private var closing = 0
     /// Set by `shutDown()`: no folder is acquired any more.
     private var isShutDown = false
     /// Calls between their check of `isShutDown` and their entry (opening the folder): not
     /// idle while any is.
     private var opening = 0
-    private let makeContext: @Sendable (Container) -> ItemPipeline
+    private let makePipeline: @Sendable (Container) -> ItemPipeline
     /// The folders held by `hold(_:)`, by hold number: each is one user of its folder.
     private var holds: [Int: String] = [:]
     private var nextHold = 0
 
-    init(makeContext: @escaping @Sendable (Container) -> ItemPipeline) { self.makeContext = makeContext }
+    init(makePipeline: @escaping @Sendable (Container) -> ItemPipeline) { self.makePipeline = makePipeline }
 
-    /// The folder's context and container, held until `release(key)`.
+    /// The folder's pipeline and container, held until `release(key)`.
     /// Nil after `shutDown()`: the caller refuses the call.
-    func acquire(_ folder: URL) throws(ContainerError) -> (context: ItemPipeline, container: Container, key: String)? {
+    func acquire(_ folder: URL) throws(ContainerError) -> (pipeline: ItemPipeline, container: Container, key: String)? {
         try acquire(.path(folder))
     }
 
     /// `acquire(_:)` of a path or of a folder already open.
     func acquire(_ folder: FolderLocation) throws(ContainerError)
-        -> (context: ItemPipeline, container: Container, key: String)?
+        -> (pipeline: ItemPipeline, container: Container, key: String)?
     {
         let admitted: Bool = lock.withLock {
             guard !isShutDown else { return false }
@@ -53,22 +53,22 @@ final class FolderRunners: @unchecked Sendable {
             throw error
         }
         let key = use.container.url.path
-        let (context, surplus): (ItemPipeline, ContainerUse?) = lock.withLock {
+        let (pipeline, surplus): (ItemPipeline, ContainerUse?) = lock.withLock {
             opening -= 1
             if var entry = entries[key] {
                 entry.users += 1
                 entries[key] = entry
-                return (entry.context, use)
+                return (entry.pipeline, use)
             }
-            let context = makeContext(use.container)
-            entries[key] = Entry(context: context, use: use, users: 1)
-            return (context, nil)
+            let pipeline = makePipeline(use.container)
+            entries[key] = Entry(pipeline: pipeline, use: use, users: 1)
+            return (pipeline, nil)
         }
         surplus?.release()
-        return (context, use.container, key)
+        return (pipeline, use.container, key)
     }
 
-    /// One user of `key` is done; the last one shuts its context down and releases the folder.
+    /// One user of `key` is done; the last one shuts its pipeline down and releases the folder.
     func release(_ key: String) {
         var closing: Entry?
         lock.withLock {
@@ -83,7 +83,7 @@ final class FolderRunners: @unchecked Sendable {
             closing = entry
         }
         guard let closing else { return }
-        closing.context.shutdown()
+        closing.pipeline.shutdown()
         closing.use.release()
         let waiters = lock.withLock {
             self.closing -= 1
@@ -111,7 +111,7 @@ final class FolderRunners: @unchecked Sendable {
         return idleWaiters
     }
 
-    /// Makes `folder` one user more until `unhold(_:)` of the number returned: its context then
+    /// Makes `folder` one user more until `unhold(_:)` of the number returned: its pipeline then
     /// lives between calls. Nil after `shutDown()`.
     func hold(_ folder: FolderLocation) throws(ContainerError) -> Int? {
         guard let (_, _, key) = try acquire(folder) else { return nil }
@@ -129,7 +129,7 @@ final class FolderRunners: @unchecked Sendable {
     }
 
     /// Refuses every later `acquire`, ends every hold, then waits until the calls in progress
-    /// are done and every context has stopped.
+    /// are done and every pipeline has stopped.
     func shutDown() async {
         let held: [String] = lock.withLock {
             isShutDown = true
@@ -140,7 +140,7 @@ final class FolderRunners: @unchecked Sendable {
         await waitUntilIdle()
     }
 
-    /// Returns once no call holds any folder (every context shut down, every folder released).
+    /// Returns once no call holds any folder (every pipeline shut down, every folder released).
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now: Bool = lock.withLock {

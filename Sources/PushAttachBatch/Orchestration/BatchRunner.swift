@@ -70,8 +70,8 @@ package final class BatchRunner: Sendable {
         do { opened = try openJournals(in: container, events: events) } catch {
             throw PrepareFailure(error: error, summary: summary)
         }
-        let context = ItemPipeline(options: options.item, container: container)
-        defer { context.shutdown() }
+        let pipeline = ItemPipeline(options: options.item, container: container)
+        defer { pipeline.shutdown() }
         let inputs = options.inputs
         var readerOptions = InputReader.Options()
         readerOptions.recursiveFolders = options.recursiveFolders
@@ -81,7 +81,7 @@ package final class BatchRunner: Sendable {
         defer { reader.shutdown() }
 
         let run = PrepareRun(
-            options: options, events: events, container: container, journal: opened.journal, context: context,
+            options: options, events: events, container: container, journal: opened.journal, pipeline: pipeline,
             resume: opened.resume, summary: summary)
         await run.prepareAll(from: reader)
         return try run.finish()
@@ -130,7 +130,7 @@ private final class PrepareRun {
     let events: @Sendable (PrepareEvent) -> Void
     let container: Container
     let journal: ManifestJournal
-    let context: ItemPipeline
+    let pipeline: ItemPipeline
     var resume: ResumeIndex?
     var summary: PrepareSummary
     var seen = DedupeTable()
@@ -139,13 +139,13 @@ private final class PrepareRun {
 
     init(
         options: PrepareOptions, events: @escaping @Sendable (PrepareEvent) -> Void, container: Container,
-        journal: ManifestJournal, context: ItemPipeline, resume: ResumeIndex?, summary: PrepareSummary
+        journal: ManifestJournal, pipeline: ItemPipeline, resume: ResumeIndex?, summary: PrepareSummary
     ) {
         self.options = options
         self.events = events
         self.container = container
         self.journal = journal
-        self.context = context
+        self.pipeline = pipeline
         self.resume = resume
         self.summary = summary
     }
@@ -237,7 +237,7 @@ private final class PrepareRun {
     /// The item's task: a URL seen before in this run waits for (or reads back) the first
     /// item's outcome and shares its files; a new one is downloaded and prepared.
     private func addTask(for item: InputItem, index: Int, to group: inout TaskGroup<ItemResult>) {
-        let context = context
+        let pipeline = pipeline
         let journal = journal
         switch seen[item.url] {
         case .pending(let shared):
@@ -252,7 +252,7 @@ private final class PrepareRun {
             let firstSource = seen.source(source)
             options.dedupeObserver?(item.line, .readFromJournal)
             group.addTask {
-                let read: Result<ManifestEntry, ContainerError> = await context.io.run { _ in
+                let read: Result<ManifestEntry, ContainerError> = await pipeline.io.run { _ in
                     Result { () throws(ContainerError) in try journal.read(line) }
                 }
                 switch read {
@@ -271,7 +271,7 @@ private final class PrepareRun {
             let shared = SharedOutcome(firstSource: item.source, firstLine: item.line)
             seen.pending(item.url, shared)
             group.addTask {
-                let result = await context.prepare(item, index: index)
+                let result = await pipeline.prepare(item, index: index)
                 if case .entry(let entry, _) = result { shared.fulfil(entry) } else { shared.fulfil(nil) }
                 return result
             }
@@ -299,7 +299,7 @@ private final class PrepareRun {
     private func record(_ entry: ManifestEntry, end: ItemEnd? = nil, ownsFiles: Bool = false) async -> ContainerError? {
         let journal = journal
         let container = container
-        let outcome: Result<ManifestJournal.Appended, ContainerError> = await context.io.run { _ in
+        let outcome: Result<ManifestJournal.Appended, ContainerError> = await pipeline.io.run { _ in
             do throws(ContainerError) { return .success(try journal.append(entry)) } catch {
                 // The entry is not in the journal, so its files must not stay on disk either:
                 // the manifest and the folders agree, and `--resume` redoes the item.

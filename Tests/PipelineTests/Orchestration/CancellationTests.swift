@@ -30,12 +30,12 @@ struct CancellationTests {
         let box = TaskBox()
         options.stageObserver = { _, reached in if reached == stage { box.cancel() } }
         let container = try Container.open(at: f.container, access: .sharedByProcesses)
-        let runner = ItemPipeline(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
+        let pipeline = ItemPipeline(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
         let item = InputItem(url: f.server.url("/a.jpg"), source: "test", line: 0)
-        let task = Task { await runner.prepareOne(item) }
+        let task = Task { await pipeline.prepareOne(item) }
         box.task.withLock { $0 = task }
         let outcome = await task.value
-        runner.shutdown()
+        pipeline.shutdown()
         let left = Self.files(in: f.container)
         container.removeSpoolFolder()
         container.lock.release()
@@ -74,9 +74,9 @@ struct CancellationTests {
         var options = try f.options([])
         options.limits.thumbnailSize = 64
         let container = try Container.open(at: f.container, access: .sharedByProcesses)
-        let runner = ItemPipeline(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
-        let done = await runner.prepareOne(InputItem(url: f.server.url("/a.jpg"), source: "test", line: 0))
-        runner.shutdown()
+        let pipeline = ItemPipeline(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
+        let done = await pipeline.prepareOne(InputItem(url: f.server.url("/a.jpg"), source: "test", line: 0))
+        pipeline.shutdown()
         guard case .finished(let entry, _) = done else {
             Issue.record("expected an entry, got \(done)")
             return
@@ -97,9 +97,9 @@ struct CancellationTests {
         }
         let options = try f.options([])
         let container = try Container.open(at: f.container, access: .sharedByProcesses)
-        let runner = ItemPipeline(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
+        let pipeline = ItemPipeline(options: options.item, container: container, memory: MemoryBudget(capacity: 256_000_000))
         let item = InputItem(url: f.server.url("/big.jpg"), source: "test", line: 0)
-        let task = Task { await runner.prepareOne(item) }
+        let task = Task { await pipeline.prepareOne(item) }
         // Wait until the spool holds the streamed part, then cancel.
         let spool = f.container.appendingPathComponent(container.spoolFolderName)
         let spooling = await FolderEvents.wait(in: spool) {
@@ -109,7 +109,7 @@ struct CancellationTests {
         task.cancel()
         let outcome = await task.value
         gate.open()
-        runner.shutdown()
+        pipeline.shutdown()
         guard case .cancelled = outcome else {
             Issue.record("expected .cancelled, got \(outcome)")
             return
@@ -133,11 +133,11 @@ struct CancellationTests {
         }
         let started = Mutex<Set<Int>>([])
         let ended = Mutex<[Int: String]>([:])
-        let preparer = BatchRunner(options: options)
+        let runner = BatchRunner(options: options)
         let task = Task { () -> Result<PrepareSummary, PrepareFailure> in
             do throws(PrepareFailure) {
                 return .success(
-                    try await preparer.run { event in
+                    try await runner.run { event in
                         switch event {
                         case .started(_, let index): started.withLock { _ = $0.insert(index) }
                         case .finished(let entry, _): ended.withLock { $0[entry.index] = "finished" }

@@ -56,8 +56,8 @@ struct PrepareDedupeTests {
         var options = try f.options([slow, slow, slow])
         let paths = Watched([Int: DedupePath]())
         options.dedupeObserver = { line, path in paths.update { $0[line] = path } }
-        let preparer = BatchRunner(options: options)
-        async let run = preparer.run()
+        let runner = BatchRunner(options: options)
+        async let run = runner.run()
 
         let waiting = await paths.wait { $0.count >= 2 }
         let held = await gate.wait { $0.waiting == 1 }

@@ -38,8 +38,8 @@ struct PrepareManifestTests {
         let listB = try f.dir.file("b.txt", "\(b1)\n\n\(b2)\n")
         options.inputs.append(listB.path)
         let finished = Watched(0)
-        let preparer = BatchRunner(options: options)
-        async let run = preparer.run { event in
+        let runner = BatchRunner(options: options)
+        async let run = runner.run { event in
             if case .finished = event { finished.update { $0 += 1 } }
         }
         let others = await finished.wait { $0 >= 4 }
