@@ -39,8 +39,9 @@ JPEG_TESTS := JPEG|ValidationByDC|PlanarTranscode|CMYK
 # The build's output is kept (.build/build-tests.log) and no warning of Sources/ may be in it
 # (Scripts/warnings-check). Every suite (debug) in one process, the JPEG suites again with the own JPEG decoding off, the
 # JPEG fence, the proof that only the planner makes a refusal or an UNErrorCode and nothing reads
-# a reason back (Scripts/decision-sites), the count of undocumented public symbols (zero, from the
-# symbol graphs) and the DocC archives with zero docc warnings (Scripts/docs), every Swift sample of the docs found verbatim in Examples/Sources/DocSnippets
+# a reason back (Scripts/decision-sites), the proof that every suite of the modules left to
+# `make test` is tagged `.slow` and skipped in the fast tier (Scripts/test-tier-check), the count
+# of undocumented public symbols (zero, from the symbol graphs) and the DocC archives with zero docc warnings (Scripts/docs), every Swift sample of the docs found verbatim in Examples/Sources/DocSnippets
 # (which the Examples build compiles), the proof
 # that the command line uses the public library only, the proofs that PushAttachExtension imports
 # no C module and that its UserNotifications glue type-checks against Apple's documented
@@ -55,6 +56,7 @@ test:
 	env -u PUSHATTACH_CORPUS PUSHATTACH_JPEG_DECODER=libjpeg $(SWIFT) test --skip-build --filter '$(JPEG_TESTS)'
 	./Scripts/jpeg-fence-check
 	./Scripts/decision-sites --check >/dev/null
+	./Scripts/test-tier-check
 	./Scripts/docs
 	./Scripts/doc-snippets-check >/dev/null || ./Scripts/doc-snippets-check
 	./Scripts/public-api-check
@@ -95,11 +97,12 @@ image:
 
 # The fast tier, for the edit-build-test loop: every suite not tagged `.slow` (Tests/TestSupport/
 # TestTier.swift), about 95 s on two cores once built. A `.slow` suite also carries
-# `.notInFastTier`, which skips it when PUSHATTACH_TEST_TIER=fast (Swift Testing 6.3's `swift test` filters by name,
-# not by tag). Left to `make test`: the command line (CLITests, the binaries and Chromium), the
-# pipeline (PipelineTests), the server and the extension's suites, the streaming-decode
-# comparisons, the engine's animation and streaming-process suites (big GIFs, every corpus photo
-# twice), its full-size camera photos and the resampler's large-reduction sweep.
+# `.notInFastTier`, which skips it when PUSHATTACH_TEST_TIER=fast (Swift Testing 6.3's
+# `swift test` filters by name, not by tag); Scripts/test-tier-check, run by `make test`, finds a
+# suite missing either. Left to `make test`: the command line (CLITests, the binaries and
+# Chromium), the pipeline (PipelineTests), the server and the extension's suites, the
+# streaming-decode comparisons, the engine's animation and streaming-process suites (big GIFs,
+# every corpus photo twice), its full-size camera photos and the resampler's large-reduction sweep.
 check:
 	$(SWIFT) build --build-tests
 	env -u PUSHATTACH_CORPUS PUSHATTACH_TEST_TIER=fast $(SWIFT) test --skip-build

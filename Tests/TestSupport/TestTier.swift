@@ -5,7 +5,9 @@ extension Tag {
     /// Left out of the fast tier (`make check`): the command line run as a program, the batch
     /// pipeline, the server, the extension's suites, and the engine's suites over full-size
     /// photos, big animations and large sweeps. Every suite so tagged also carries
-    /// `.notInFastTier`, which skips it there.
+    /// `.notInFastTier`, which skips it there. `Scripts/test-tier-check` (run by `make test`) fails
+    /// when a suite of CLITests, PipelineTests, AttachmentServerTests or PushAttachExtensionTests
+    /// lacks either, or when a suite or test carries one without the other.
     @Tag public static var slow: Self
 }
 
