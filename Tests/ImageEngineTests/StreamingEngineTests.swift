@@ -176,7 +176,7 @@ import Testing
         let baseline = ImageProcessor.workingMemory(
             width: 4000, height: 3000, format: .jpeg, limits: limits, holdsFrame: false)
         // The 2048×1536 RGBA output, a shrunk attempt and the encoder's bytes at least, yet
-        // below the full decoded frame the old engine held besides the output.
+        // below the full decoded frame, which a streamed decode never holds.
         #expect(baseline >= 2048 * 1536 * 4 * 2)
         #expect(baseline < 4000 * 3000 * 4)
         // A progressive JPEG's coefficients are held whatever the scale.

@@ -14,8 +14,8 @@
 ///
 /// - `M_ARENA_MAX` = 2: glibc gives each thread that meets a locked arena one of its own, up
 ///   to 8 per core, and memory freed in an arena stays with it. With decode frames of tens of
-///   MB freed on one worker thread and wanted on another, RSS grew with the thread count: the
-///   issue measured 471 MB → 357 MB for 500 photos with two arenas. Two keeps lock contention
+///   MB freed on one worker thread and wanted on another, RSS grows with the thread count: 500
+///   photos peaked at 471 MB with glibc's arenas and 357 MB with two. Two keeps lock contention
 ///   low on the few CPU threads the pipeline runs (the hot paths allocate little per row).
 /// - `M_MMAP_THRESHOLD` = 1 MiB, fixed: a block this large or larger comes from `mmap` and
 ///   goes back to the kernel on `free`, so a freed frame or body leaves RSS at once instead

@@ -27,7 +27,7 @@ enum SimplifiedPNGReference {
             return .failed(error)
         }
         // libpng keeps pointers to the png_image and to the input until the image is freed:
-        // both live on the heap for the whole decode, as the old PNGImageHandle did.
+        // both live on the heap for the whole decode.
         let handle = UnsafeMutablePointer<png_image>.allocate(capacity: 1)
         handle.initialize(to: png_image())
         handle.pointee.version = UInt32(PNG_IMAGE_VERSION)

@@ -98,9 +98,9 @@ enum TurboJPEGReference {
     }
 
     /// An APP14 "Adobe" segment before the first scan, found the way libjpeg finds it: past
-    /// junk between segments. (The old decode asked `JPEGHeader`, whose walk gives up at junk,
-    /// so a CMYK file with junk before a marker came out un-inverted: the full corpus's
-    /// ljt_github305_CVE-2018-19664.jpg. The row decoder takes libjpeg's own `saw_Adobe_marker`.)
+    /// junk between segments. (`JPEGHeader`'s walk gives up at junk, so asking it would leave a
+    /// CMYK file with junk before a marker un-inverted, as the full corpus's
+    /// ljt_github305_CVE-2018-19664.jpg is. The row decoder takes libjpeg's own `saw_Adobe_marker`.)
     static func hasAdobeSegment(_ jpeg: [UInt8]) -> Bool {
         guard let segments = try? JPEGSegments.read(jpeg, skippingExtraneousBytes: true) else { return false }
         return segments.contains { segment in

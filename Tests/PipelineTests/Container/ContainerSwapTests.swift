@@ -58,8 +58,8 @@ struct ContainerSwapTests {
     }
 
     /// A `--resume` run whose first event (a note: the journal names a file that is gone) comes
-    /// before the journal is opened: the journal, and `manifest.json` at the end, used to be
-    /// opened by path, in the link's target.
+    /// before the journal is opened: the journal, and `manifest.json` at the end, go into the
+    /// container the run opened, never where the swapped-in link points.
     @Test func resumedRunSwappedBeforeItsJournalOpensWritesOnlyIntoItsContainer() async throws {
         let f = try PrepareFixture()
         f.serveJPEG("/a.jpg")

@@ -23,7 +23,7 @@ struct ContainerUmaskTests {
     }
 
     /// The binary under `umask 077`: every attachment and `manifest.json` is 0600, readable by
-    /// its owner only (it used to be chmod-ed back to 0644).
+    /// its owner only (nothing chmods it back to 0644).
     @Test func aRunUnderUmask077WritesPrivateFiles() throws {
         let f = try PrepareFixture()
         f.serveJPEG("/a.jpg")

@@ -22,7 +22,7 @@ import Testing
         return configuration
     }
 
-    /// The case: 503 with `Retry-After: 3` under a 4 s deadline. The first retry (after
+    /// A busy origin: 503 with `Retry-After: 3` under a 4 s deadline. The first retry (after
     /// 3 s) fits, the second would not: the call ends then, a timeout with the 3 s advice, which
     /// `AttachmentProblem` turns into a 5xx with `Retry-After: 3`.
     @Test func aBusyOriginEndsTheCallAtItsDeadlineWithTheOriginsAdvice() async throws {
