@@ -81,6 +81,7 @@ public enum WebPCodec {
             throw .corrupt(codec: name, message: "libwebp version mismatch (WebPInitDecoderConfig failed)")
         }
         defer { WebPFreeDecBuffer(&config.output) }
+        config.options.use_threads = 1
         if size != sourceSize {
             config.options.use_scaling = 1
             config.options.scaled_width = Int32(size.width)
