@@ -194,14 +194,18 @@ package final class CacheStore: @unchecked Sendable {
         return try store(key, record: record) { file throws(ContainerError) in try file.append(body) }
     }
 
-    /// Stores the file open as `fd` (named `path` in errors) as the entry of `key`, copied in
-    /// 1 MB pieces; the head's length is the file's size. Returns the entry, open (as
+    /// Stores the file open as `fd` (named `path` in errors) as the entry of `key`, copied by
+    /// the kernel (or, where it cannot copy between the two files, read and written in 1 MB
+    /// pieces); the head's length is the file's size. Returns the entry, open (as
     /// `store(_:record:body:)`).
     @discardableResult
     package func store(_ key: String, record: Record, copying fd: Int32, path: String) throws(ContainerError) -> OpenEntry {
         var record = record
         record.length = try SystemCall.status(fd, path: path).size
         return try store(key, record: record) { file throws(ContainerError) in
+            // In the kernel: through a buffer of ours, the 559 KB answer of a 12 MP JPEG took
+            // 1-3 ms to write (strace; the buffer's page faults, a copy each way), sendfile 0.3 ms.
+            if try file.append(copying: fd, at: 0, count: record.length) { return }
             var offset = 0
             var chunk = Data(count: 1 << 20)
             while offset < record.length {

@@ -114,6 +114,19 @@ package final class AtomicFile {
         }
     }
 
+    /// Appends `count` bytes of the file `source` from `offset`, copied by the kernel
+    /// (`SystemCall.copy`). False, with nothing appended, when the kernel cannot copy between
+    /// the two files: the caller appends the bytes another way.
+    package func append(copying source: Int32, at offset: Int, count: Int) throws(ContainerError) -> Bool {
+        guard fd >= 0 else { throw .system(call: "write", path: finalPath, errno: EBADF) }
+        do throws(ContainerError) {
+            return try SystemCall.copy(from: source, at: offset, count: count, to: fd, path: finalPath)
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
     /// fsync, close, rename over the final name, fsync the folder.
     package func commit() throws(ContainerError) {
         guard fd >= 0 else { throw .system(call: "rename", path: finalPath, errno: EBADF) }

@@ -168,6 +168,32 @@ package enum SystemCall {
         }
     }
 
+    /// Copies `count` bytes of the file `source` from `offset` to `target`'s file offset with
+    /// `sendfile(2)`, inside the kernel: no buffer of ours, no copy through user space. Loops
+    /// over partial copies; fails with EIO when `source` ends first. `path` names `target`.
+    ///
+    /// False, with nothing copied, when the kernel cannot copy between these two files (EINVAL,
+    /// ENOSYS or ESPIPE on the first call): the caller reads and writes instead.
+    package static func copy(
+        from source: Int32, at offset: Int, count: Int, to target: Int32, path: String
+    ) throws(ContainerError) -> Bool {
+        var position = off_t(offset)
+        var done = 0
+        while done < count {
+            let chunk = min(count - done, 1 << 30)
+            let sent = sendfile(target, source, &position, chunk)
+            if sent == -1 {
+                let code = errno
+                if code == EINTR { continue }
+                if done == 0, code == EINVAL || code == ENOSYS || code == ESPIPE { return false }
+                throw .system(call: "sendfile", path: path, errno: code)
+            }
+            if sent == 0 { throw .system(call: "sendfile", path: path, errno: EIO) }
+            done += sent
+        }
+        return true
+    }
+
     /// `read(_:into:path:)` (or, with `offset`, `pread`) into `buffer[range]` (default: all of
     /// it). The standard library's `withUnsafe…Bytes` rethrow `any Error`; these keep the type.
     package static func read(
