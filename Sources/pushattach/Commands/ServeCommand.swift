@@ -212,6 +212,9 @@ struct ServeCommand: Command {
     }
 
     func run() async throws -> Int32 {
+        // A server answers one request after another: freed frames stay for the next one
+        // (`MallocTuning.Profile.lowLatency`) instead of going back to the kernel.
+        MallocTuning.apply(.lowLatency)
         let signals = ServeSignals()
         let server: AttachmentServer
         do { server = try AttachmentServer(configuration: configuration) } catch {
