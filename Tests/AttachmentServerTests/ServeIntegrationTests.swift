@@ -295,6 +295,36 @@ import Testing
         gate.open()
     }
 
+    /// What `serve` watches to hand memory back once idle: a preparation is in flight while
+    /// its download is held, and when it has ended the time it ended is known.
+    @Test func preparationActivityShowsAPreparationInFlightThenWhenItEnded() throws {
+        let rig = try ServeRig()
+        #expect(rig.server.preparationActivity.inFlight == 0)
+        #expect(rig.server.preparationActivity.lastEnded == nil)
+        let jpeg = try Data(contentsOf: Corpus.testImages.appendingPathComponent("small-320x240.jpg"))
+        let gate = rig.origin.hold("/held.jpg", .bytes(jpeg, contentType: "image/jpeg"))
+        defer { gate.open() }
+        let port = rig.server.port
+        let link = rig.link("/held.jpg")
+        let answer = SharedValue<TestHTTPClient.Response?>(nil)
+        let request = TestThread { answer.value = try? TestHTTPClient.get(port: port, path: link, timeout: .seconds(300)) }
+        request.start()
+        #expect(gate.waitBlocking(timeout: HangGuard.wait) { $0.waiting == 1 } != nil, "the download is at the origin")
+        let during = rig.server.preparationActivity
+        #expect(during.inFlight == 1)
+        #expect(during.lastEnded == nil)
+
+        let before = ContinuousClock.now
+        gate.open()
+        request.join()
+        #expect(answer.value?.status == 200)
+        // The histogram counts a preparation in the same step that records its end.
+        #expect(rig.waitForMetric("pushattach_preparation_seconds_count 1"))
+        let after = rig.server.preparationActivity
+        #expect(after.inFlight == 0)
+        #expect(try #require(after.lastEnded) >= before)
+    }
+
     @Test func aThumbnailLinkAnswersAThumbnail() throws {
         let rig = try ServeRig()
         try rig.serve("photo-1600x1200.jpg", as: "/p.jpg", type: "image/jpeg")

@@ -57,6 +57,23 @@ public final class AttachmentServer: Sendable {
     /// The `/metrics` text (Prometheus exposition format).
     public var metrics: String { router.metricsText }
 
+    /// Whether the server is preparing, and since when it has not: for a caller that does
+    /// something once the server has gone idle (`serve` hands freed memory back to the kernel
+    /// after 10 s without a preparation: `MallocTuning.releaseFreeMemory()`).
+    public struct PreparationActivity: Sendable, Equatable {
+        /// Preparations running now.
+        public var inFlight: Int
+        /// When the latest preparation ended; nil before the first.
+        public var lastEnded: ContinuousClock.Instant?
+    }
+
+    /// The preparations running now and when the latest one ended.
+    public var preparationActivity: PreparationActivity {
+        PreparationActivity(
+            inFlight: router.preparationStarts.withLock { $0.count },
+            lastEnded: router.lastPreparationEnd.withLock { $0 })
+    }
+
     /// Blocks until the `/metrics` text satisfies `condition`: checked now, then after each
     /// change of a counter or of the preparations in flight (woken by the change, never by a
     /// timer). False when `timeout` passed first. For tests and tools that wait on the server.

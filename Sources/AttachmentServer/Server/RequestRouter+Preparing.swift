@@ -9,8 +9,10 @@ extension RequestRouter {
         let start = ContinuousClock.now
         preparationStarts.withLock { $0[key.digest] = start }
         defer {
-            let took = ContinuousClock.now - start
+            let end = ContinuousClock.now
+            let took = end - start
             preparationStarts.withLock { _ = $0.removeValue(forKey: key.digest) }
+            lastPreparationEnd.withLock { $0 = end }
             metrics.prepared(seconds: took.inSeconds)
             if took > configuration.deadline {
                 slowPreparations.withLock { durations in

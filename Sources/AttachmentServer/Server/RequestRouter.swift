@@ -25,6 +25,9 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     private static let verifiedLinkLimit = 4096
     /// When each preparation in flight started, by cache key: what a 504's estimate counts from.
     let preparationStarts = Locked<[String: ContinuousClock.Instant]>([:])
+    /// When the latest preparation ended (nil before the first): with `preparationStarts`,
+    /// `AttachmentServer.preparationActivity`.
+    let lastPreparationEnd = Locked<ContinuousClock.Instant?>(nil)
     /// How long the latest preparations that outlived a request's deadline took (the last 32):
     /// what a 504's estimate of the time left is drawn from.
     let slowPreparations = Locked<[Duration]>([])

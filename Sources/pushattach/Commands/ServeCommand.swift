@@ -221,6 +221,8 @@ struct ServeCommand: Command {
             Console.error("pushattach serve: \(error.description)")
             return ExitStatus.fatal
         }
+        let trimmer = Task { await Self.releaseMemoryWhenIdle(server) }
+        defer { trimmer.cancel() }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         Console.error(
             "pushattach serve: listening on http://\(host):\(server.port) (cache \(configuration.cacheFolder.path))")
@@ -236,6 +238,28 @@ struct ServeCommand: Command {
             return ExitStatus.success
         }
         return ExitStatus.success
+    }
+}
+
+extension ServeCommand {
+    /// How long the server must go without a preparation before what `.lowLatency` kept is
+    /// handed back, and how often that is looked at.
+    static let idleBeforeRelease: Duration = .seconds(10)
+    static let idleCheckEvery: Duration = .seconds(5)
+
+    /// Hands the memory kept for the next preparation back to the kernel once per idle spell:
+    /// when no preparation has run for `idleBeforeRelease` since the latest one ended.
+    static func releaseMemoryWhenIdle(_ server: AttachmentServer) async {
+        var released: ContinuousClock.Instant?
+        while !Task.isCancelled {
+            try? await Task.sleep(for: idleCheckEvery)
+            let activity = server.preparationActivity
+            guard activity.inFlight == 0, let ended = activity.lastEnded, ended != released,
+                ContinuousClock.now - ended >= idleBeforeRelease
+            else { continue }
+            MallocTuning.releaseFreeMemory()
+            released = ended
+        }
     }
 }
 
