@@ -205,7 +205,7 @@ package final class CacheStore: @unchecked Sendable {
         return try store(key, record: record) { file throws(ContainerError) in
             // In the kernel: through a buffer of ours, the 559 KB answer of a 12 MP JPEG took
             // 1-3 ms to write (strace; the buffer's page faults, a copy each way), sendfile 0.3 ms.
-            if try file.append(copying: fd, at: 0, count: record.length) { return }
+            if try file.append(copying: fd, sourcePath: path, at: 0, count: record.length) { return }
             var offset = 0
             var chunk = Data(count: 1 << 20)
             while offset < record.length {

@@ -114,13 +114,16 @@ package final class AtomicFile {
         }
     }
 
-    /// Appends `count` bytes of the file `source` from `offset`, copied by the kernel
-    /// (`SystemCall.copy`). False, with nothing appended, when the kernel cannot copy between
-    /// the two files: the caller appends the bytes another way.
-    package func append(copying source: Int32, at offset: Int, count: Int) throws(ContainerError) -> Bool {
+    /// Appends `count` bytes of the file `source` (named `sourcePath` in errors) from `offset`,
+    /// copied by the kernel (`SystemCall.copy`). False, with nothing appended, when the kernel
+    /// cannot copy between the two files: the caller appends the bytes another way.
+    package func append(copying source: Int32, sourcePath: String, at offset: Int, count: Int) throws(ContainerError)
+        -> Bool
+    {
         guard fd >= 0 else { throw .system(call: "write", path: finalPath, errno: EBADF) }
         do throws(ContainerError) {
-            return try SystemCall.copy(from: source, at: offset, count: count, to: fd, path: finalPath)
+            return try SystemCall.copy(
+                from: source, sourcePath: sourcePath, at: offset, count: count, to: fd, path: finalPath)
         } catch {
             discard()
             throw error

@@ -168,14 +168,15 @@ package enum SystemCall {
         }
     }
 
-    /// Copies `count` bytes of the file `source` from `offset` to `target`'s file offset with
-    /// `sendfile(2)`, inside the kernel: no buffer of ours, no copy through user space. Loops
-    /// over partial copies; fails with EIO when `source` ends first. `path` names `target`.
+    /// Copies `count` bytes of the file `source` (named `sourcePath`) from `offset` to
+    /// `target`'s file offset with `sendfile(2)`, inside the kernel: no buffer of ours, no copy
+    /// through user space. Loops over partial copies; fails with EIO naming `sourcePath` when the
+    /// source ends first; other failures name `path`, the target.
     ///
     /// False, with nothing copied, when the kernel cannot copy between these two files (EINVAL,
     /// ENOSYS or ESPIPE on the first call): the caller reads and writes instead.
     package static func copy(
-        from source: Int32, at offset: Int, count: Int, to target: Int32, path: String
+        from source: Int32, sourcePath: String, at offset: Int, count: Int, to target: Int32, path: String
     ) throws(ContainerError) -> Bool {
         var position = off_t(offset)
         var done = 0
@@ -188,7 +189,7 @@ package enum SystemCall {
                 if done == 0, code == EINVAL || code == ENOSYS || code == ESPIPE { return false }
                 throw .system(call: "sendfile", path: path, errno: code)
             }
-            if sent == 0 { throw .system(call: "sendfile", path: path, errno: EIO) }
+            if sent == 0 { throw .system(call: "sendfile", path: sourcePath, errno: EIO) }
             done += sent
         }
         return true
