@@ -59,7 +59,7 @@ public final class AttachmentServer: Sendable {
 
     /// Whether the server is preparing, and since when it has not: for a caller that does
     /// something once the server has gone idle (`serve` hands freed memory back to the kernel
-    /// after 10 s without a preparation: `MallocTuning.releaseFreeMemory()`).
+    /// 10-15 s after its latest preparation: `MallocTuning.releaseFreeMemory()`).
     public struct PreparationActivity: Sendable, Equatable {
         /// Preparations running now.
         public var inFlight: Int

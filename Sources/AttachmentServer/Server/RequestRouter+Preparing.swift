@@ -11,8 +11,9 @@ extension RequestRouter {
         defer {
             let end = ContinuousClock.now
             let took = end - start
-            preparationStarts.withLock { _ = $0.removeValue(forKey: key.digest) }
+            // The end first: a reader of both never sees this preparation gone and an older end.
             lastPreparationEnd.withLock { $0 = end }
+            preparationStarts.withLock { _ = $0.removeValue(forKey: key.digest) }
             metrics.prepared(seconds: took.inSeconds)
             if took > configuration.deadline {
                 slowPreparations.withLock { durations in

@@ -21,7 +21,7 @@
 ///   faulting in fresh zeroed ones; an arena returns memory to the kernel once more than 64 MiB
 ///   is free at its top. Measured (`Benchmarks/serve/first_answer.py`, a 12 MP JPEG, one request
 ///   at a time): the first answer 53-55 ms against 60-62 ms with `.lowMemory`, where page faults
-///   were 6 % of `serve`'s CPU. `serve` calls `releaseFreeMemory()` after 10 s without a
+///   were 6 % of `serve`'s CPU. `serve` calls `releaseFreeMemory()` 10-15 s after its latest
 ///   preparation (`Benchmarks/serve/idle_memory.py`, 51 photos, 4 at a time): 179 MB right after
 ///   the burst, 154 MB once released, where `.lowMemory` stays at 160 MB.
 ///
@@ -38,9 +38,12 @@
 ///   later frame of that size back to the arenas. 1 MiB is large enough that row buffers and
 ///   small bodies stay in the arenas (an mmap costs a syscall and page faults).
 /// - `M_MMAP_THRESHOLD` = 32 MiB and `M_TRIM_THRESHOLD` = 64 MiB, fixed (`.lowLatency`): the
-///   reverse choice, bounded: blocks under 32 MiB are reused, and what an arena keeps free at its
-///   top is at most 64 MiB before it trims. A server on it calls `releaseFreeMemory()` once it
-///   has gone idle (`serve`: after 10 s without a preparation), so what it kept goes back.
+///   reverse choice: blocks under 32 MiB are reused, and an arena gives its top back once more
+///   than 64 MiB there is free. Free blocks further down an arena stay until
+///   `releaseFreeMemory()`: what the process keeps is bounded by its busiest moment (for a
+///   preparer, its admission budget), not by these settings. A server on it calls
+///   `releaseFreeMemory()` once it has gone idle (`serve`: 10-15 s after its latest preparation),
+///   so what it kept goes back.
 ///
 /// `PUSHATTACH_MALLOC_DEFAULTS=1` in the environment leaves glibc's defaults, to measure what
 /// the settings do.
@@ -54,8 +57,8 @@ public enum MallocTuning {
     public enum Profile: Sendable {
         /// Blocks of 1 MiB and more go back to the kernel when freed: the lowest resident set.
         case lowMemory
-        /// Blocks under 32 MiB stay in the arenas when freed, up to 64 MiB free at an arena's
-        /// top: no page faults re-touching fresh memory on the next request.
+        /// Blocks under 32 MiB stay in the arenas when freed, for the next request: no page
+        /// faults re-touching fresh memory (`releaseFreeMemory()` hands them back).
         case lowLatency
     }
 

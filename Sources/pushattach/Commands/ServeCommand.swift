@@ -213,7 +213,8 @@ struct ServeCommand: Command {
 
     func run() async throws -> Int32 {
         // A server answers one request after another: freed frames stay for the next one
-        // (`MallocTuning.Profile.lowLatency`) instead of going back to the kernel.
+        // (`MallocTuning.Profile.lowLatency`) instead of going back to the kernel, until the
+        // server has gone idle (`releaseMemoryWhenIdle`).
         MallocTuning.apply(.lowLatency)
         let signals = ServeSignals()
         let server: AttachmentServer
@@ -248,11 +249,14 @@ extension ServeCommand {
     static let idleCheckEvery: Duration = .seconds(5)
 
     /// Hands the memory kept for the next preparation back to the kernel once per idle spell:
-    /// when no preparation has run for `idleBeforeRelease` since the latest one ended.
+    /// at the first check (every `idleCheckEvery`) when no preparation has run for
+    /// `idleBeforeRelease`, so 10-15 s after the latest one ended. `malloc_trim` holds each
+    /// arena's lock while it walks it, on a thread of the shared pool: once per spell, and only
+    /// when nothing is being prepared.
     static func releaseMemoryWhenIdle(_ server: AttachmentServer) async {
         var released: ContinuousClock.Instant?
-        while !Task.isCancelled {
-            try? await Task.sleep(for: idleCheckEvery)
+        while true {
+            do { try await Task.sleep(for: idleCheckEvery) } catch { return }
             let activity = server.preparationActivity
             guard activity.inFlight == 0, let ended = activity.lastEnded, ended != released,
                 ContinuousClock.now - ended >= idleBeforeRelease
