@@ -153,6 +153,43 @@ import Testing
         #expect(cache.entry(for: key("s")) == nil, "a 502 is not cached")
     }
 
+    /// What a server keeping an entry open between hits asks on each hit: the same file under the
+    /// name (one stat), or not any more.
+    @Test func anEntryIsCurrentUntilReplacedOrRemovedAndARefusalUntilItsTTL() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try AttachmentCache(folder: folder, rejectionTTL: .seconds(60))
+        let first = try storeBytes(1000, cache, as: "a")
+        let opened = try #require(cache.entry(for: key("a")))
+        #expect(cache.isCurrent(first) && cache.isCurrent(opened))
+
+        // Another process stores the key again: a new file under the name.
+        let other = try AttachmentCache(folder: folder)
+        let second = try other.store(Data(repeating: 9, count: 1000), format: .jpeg, for: key("a"))
+        #expect(!cache.isCurrent(first) && !cache.isCurrent(opened), "replaced (same size, another file)")
+        #expect(cache.isCurrent(second))
+
+        // Evicted (or removed by hand): not current, and nothing is created by asking.
+        let digest = key("a").digest
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("entries/\(digest.prefix(2))/\(digest)"))
+        #expect(!cache.isCurrent(second))
+        #expect(cache.entry(for: key("a")) == nil)
+
+        // A hit on a 200 older than a minute moves its time forward, as opening it does.
+        let kept = try storeBytes(1000, cache, as: "lru")
+        try age("lru", by: 600)
+        #expect(cache.isCurrent(kept))
+        let file = folder.appendingPathComponent("entries/\(key("lru").digest.prefix(2))/\(key("lru").digest)")
+        let modified = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
+        #expect(Date().timeIntervalSince(modified) < 60, "touched by the hit")
+
+        // A refusal is current within its TTL only.
+        try cache.store(AttachmentProblem(status: 422, error: "rejected", errorCode: 101, reason: "not media"), for: key("r"))
+        let refusal = try #require(cache.entry(for: key("r")))
+        #expect(cache.isCurrent(refusal))
+        try age("r", by: 70)
+        #expect(!cache.isCurrent(refusal))
+    }
+
     @Test func theLeastRecentlyUsedGoFirstAndAJustStoredEntryCanStillBeSent() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = try AttachmentCache(folder: folder, capacity: 2600)

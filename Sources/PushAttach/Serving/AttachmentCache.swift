@@ -71,6 +71,7 @@ public final class AttachmentCache: Sendable {
         public let age: Double
         private let open: CacheStore.OpenEntry
         private let names: SettingNames
+        fileprivate var openEntry: CacheStore.OpenEntry { open }
 
         init(_ open: CacheStore.OpenEntry, names: SettingNames) {
             self.names = names
@@ -158,6 +159,15 @@ public final class AttachmentCache: Sendable {
 
     /// The entry of `key`, or nil: none, unreadable, or a refusal past its TTL.
     public func entry(for key: Key) -> Entry? { store.open(key.digest).map { Entry($0, names: names) } }
+
+    /// Whether `entry` is still what the cache answers for its key: the same file under the
+    /// name (not replaced, not evicted by this or another process), and for a refusal, within
+    /// `rejectionTTL`. One `stat` of the name, nothing opened or read: for a server that keeps
+    /// a hot entry's file open (and its answer made) between hits, and asks this on each hit.
+    /// A current 200 counts as a hit for the least-recently-used order, as `entry(for:)` does.
+    ///
+    ///     if let kept, cache.isCurrent(kept.entry) { return kept.response }
+    public func isCurrent(_ entry: Entry) -> Bool { store.isCurrent(entry.openEntry) }
 
     /// Stores `attachment`'s file as the entry of `key` and removes it (and its thumbnail) from
     /// `workFolder`. Returns the entry, open: it can be sent even if an eviction (this one's, or

@@ -48,13 +48,21 @@ package final class CacheStore: @unchecked Sendable {
         package let bodyOffset: Int
         /// Seconds since the entry was written.
         package let age: Double
+        /// The entry's key, and which file it is: what `CacheStore.isCurrent` compares.
+        package let key: String
+        package let identity: SystemCall.FileIdentity
         private var fd: Int32
         private let path: String
 
-        package init(record: Record, bodyOffset: Int, age: Double, fd: Int32, path: String) {
+        package init(
+            record: Record, bodyOffset: Int, age: Double, key: String, identity: SystemCall.FileIdentity, fd: Int32,
+            path: String
+        ) {
             self.record = record
             self.bodyOffset = bodyOffset
             self.age = age
+            self.key = key
+            self.identity = identity
             self.fd = fd
             self.path = path
         }
@@ -153,7 +161,23 @@ package final class CacheStore: @unchecked Sendable {
             return nil
         }
         if record.status == 200, age > 60 { try? SystemCall.touch(fd, path: path) }
-        return OpenEntry(record: record, bodyOffset: offset, age: age, fd: fd, path: path)
+        return OpenEntry(
+            record: record, bodyOffset: offset, age: age, key: key, identity: info.identity, fd: fd, path: path)
+    }
+
+    /// Whether `entry` is still the entry of its key: the same file under the name, with the
+    /// same size. One `fstatat` of the name, nothing opened: for a caller that keeps an entry
+    /// open between hits. A 200 still current counts as a hit for the least-recently-used
+    /// order, as `open` does (its time moved forward at most once a minute); a refusal is
+    /// current only within `rejectionTTL`.
+    package func isCurrent(_ entry: OpenEntry) -> Bool {
+        guard let folder = shard(entry.key), let info = try? folder.status(entry.key), info.kind == .regular,
+            info.identity == entry.identity, info.size == entry.bodyOffset + entry.record.length
+        else { return false }
+        let age = Date().timeIntervalSince1970 - info.modified
+        guard entry.record.status == 200 else { return age <= rejectionTTL }
+        if age > 60 { try? folder.touch(entry.key) }
+        return true
     }
 
     /// The head of the entry open as `fd`: remembered per key with the file's identity,
@@ -236,7 +260,14 @@ package final class CacheStore: @unchecked Sendable {
         // name between the rename and any open by name.
         let fd = try file.commitKeepingDescriptor()
         afterRenameForTesting?()
-        let entry = OpenEntry(record: record, bodyOffset: head.count, age: 0, fd: fd, path: folder.path(of: key))
+        let path = folder.path(of: key)
+        let identity: SystemCall.FileIdentity
+        do { identity = try SystemCall.status(fd, path: path).identity } catch {
+            try? SystemCall.close(fd, path: path)
+            throw error
+        }
+        let entry = OpenEntry(
+            record: record, bodyOffset: head.count, age: 0, key: key, identity: identity, fd: fd, path: path)
         let over: Bool = lock.withLock {
             estimatedBytes += head.count + record.length
             return estimatedBytes > capacity

@@ -127,6 +127,11 @@ package final class DirectoryHandle: Sendable {
         }
     }
 
+    /// Sets the modification time of `name` (never a link's target) to now.
+    package func touch(_ name: String) throws(ContainerError) {
+        try SystemCall.touch(in: descriptor, name, path: path(of: name))
+    }
+
     /// Renames `from` over `to`, both in this folder. `reportingPath` names the file in errors.
     package func rename(_ from: String, to: String, reportingPath: String? = nil) throws(ContainerError) {
         try SystemCall.rename(in: descriptor, from, to: to, path: reportingPath ?? path(of: to))

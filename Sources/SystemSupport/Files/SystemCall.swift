@@ -305,6 +305,13 @@ package enum SystemCall {
         try run("futimens", path: path) { futimens(fd, nil) }
     }
 
+    /// `utimensat(2)` of `name` in `directory` with the current time, never through a link: as
+    /// `touch(_:path:)`, for a file known by name only.
+    package static func touch(in directory: Int32, _ name: String, path: String) throws(ContainerError) {
+        try refuseNUL(name, call: "utimensat", path: path)
+        try run("utimensat", path: path) { utimensat(directory, name, nil, AT_SYMLINK_NOFOLLOW) }
+    }
+
     /// `fstat(2)`.
     package static func status(_ fd: Int32, path: String) throws(ContainerError) -> FileStatus {
         var info = stat()
