@@ -44,6 +44,48 @@ import Testing
         #expect(metrics.contains("pushattach_requests_total{status=\"304\"} 1"))
     }
 
+    /// A hit keeps its entry open with the answer made; the next hits check (one stat) that the
+    /// entry on disk is still that file, so one replaced or evicted by another process is not
+    /// answered again.
+    @Test func aHotEntryReplacedOrEvictedOnDiskIsNotAnsweredAgain() throws {
+        let rig = try ServeRig()
+        try rig.serve("small-320x240.jpg", as: "/hot.jpg", type: "image/jpeg")
+        let link = rig.link("/hot.jpg")
+        let prepared = try rig.get(link)
+        #expect(prepared.status == 200)
+        #expect(rig.server.metrics.contains("pushattach_hot_answers 0"), "a miss is not kept")
+        for _ in 0..<3 {
+            let hit = try rig.get(link)
+            #expect(hit.status == 200 && hit.body == prepared.body)
+        }
+        #expect(rig.server.metrics.contains("pushattach_hot_answers 1"))
+
+        // Another replica stores other bytes under the key (a new file at the name).
+        let entries = rig.folder.appendingPathComponent("entries")
+        let shard = try #require(try FileManager.default.contentsOfDirectory(atPath: entries.path).first {
+            !(try FileManager.default.contentsOfDirectory(atPath: entries.appendingPathComponent($0).path)).isEmpty
+        })
+        let digest = try #require(try FileManager.default.contentsOfDirectory(atPath: entries.appendingPathComponent(shard).path).first)
+        let replacement = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x42, count: 500))
+        let replica = try CacheStore(root: rig.folder, capacity: 1 << 30, rejectionTTL: 60)
+        try replica.store(
+            digest,
+            record: CacheStore.Record(
+                status: 200, contentType: "image/jpeg", typeHint: "public.jpeg", sha256: Self.sha256Hex(replacement),
+                length: 0),
+            body: replacement)
+        let replaced = try rig.get(link)
+        #expect(replaced.body == replacement, "the new entry, not the kept answer")
+        #expect(replaced.headers["etag"] == "\"\(Self.sha256Hex(replacement))\"")
+        #expect(try rig.get(link).body == replacement)
+
+        // Evicted by another process: the next request is a miss, prepared again.
+        try FileManager.default.removeItem(at: entries.appendingPathComponent(shard).appendingPathComponent(digest))
+        let again = try rig.get(link)
+        #expect(again.status == 200 && again.body == prepared.body)
+        #expect(rig.origin.hits("/hot.jpg") == 2)
+    }
+
     @Test func badMissingOrForeignSignaturesAre403() throws {
         let rig = try ServeRig()
         try rig.serve("small-320x240.jpg", as: "/a.jpg", type: "image/jpeg")

@@ -123,8 +123,29 @@ final class HTTPDaemon: @unchecked Sendable {
 
     /// Queues `response` on the exchange's connection (on a worker thread, inside its callback).
     static func send(_ response: HTTPResponse, on connection: OpaquePointer) -> Bool {
+        if case .shared(let shared) = response.body {
+            return MHD_queue_response(connection, UInt32(shared.status), shared.made) == .YES
+        }
+        guard let made = make(response) else { return false }
+        let queued = MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        return queued == .YES
+    }
+
+    /// `response` made once, to be sent to many requests (its file stays open until the last
+    /// of them is done with it and the value is gone); nil when libmicrohttpd cannot make it
+    /// (the descriptor of a file body is closed then).
+    static func share(_ response: HTTPResponse) -> SharedResponse? {
+        if case .shared(let shared) = response.body { return shared }
+        return make(response).map { SharedResponse(made: $0, status: response.status, length: response.length) }
+    }
+
+    /// libmicrohttpd's response for `response`, with its headers; nil (a file body's descriptor
+    /// closed) when it cannot be made.
+    private static func make(_ response: HTTPResponse) -> OpaquePointer? {
         let made: OpaquePointer?
         switch response.body {
+        case .shared: return nil
         case .empty:
             made = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
         case .data(let data):
@@ -136,12 +157,10 @@ final class HTTPDaemon: @unchecked Sendable {
         }
         guard let made else {
             response.discard()
-            return false
+            return nil
         }
         for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
-        let queued = MHD_queue_response(connection, UInt32(response.status), made)
-        MHD_destroy_response(made)
-        return queued == .YES
+        return made
     }
 
     static func header(_ name: String, of connection: OpaquePointer) -> String? {
@@ -193,6 +212,27 @@ final class HTTPDaemon: @unchecked Sendable {
         daemon.lock.withLock { _ = daemon.openExchanges.remove(ObjectIdentifier(exchange)) }
         daemon.handler.completed(exchange)
     }
+}
+
+/// An answer libmicrohttpd holds ready (`HTTPDaemon.share`): queued on any number of
+/// connections, at once or one after another, without making it again. A file body is sent
+/// with `sendfile` from an offset of its own per connection; libmicrohttpd counts the
+/// connections using it and closes the file after the last, once this value is gone too.
+/// (libmicrohttpd holds a response's lock while it sends a piece of its file, so two workers
+/// sending one response take turns, a `sendfile` call at a time.)
+final class SharedResponse: @unchecked Sendable {
+    fileprivate let made: OpaquePointer
+    let status: Int
+    /// The body's length in bytes.
+    let length: Int
+
+    fileprivate init(made: OpaquePointer, status: Int, length: Int) {
+        self.made = made
+        self.status = status
+        self.length = length
+    }
+
+    deinit { MHD_destroy_response(made) }
 }
 
 /// A request head whose framing is refused (RFC 9112 §6.3: a server may reject what a proxy in

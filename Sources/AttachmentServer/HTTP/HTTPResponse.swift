@@ -11,6 +11,9 @@ struct HTTPResponse: Sendable {
         /// `length` bytes from `descriptor` at `offset`, sent with `sendfile`; the daemon takes the
         /// descriptor over and closes it.
         case file(descriptor: Int32, offset: Int, length: Int)
+        /// A whole answer made once (`HTTPDaemon.share`), sent as it is to any number of
+        /// requests; the response's own status and headers are not used.
+        case shared(SharedResponse)
     }
 
     var status: Int
@@ -23,12 +26,18 @@ struct HTTPResponse: Sendable {
         self.body = body
     }
 
+    /// The answer `shared` holds.
+    init(_ shared: SharedResponse) {
+        self.init(status: shared.status, body: .shared(shared))
+    }
+
     /// The body's length in bytes.
     var length: Int {
         switch body {
         case .empty: 0
         case .data(let data): data.count
         case .file(_, _, let length): length
+        case .shared(let shared): shared.length
         }
     }
 

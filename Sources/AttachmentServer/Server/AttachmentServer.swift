@@ -106,8 +106,9 @@ public final class AttachmentServer: Sendable {
     /// that reports the drain once it has begun.
     public func beginDraining() { router.isDraining = true }
 
-    /// Stops at once: requests still waiting get 503, connections are closed, and preparations
-    /// still in flight (those that outlived their requests too) are cancelled.
+    /// Stops at once: requests still waiting get 503, connections are closed, preparations
+    /// still in flight (those that outlived their requests too) are cancelled, and the files of
+    /// hot entries kept open are closed.
     public func stop() {
         router.isDraining = true
         daemon.stop(answeringParkedWith: RequestRouter.problemResponse(
@@ -115,6 +116,7 @@ public final class AttachmentServer: Sendable {
                 status: 503, error: "unavailable", reason: "the server is shutting down; try again",
                 retryAfter: .seconds(1))))
         router.stopPreparations()
+        router.hotAnswers.removeAll()
     }
 
     deinit { stop() }

@@ -4,28 +4,53 @@ import PushAttach
 extension RequestRouter {
     /// The answer an entry gives: the file (or 304 when the client has it), or a cached refusal.
     /// A `shared` entry (one preparation's, sent to each of its waiters) is sent through a
-    /// duplicate of its descriptor; another is handed over whole.
-    func answer(_ entry: AttachmentCache.Entry, to exchange: HTTPExchange, shared: Bool = false) -> HTTPResponse {
+    /// duplicate of its descriptor; another (a hit) is handed over whole, and its 200 is kept
+    /// made in `hotAnswers` for the next hits of `hotKey` (the entry's key digest).
+    func answer(
+        _ entry: AttachmentCache.Entry, to exchange: HTTPExchange, shared: Bool = false, hotKey: String? = nil
+    ) -> HTTPResponse {
         let answer = entry.answer
         guard answer.status == 200, let sha256 = answer.sha256 else {
             return refusalResponse(status: answer.status, body: (try? entry.body()) ?? Data(), age: entry.age)
         }
         let etag = "\"\(sha256)\""
-        var headers = [
+        let headers = [
             ("ETag", etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)"),
             ("X-Attachment-Type-Hint", answer.typeHint ?? ""),
         ]
         if Self.matches(exchange.ifNoneMatch, etag: etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
-        headers.insert(("Content-Type", answer.contentType), at: 0)
         guard let (descriptor, offset) = shared ? entry.duplicateDescriptor() : entry.takeDescriptor() else {
+            return Self.outOfDescriptors
+        }
+        let response = HTTPResponse(
+            status: 200, headers: [("Content-Type", answer.contentType)] + headers,
+            body: .file(descriptor: descriptor, offset: offset, length: answer.byteCount))
+        guard !shared, let hotKey else { return response }
+        // A hit: the answer is made once and kept for the key's next hits.
+        guard let made = HTTPDaemon.share(response) else {
             return Self.problemResponse(
                 AttachmentProblem(
-                    status: 503, error: "unavailable", reason: "out of file descriptors; try again", retryAfter: .seconds(1)))
+                    status: 503, error: "unavailable", reason: "out of memory for the answer; try again",
+                    retryAfter: .seconds(1)))
         }
-        return HTTPResponse(
-            status: 200, headers: headers, body: .file(descriptor: descriptor, offset: offset, length: answer.byteCount))
+        hotAnswers.keep(
+            HotAnswers.Answer(entry: entry, response: made, etag: etag, notModifiedHeaders: headers), for: hotKey)
+        return HTTPResponse(made)
+    }
+
+    /// The answer of a hot entry's hit (`hotAnswers`): its 200 as made, or a 304 when the client
+    /// has it.
+    func answer(_ hot: HotAnswers.Answer, to exchange: HTTPExchange) -> HTTPResponse {
+        Self.matches(exchange.ifNoneMatch, etag: hot.etag)
+            ? HTTPResponse(status: 304, headers: hot.notModifiedHeaders) : HTTPResponse(hot.response)
+    }
+
+    static var outOfDescriptors: HTTPResponse {
+        problemResponse(
+            AttachmentProblem(
+                status: 503, error: "unavailable", reason: "out of file descriptors; try again", retryAfter: .seconds(1)))
     }
 
     /// True when an `If-None-Match` list names `etag` (weakly compared, as RFC 9110 says for

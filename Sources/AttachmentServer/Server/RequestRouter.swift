@@ -14,6 +14,8 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     /// The threads preparations run on (`ServeExecutor`); nil where task executors are missing.
     private let executor: (any Sendable)?
     let metrics = ServerMetrics()
+    /// The 200s of recently hit entries, kept made between hits.
+    let hotAnswers = HotAnswers()
     let log: AccessLog?
     weak var daemon: HTTPDaemon?
     private let drainLock = NSLock()
@@ -85,7 +87,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     var metricsText: String {
         metrics.render(
             inFlight: daemon?.openRequests ?? 0, pending: flights.inFlight, unattended: flights.unattended,
-            cacheBytes: cache.usage)
+            cacheBytes: cache.usage, hotAnswers: hotAnswers.usage.count)
     }
 
     // MARK: - HTTPDaemon.Handler
@@ -157,10 +159,18 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     /// A link whose signature holds: from the cache, or through the single flight.
     private func answerLink(_ exchange: HTTPExchange, link: AttachmentLink, key: AttachmentCache.Key) {
         exchange.note.key = String(key.digest.prefix(16))
+        if let hot = hotAnswers.answer(for: key.digest) {
+            if cache.isCurrent(hot.entry) {
+                metrics.hit()
+                exchange.note.cache = "hit"
+                return exchange.complete(answer(hot, to: exchange))
+            }
+            hotAnswers.drop(key.digest)
+        }
         if let entry = cache.entry(for: key) {
             metrics.hit()
             exchange.note.cache = "hit"
-            return exchange.complete(answer(entry, to: exchange))
+            return exchange.complete(answer(entry, to: exchange, hotKey: key.digest))
         }
         if isDraining {
             return exchange.complete(Self.problemResponse(

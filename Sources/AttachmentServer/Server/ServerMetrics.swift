@@ -63,7 +63,7 @@ final class ServerMetrics: @unchecked Sendable {
     }
 
     /// The text `/metrics` answers with; the gauges are read by the caller.
-    func render(inFlight: Int, pending: Int, unattended: Int, cacheBytes: Int) -> String {
+    func render(inFlight: Int, pending: Int, unattended: Int, cacheBytes: Int, hotAnswers: Int) -> String {
         lock.withLock {
             var out = ""
             func metric(_ name: String, _ type: String, _ help: String, _ lines: [String]) {
@@ -99,6 +99,10 @@ final class ServerMetrics: @unchecked Sendable {
                 "Preparations in flight that no request waits for any more (they outlived their deadline).",
                 ["pushattach_unattended_preparations \(unattended)"])
             metric("pushattach_cache_bytes", "gauge", "Bytes of cache entries, as this process last counted.", ["pushattach_cache_bytes \(cacheBytes)"])
+            metric(
+                "pushattach_hot_answers", "gauge",
+                "Cache entries kept open with their answer made, for their next hits (each holds a file descriptor).",
+                ["pushattach_hot_answers \(hotAnswers)"])
             metric("pushattach_resident_memory_bytes", "gauge", "Resident set size of this process.", ["pushattach_resident_memory_bytes \(Self.residentBytes)"])
             return out
         }
