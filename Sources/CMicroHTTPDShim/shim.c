@@ -150,13 +150,13 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
 
 static void completed(void *cls, struct MHD_Connection *connection, void **context,
                       enum MHD_RequestTerminationCode code) {
-    (void)code;
     pa_httpd *server = cls;
     // Kept alive, the connection may idle, then must send its next head in time.
     struct pa_connection *record = connection ? connection_record(connection) : NULL;
     if (record != NULL && server->header_timeout_ms > 0)
         atomic_store(&record->deadline, now_ms() + server->idle_timeout_ms + server->header_timeout_ms);
-    if (*context != NULL) server->callbacks.completed(server->callbacks.cls, *context);
+    if (*context != NULL)
+        server->callbacks.completed(server->callbacks.cls, *context, code == MHD_REQUEST_TERMINATED_COMPLETED_OK);
     *context = NULL;
 }
 

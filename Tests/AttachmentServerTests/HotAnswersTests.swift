@@ -15,26 +15,71 @@ import Testing
         return HotAnswers.Answer(entry: entry, response: response, etag: "\"\(name)\"", notModifiedHeaders: [])
     }
 
-    @Test func theTableStartsOverPastItsCountOrBytesAndNeverKeepsABodyOverItsBytes() throws {
+    /// The test's clock: moved by hand.
+    final class Clock: @unchecked Sendable {
+        let start = ContinuousClock.now
+        var elapsed = Duration.zero
+        var now: ContinuousClock.Instant { start + elapsed }
+    }
+
+    @Test func theLeastRecentlyHitGoFirstPastTheCountOrTheBytesAndABodyOverTheBytesIsNotKept() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = try AttachmentCache(folder: folder)
-        let hot = HotAnswers(countLimit: 2, byteLimit: 1000)
+        let clock = Clock()
+        let hot = HotAnswers(countLimit: 2, byteLimit: 1000, now: { clock.now })
         hot.keep(try answer(cache, "a", bytes: 400), for: "a")
+        clock.elapsed += .seconds(1)
         hot.keep(try answer(cache, "b", bytes: 400), for: "b")
         #expect(hot.usage == (2, 800))
-        hot.keep(try answer(cache, "b", bytes: 300), for: "b")
-        #expect(hot.usage == (2, 700), "a key kept again replaces its answer")
+        clock.elapsed += .seconds(1)
+        #expect(hot.answer(for: "a")?.etag == "\"a\"", "a hit: a is now the most recently hit")
         hot.keep(try answer(cache, "c", bytes: 100), for: "c")
-        #expect(hot.usage == (1, 100), "a third answer: over the count, the table starts over")
-        #expect(hot.answer(for: "a") == nil && hot.answer(for: "c")?.etag == "\"c\"")
+        #expect(hot.usage == (2, 500), "over the count: b, the least recently hit, went")
+        #expect(hot.answer(for: "b") == nil && hot.answer(for: "a") != nil && hot.answer(for: "c") != nil)
+        hot.keep(try answer(cache, "c", bytes: 300), for: "c")
+        #expect(hot.usage == (2, 700), "a key kept again replaces its answer")
         hot.keep(try answer(cache, "d", bytes: 950), for: "d")
-        #expect(hot.usage == (1, 950), "over the bytes: starts over")
+        #expect(hot.usage == (1, 950), "over the bytes: both others went")
         hot.keep(try answer(cache, "e", bytes: 1001), for: "e")
         #expect(hot.answer(for: "e") == nil && hot.usage == (1, 950), "a body over the byte limit is not kept")
-        hot.drop("d")
-        #expect(hot.usage == (0, 0))
-        hot.keep(try answer(cache, "f", bytes: 10), for: "f")
         hot.removeAll()
-        #expect(hot.usage == (0, 0) && hot.answer(for: "f") == nil)
+        #expect(hot.usage == (0, 0) && hot.answer(for: "d") == nil)
+    }
+
+    @Test func anAnswerNotHitForItsIdleLimitGoesWhenAnotherIsKept() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try AttachmentCache(folder: folder)
+        let clock = Clock()
+        let hot = HotAnswers(countLimit: 10, idleLimit: .seconds(60), now: { clock.now })
+        hot.keep(try answer(cache, "idle", bytes: 10), for: "idle")
+        hot.keep(try answer(cache, "busy", bytes: 10), for: "busy")
+        clock.elapsed += .seconds(50)
+        _ = hot.answer(for: "busy")
+        clock.elapsed += .seconds(20)
+        #expect(hot.usage.count == 2, "nothing is dropped until another answer is kept")
+        hot.keep(try answer(cache, "new", bytes: 10), for: "new")
+        #expect(hot.answer(for: "idle") == nil, "70 s without a hit")
+        #expect(hot.answer(for: "busy") != nil && hot.answer(for: "new") != nil)
+    }
+
+    @Test func aDropTakesOnlyTheAnswerItWasAskedFor() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = try AttachmentCache(folder: folder)
+        let hot = HotAnswers(countLimit: 10)
+        let first = try answer(cache, "k", bytes: 10)
+        hot.keep(first, for: "k")
+        let second = try answer(cache, "k", bytes: 20)
+        hot.keep(second, for: "k")
+        hot.drop("k", ifStill: first.response)
+        #expect(hot.answer(for: "k")?.response === second.response, "kept since: not dropped")
+        hot.drop("k", ifStill: second.response)
+        #expect(hot.answer(for: "k") == nil && hot.usage == (0, 0))
+    }
+
+    @Test func theCountIsAtMostAQuarterOfTheDescriptorLimit() {
+        var limit = rlimit()
+        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        let expected = min(1024, Int(clamping: limit.rlim_cur) / 4)
+        #expect(HotAnswers().countLimit == expected)
     }
 }

@@ -59,6 +59,7 @@ import Testing
             #expect(hit.status == 200 && hit.body == prepared.body)
         }
         #expect(rig.server.metrics.contains("pushattach_hot_answers 1"))
+        #expect(rig.server.metrics.contains("pushattach_cache_hits_kept_total 2"), "the first hit kept it, two used it")
 
         // Another replica stores other bytes under the key (a new file at the name).
         let entries = rig.folder.appendingPathComponent("entries")
@@ -77,13 +78,68 @@ import Testing
         let replaced = try rig.get(link)
         #expect(replaced.body == replacement, "the new entry, not the kept answer")
         #expect(replaced.headers["etag"] == "\"\(Self.sha256Hex(replacement))\"")
+        #expect(rig.server.metrics.contains("pushattach_cache_hits_kept_total 2"), "the stale answer was not used")
         #expect(try rig.get(link).body == replacement)
+        #expect(rig.server.metrics.contains("pushattach_cache_hits_kept_total 3"), "the new entry's answer is kept")
 
         // Evicted by another process: the next request is a miss, prepared again.
         try FileManager.default.removeItem(at: entries.appendingPathComponent(shard).appendingPathComponent(digest))
         let again = try rig.get(link)
         #expect(again.status == 200 && again.body == prepared.body)
         #expect(rig.origin.hits("/hot.jpg") == 2)
+    }
+
+    /// One kept answer (one libmicrohttpd response, one descriptor) sent to many connections at
+    /// once, and to a HEAD between GETs: every body whole and the same.
+    @Test func aKeptAnswerSentToManyConnectionsAtOnceIsWholeForEach() throws {
+        let rig = try ServeRig()
+        try rig.serve("small-320x240.jpg", as: "/many.jpg", type: "image/jpeg")
+        let link = rig.link("/many.jpg")
+        let prepared = try rig.get(link)
+        #expect(try rig.get(link).body == prepared.body)
+        let answers = TestHTTPClient.getMany(port: rig.server.port, path: link, count: 40)
+        #expect(answers.allSatisfy { (try? $0.get())?.body == prepared.body })
+        let head = try rig.get(link, method: "HEAD")
+        #expect(head.status == 200 && head.body.isEmpty && head.headers["content-length"] == String(prepared.body.count))
+        #expect(try rig.get(link).body == prepared.body)
+        #expect(rig.server.metrics.contains("pushattach_cache_hits_kept_total 42"))
+        #expect(rig.origin.hits("/many.jpg") == 1)
+    }
+
+    /// A kept answer whose send ends early (here the client resets the connection after the
+    /// head) is dropped and made again on the next hit.
+    @Test func aKeptAnswerWhoseSendFailsIsDropped() throws {
+        let rig = try ServeRig()
+        try rig.serve("large-4000x3000.jpg", as: "/reset.jpg", type: "image/jpeg")
+        let link = rig.link("/reset.jpg")
+        let prepared = try rig.get(link)
+        #expect(prepared.status == 200 && prepared.body.count > 100_000)
+        // A receive buffer set before connecting, so the window stays small and the server
+        // cannot hand the whole answer to the kernel before the reset.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(fd >= 0)
+        var small: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(rig.server.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        let request = Array("GET \(link) HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var head = [UInt8](repeating: 0, count: 16)
+        #expect(recv(fd, &head, head.count, 0) > 0, "the answer started")
+        #expect(rig.server.metrics.contains("pushattach_hot_answers 1"), "the hit kept its answer")
+        // Closed with unread bytes and no linger: a reset, so the server's next send fails.
+        var reset = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
+        close(fd)
+        #expect(rig.waitForMetric("pushattach_hot_answers 0"), "dropped once the send failed")
+        #expect(try rig.get(link).body == prepared.body)
+        #expect(rig.server.metrics.contains("pushattach_hot_answers 1"))
     }
 
     @Test func badMissingOrForeignSignaturesAre403() throws {

@@ -203,11 +203,11 @@ final class HTTPDaemon: @unchecked Sendable {
             ? 1 : 0
     }
 
-    private static let completedCallback: pa_httpd_completed_callback = { context, request in
+    private static let completedCallback: pa_httpd_completed_callback = { context, request, completed in
         guard let context, let request else { return }
         let daemon = Unmanaged<HTTPDaemon>.fromOpaque(context).takeUnretainedValue()
         let exchange = Unmanaged<HTTPExchange>.fromOpaque(request).takeRetainedValue()
-        exchange.finish()
+        exchange.finish(sentWhole: completed != 0)
         daemon.unpark(exchange)
         daemon.lock.withLock { _ = daemon.openExchanges.remove(ObjectIdentifier(exchange)) }
         daemon.handler.completed(exchange)

@@ -33,6 +33,11 @@ final class HTTPExchange: @unchecked Sendable {
     private(set) var sentBytes = 0
     /// Set by the handler for the access log: which cache path the answer took, the cache key.
     var note: (cache: String, key: String?) = ("-", nil)
+    /// Set by the handler when the answer is one it keeps for other requests (the cache key's
+    /// digest, and the answer): a send of it that fails tells the handler to drop it.
+    var kept: (digest: String, response: SharedResponse)?
+    /// False when the request ended before its answer was sent whole (set by `finish`).
+    private(set) var sentWhole = true
 
     init(uri: String, daemon: HTTPDaemon) {
         self.uri = uri
@@ -75,13 +80,15 @@ final class HTTPExchange: @unchecked Sendable {
         if let resume { HTTPDaemon.resume(resume) }
     }
 
-    /// The request is done (the daemon's completed callback): an answer never sent is dropped,
-    /// its file closed, and the connection is forgotten.
-    func finish() {
+    /// The request is done (the daemon's completed callback; `sentWhole` false when it ended
+    /// before its answer was sent whole): an answer never sent is dropped, its file closed, and
+    /// the connection is forgotten.
+    func finish(sentWhole: Bool) {
         lock.withLock {
             if case .ready(let response) = state { response.discard() }
             state = .done
             connection = nil
+            self.sentWhole = sentWhole
         }
     }
 

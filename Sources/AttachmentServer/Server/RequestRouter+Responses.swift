@@ -37,14 +37,18 @@ extension RequestRouter {
         }
         hotAnswers.keep(
             HotAnswers.Answer(entry: entry, response: made, etag: etag, notModifiedHeaders: headers), for: hotKey)
+        exchange.kept = (hotKey, made)
         return HTTPResponse(made)
     }
 
-    /// The answer of a hot entry's hit (`hotAnswers`): its 200 as made, or a 304 when the client
-    /// has it.
-    func answer(_ hot: HotAnswers.Answer, to exchange: HTTPExchange) -> HTTPResponse {
-        Self.matches(exchange.ifNoneMatch, etag: hot.etag)
-            ? HTTPResponse(status: 304, headers: hot.notModifiedHeaders) : HTTPResponse(hot.response)
+    /// The answer of a hit on the answer kept for `digest` (`hotAnswers`): its 200 as made, or a
+    /// 304 when the client has it.
+    func answer(_ hot: HotAnswers.Answer, for digest: String, to exchange: HTTPExchange) -> HTTPResponse {
+        if Self.matches(exchange.ifNoneMatch, etag: hot.etag) {
+            return HTTPResponse(status: 304, headers: hot.notModifiedHeaders)
+        }
+        exchange.kept = (digest, hot.response)
+        return HTTPResponse(hot.response)
     }
 
     static var outOfDescriptors: HTTPResponse {

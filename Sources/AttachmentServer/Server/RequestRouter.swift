@@ -119,6 +119,10 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
     }
 
     func completed(_ exchange: HTTPExchange) {
+        // A kept answer whose send failed may be spoiled for the next (libmicrohttpd shortens a
+        // response whose file read fails): made again on the next hit. A client that left early
+        // costs the same, which is cheap.
+        if !exchange.sentWhole, let (digest, response) = exchange.kept { hotAnswers.drop(digest, ifStill: response) }
         // 0: the client went away before an answer was queued (the access log still says so).
         if exchange.sentStatus != 0 { metrics.answered(status: exchange.sentStatus) }
         guard let log else { return }
@@ -161,11 +165,11 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         exchange.note.key = String(key.digest.prefix(16))
         if let hot = hotAnswers.answer(for: key.digest) {
             if cache.isCurrent(hot.entry) {
-                metrics.hit()
+                metrics.hit(kept: true)
                 exchange.note.cache = "hit"
-                return exchange.complete(answer(hot, to: exchange))
+                return exchange.complete(answer(hot, for: key.digest, to: exchange))
             }
-            hotAnswers.drop(key.digest)
+            hotAnswers.drop(key.digest, ifStill: hot.response)
         }
         if let entry = cache.entry(for: key) {
             metrics.hit()

@@ -8,6 +8,7 @@ final class ServerMetrics: @unchecked Sendable {
     private var generation = 0
     private var requests: [Int: Int] = [:]
     private var hits = 0
+    private var keptHits = 0
     private var misses = 0
     private var originFetches = 0
     private var elsewhere = 0
@@ -19,7 +20,13 @@ final class ServerMetrics: @unchecked Sendable {
     private var preparationSum = 0.0
 
     func answered(status: Int) { change { requests[status, default: 0] += 1 } }
-    func hit() { change { hits += 1 } }
+    /// A cache hit; `kept`: answered with the answer an earlier hit kept made (`HotAnswers`).
+    func hit(kept: Bool = false) {
+        change {
+            hits += 1
+            if kept { keptHits += 1 }
+        }
+    }
     func miss(coalesced joined: Bool) {
         change {
             misses += 1
@@ -73,6 +80,10 @@ final class ServerMetrics: @unchecked Sendable {
                 "pushattach_requests_total", "counter", "Requests answered, by HTTP status.",
                 requests.keys.sorted().map { "pushattach_requests_total{status=\"\($0)\"} \(requests[$0]!)" })
             metric("pushattach_cache_hits_total", "counter", "Attachment requests answered from the cache.", ["pushattach_cache_hits_total \(hits)"])
+            metric(
+                "pushattach_cache_hits_kept_total", "counter",
+                "Cache hits answered with the answer an earlier hit kept made (the entry checked by one stat, not opened).",
+                ["pushattach_cache_hits_kept_total \(keptHits)"])
             metric("pushattach_cache_misses_total", "counter", "Attachment requests not in the cache.", ["pushattach_cache_misses_total \(misses)"])
             metric("pushattach_origin_fetches_total", "counter", "Preparations started (one origin download each).", ["pushattach_origin_fetches_total \(originFetches)"])
             metric(

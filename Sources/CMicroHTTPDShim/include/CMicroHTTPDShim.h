@@ -15,8 +15,10 @@ typedef void *(*pa_httpd_uri_callback)(void *cls, const char *uri);
 /// a resume; returns 1 to keep the connection, 0 to close it.
 typedef int (*pa_httpd_request_callback)(void *cls, struct MHD_Connection *connection, const char *method,
                                          void *context);
-/// Called once the request is done (its answer sent, or the connection gone).
-typedef void (*pa_httpd_completed_callback)(void *cls, void *context);
+/// Called once the request is done: `completed` is 1 when its answer was sent whole, 0 when it
+/// ended otherwise (the connection gone or timed out, a send or a read of the answer's file
+/// failed, the daemon stopping).
+typedef void (*pa_httpd_completed_callback)(void *cls, void *context, int completed);
 
 typedef struct pa_httpd_settings {
     int listen_fd;                    // from pa_httpd_listen

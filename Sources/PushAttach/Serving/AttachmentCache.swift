@@ -166,6 +166,10 @@ public final class AttachmentCache: Sendable {
     /// a hot entry's file open (and its answer made) between hits, and asks this on each hit.
     /// A current 200 counts as a hit for the least-recently-used order, as `entry(for:)` does.
     ///
+    /// The file is told by its device and inode, so the answer holds while the entry's file is
+    /// open (its own descriptor, or one taken or duplicated from it and not yet closed): once
+    /// every descriptor of a removed file is closed, a new entry may get its inode number.
+    ///
     ///     if let kept, cache.isCurrent(kept.entry) { return kept.response }
     public func isCurrent(_ entry: Entry) -> Bool { store.isCurrent(entry.openEntry) }
 
