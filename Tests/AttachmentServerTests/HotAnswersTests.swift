@@ -76,6 +76,36 @@ import Testing
         #expect(hot.answer(for: "k") == nil && hot.usage == (0, 0))
     }
 
+    /// The router drops a kept answer whose send ended early (the daemon's completed callback
+    /// says so: a reset, a failed read of the file), and keeps one sent whole. A reset cannot be
+    /// timed from a test on loopback (the kernel takes a whole answer into the socket's buffer
+    /// before the client's reset arrives, or not), so the exchange is ended here as the daemon
+    /// would end it.
+    @Test func aKeptAnswerWhoseSendEndedEarlyIsDropped() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = AttachmentServer.Configuration(cacheFolder: folder)
+        configuration.allowUnsigned = true
+        let cache = try AttachmentCache(folder: folder)
+        let router = RequestRouter(configuration: configuration, cache: cache)
+        defer { router.stopPreparations() }
+        let daemon = try HTTPDaemon(
+            settings: HTTPDaemon.Settings(
+                host: "127.0.0.1", port: 0, threads: 1, connectionLimit: 4, perIPLimit: 0, idleTimeout: 5,
+                headerTimeout: .zero),
+            handler: router)
+        defer { daemon.stop(answeringParkedWith: HTTPResponse(status: 503)) }
+        for (name, sentWhole) in [("whole", true), ("cut", false)] {
+            let kept = try answer(cache, name, bytes: 100)
+            router.hotAnswers.keep(kept, for: name)
+            let exchange = HTTPExchange(uri: "/a/-/\(name)", daemon: daemon)
+            exchange.kept = (name, kept.response)
+            exchange.finish(sentWhole: sentWhole)
+            router.completed(exchange)
+        }
+        #expect(router.hotAnswers.answer(for: "whole") != nil)
+        #expect(router.hotAnswers.answer(for: "cut") == nil)
+    }
+
     @Test func theCountIsAtMostAQuarterOfTheDescriptorLimit() {
         var limit = rlimit()
         #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
