@@ -65,7 +65,7 @@ struct ServeCommand: Command {
             "--max-pending", "N", "Preparations in flight at once; a miss past it gets 503 with Retry-After.",
             default: library.maxPending, in: 1...4096)
         static let threads = OptionInfo.int(
-            "--threads", "N", "HTTP worker threads, each serving many connections (default: 2 per core).", default: nil,
+            "--threads", "N", "HTTP worker threads, each serving many connections (default: one per core, at least 2).", default: nil,
             in: 1...256)
         static let maxConnections = OptionInfo.int(
             "--max-connections", "N", "Open connections at once.", default: library.connectionLimit, in: 1...1_000_000)
