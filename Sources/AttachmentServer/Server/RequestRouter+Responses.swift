@@ -3,12 +3,10 @@ import PushAttach
 
 extension RequestRouter {
     /// The answer an entry gives: the file (or 304 when the client has it), or a cached refusal.
-    /// A `shared` entry (one preparation's, sent to each of its waiters) is sent through a
-    /// duplicate of its descriptor; another (a hit) is handed over whole, and its 200 is kept
-    /// made in `hotAnswers` for the next hits of `hotKey` (the entry's key digest).
-    func answer(
-        _ entry: AttachmentCache.Entry, to exchange: HTTPExchange, shared: Bool = false, hotKey: String? = nil
-    ) -> HTTPResponse {
+    /// A hit (`hotKey`: the entry's key digest) hands its descriptor to an answer made once and
+    /// kept in `hotAnswers` for the key's next hits; the entry of one preparation (`hotKey` nil),
+    /// sent to each of its waiters, is sent through a duplicate of its descriptor.
+    func answer(_ entry: AttachmentCache.Entry, to exchange: HTTPExchange, keepingFor hotKey: String?) -> HTTPResponse {
         let answer = entry.answer
         guard answer.status == 200, let sha256 = answer.sha256 else {
             return refusalResponse(status: answer.status, body: (try? entry.body()) ?? Data(), age: entry.age)
@@ -21,14 +19,13 @@ extension RequestRouter {
         if Self.matches(exchange.ifNoneMatch, etag: etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
-        guard let (descriptor, offset) = shared ? entry.duplicateDescriptor() : entry.takeDescriptor() else {
+        guard let (descriptor, offset) = hotKey == nil ? entry.duplicateDescriptor() : entry.takeDescriptor() else {
             return Self.outOfDescriptors
         }
         let response = HTTPResponse(
             status: 200, headers: [("Content-Type", answer.contentType)] + headers,
             body: .file(descriptor: descriptor, offset: offset, length: answer.byteCount))
-        guard !shared, let hotKey else { return response }
-        // A hit: the answer is made once and kept for the key's next hits.
+        guard let hotKey else { return response }
         guard let made = HTTPDaemon.share(response) else {
             return Self.problemResponse(
                 AttachmentProblem(

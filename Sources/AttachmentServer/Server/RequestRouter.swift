@@ -174,7 +174,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
         if let entry = cache.entry(for: key) {
             metrics.hit()
             exchange.note.cache = "hit"
-            return exchange.complete(answer(entry, to: exchange, hotKey: key.digest))
+            return exchange.complete(answer(entry, to: exchange, keepingFor: key.digest))
         }
         if isDraining {
             return exchange.complete(Self.problemResponse(
@@ -231,7 +231,7 @@ final class RequestRouter: HTTPDaemon.Handler, @unchecked Sendable {
             if problem.status == 503, problem.retryAfter == nil { problem.retryAfter = .seconds(1) }
             return Self.problemResponse(problem)
         case .cached(let entry):
-            return answer(entry, to: exchange, shared: true)
+            return answer(entry, to: exchange, keepingFor: nil)
         }
     }
 }

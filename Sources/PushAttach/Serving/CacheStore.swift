@@ -227,7 +227,7 @@ package final class CacheStore: @unchecked Sendable {
         var record = record
         record.length = try SystemCall.status(fd, path: path).size
         return try store(key, record: record) { file throws(ContainerError) in
-            // In the kernel: through a buffer of ours, the 559 KB answer of a 12 MP JPEG took
+            // In the kernel: through a buffer of ours, the 559 KB answer of a 12 MP JPEG takes
             // 1-3 ms to write (strace; the buffer's page faults, a copy each way), sendfile 0.3 ms.
             if try file.append(copying: fd, sourcePath: path, at: 0, count: record.length) { return }
             var offset = 0
